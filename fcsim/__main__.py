@@ -1,0 +1,5 @@
+"""``python -m fcsim`` runs the command line."""
+
+from fcsim.cli import main
+
+main()

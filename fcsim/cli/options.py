@@ -1,0 +1,55 @@
+"""Options shared by several commands: the rule variants of RULES.md."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import click
+
+from fcsim.core.rules import DEFAULT_TURN_CAP, FACE, RuleSet, RulesError
+
+
+class WildPenalty(click.ParamType):
+    """``face`` or a positive whole number."""
+
+    name = "face|N"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int) or value == FACE:
+            return value
+        text = str(value).strip().lower()
+        if text == FACE:
+            return FACE
+        try:
+            return int(text)
+        except ValueError:
+            self.fail(f"{value!r} is not 'face' or a whole number", param, ctx)
+
+
+def rule_options(func: Callable) -> Callable:
+    """Add the rule-variant flags that mirror :class:`RuleSet`."""
+    options = [
+        click.option("--short", is_flag=True, help="Short game: 6 rounds (3…8 cards)."),
+        click.option("--wild-penalty", type=WildPenalty(), default=20, show_default=True,
+                     help="Points of an unmelded wild-rank card: N or 'face'."),
+        click.option("--go-out-bonus", type=int, default=0, show_default=True,
+                     help="Points for the player who goes out (e.g. -10)."),
+        click.option("--no-all-wild-melds", is_flag=True,
+                     help="Every meld needs a natural card (3+ wilds alone are no meld)."),
+        click.option("--turn-cap", type=int, default=DEFAULT_TURN_CAP, show_default=True,
+                     help="Turns after which a round nobody goes out of is stopped and flagged."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def make_rules(players: int = 4, short: bool = False, wild_penalty=20, go_out_bonus: int = 0,
+               no_all_wild_melds: bool = False, turn_cap: int = DEFAULT_TURN_CAP) -> RuleSet:
+    """The RuleSet the flags describe; a bad value becomes a one-line usage error."""
+    try:
+        return RuleSet(players=players, rounds=6 if short else 11, wild_penalty=wild_penalty,
+                       go_out_bonus=go_out_bonus, all_wild_melds=not no_all_wild_melds,
+                       turn_cap=turn_cap)
+    except RulesError as err:
+        raise click.UsageError(str(err)) from None

@@ -1,0 +1,143 @@
+"""Cards: ids, RULES.md notation, penalty values and the hand layouts the kernels use.
+
+A card *kind* is an integer ``0 … 55``. Natural kinds are suit-major:
+``kind = suit * 11 + (rank - 3)`` with suits in notation order ``S H D C X`` and ranks
+``3 … 13`` (J = 11, Q = 12, K = 13); ``JOKER = 55``. The two copies of a natural card are
+interchangeable in play, so a hand is a count per kind (``int8[56]``: 0–2 per natural,
+0–6 jokers). The solver reads a suit's slice of that vector as an 11-digit base-3 number
+(its *pattern*), which indexes the per-suit tables directly.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+import numpy as np
+
+SUITS = "SHDCX"
+SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs", "stars")
+N_SUITS = 5
+N_RANKS = 11  # 3 … K
+MIN_RANK = 3
+MAX_RANK = 13
+N_NATURAL = N_SUITS * N_RANKS  # 55
+JOKER = N_NATURAL  # 55
+N_KINDS = N_NATURAL + 1  # 56
+COPIES = 2
+N_JOKERS = 6
+DECK_SIZE = N_NATURAL * COPIES + N_JOKERS  # 116
+JOKER_PENALTY = 50
+
+_RANK_TOKENS = {str(r): r for r in range(3, 11)} | {"T": 10, "J": 11, "Q": 12, "K": 13}
+_RANK_NAMES = {r: str(r) for r in range(3, 11)} | {11: "J", 12: "Q", 13: "K"}
+_SUIT_TOKENS = {"S": 0, "H": 1, "D": 2, "C": 3, "X": 4, "*": 4, "★": 4}
+_SEPARATORS = re.compile(r"[\s,]+")
+
+
+class CardError(ValueError):
+    """A card token or a hand that RULES.md notation does not allow."""
+
+
+def kind_of(rank: int, suit: int) -> int:
+    """The kind of the natural card of ``rank`` (3–13) and ``suit`` (0–4)."""
+    return suit * N_RANKS + (rank - MIN_RANK)
+
+
+def rank_of(kind: int) -> int:
+    """The rank (3–13) of a natural kind; jokers have no rank."""
+    return kind % N_RANKS + MIN_RANK
+
+
+def suit_of(kind: int) -> int:
+    """The suit index (0–4) of a natural kind."""
+    return kind // N_RANKS
+
+
+def wild_rank(round_number: int) -> int:
+    """The wild rank of round ``round_number`` (1-based): the hand size, ``round + 2``."""
+    return round_number + 2
+
+
+def parse_card(token: str) -> int:
+    """The kind named by one token of RULES.md notation (``10H``, ``qx``, ``JK``, ``T*``)."""
+    text = token.strip().upper()
+    if text == "JK":
+        return JOKER
+    rank = _RANK_TOKENS.get(text[:-1])
+    suit = _SUIT_TOKENS.get(text[-1:]) if text else None
+    if rank is None or suit is None:
+        raise CardError(
+            f"bad card {token!r}: expected <rank><suit> with rank 3-10, T, J, Q, K and "
+            "suit S, H, D, C, X (or * / ★), or JK for a joker"
+        )
+    return kind_of(rank, suit)
+
+
+def parse_cards(text: str | Iterable[str]) -> list[int]:
+    """Kinds named by a string of tokens separated by spaces or commas, or by a list of tokens."""
+    tokens = _SEPARATORS.split(text.strip()) if isinstance(text, str) else list(text)
+    return [parse_card(t) for t in tokens if t]
+
+
+def format_card(kind: int) -> str:
+    """The RULES.md notation of one kind (``JK`` for the joker)."""
+    if kind == JOKER:
+        return "JK"
+    return f"{_RANK_NAMES[rank_of(kind)]}{SUITS[suit_of(kind)]}"
+
+
+def format_cards(kinds: Iterable[int]) -> list[str]:
+    """RULES.md notation of several kinds, in the order given."""
+    return [format_card(int(k)) for k in kinds]
+
+
+def counts_from_kinds(kinds: Iterable[int]) -> np.ndarray:
+    """The ``int8[56]`` count vector of a multiset of kinds, checked against the deck."""
+    counts = np.zeros(N_KINDS, dtype=np.int8)
+    for kind in kinds:
+        counts[kind] += 1
+    over = [k for k in range(N_NATURAL) if counts[k] > COPIES]
+    if over:
+        raise CardError(f"{format_card(over[0])} appears {counts[over[0]]} times; the deck has 2")
+    if counts[JOKER] > N_JOKERS:
+        raise CardError(f"JK appears {counts[JOKER]} times; the deck has 6 jokers")
+    return counts
+
+
+def parse_hand(text: str | Iterable[str]) -> np.ndarray:
+    """A hand in RULES.md notation as an ``int8[56]`` count vector.
+
+    >>> parse_hand("9H js 7d JK").nonzero()[0].tolist()
+    [17, 30, 39, 55]
+    """
+    return counts_from_kinds(parse_cards(text))
+
+
+def hand_kinds(counts: np.ndarray) -> list[int]:
+    """The kinds of a count vector, each repeated by its count, in kind order."""
+    return [k for k in range(N_KINDS) for _ in range(int(counts[k]))]
+
+
+def format_hand(counts: np.ndarray) -> list[str]:
+    """RULES.md notation of every card of a count vector, in kind order."""
+    return format_cards(hand_kinds(counts))
+
+
+def card_values(round_number: int, wild_penalty: int) -> np.ndarray:
+    """Penalty of each kind left unmelded in a round (``int32[56]``).
+
+    Naturals count their rank, cards of the round's wild rank ``wild_penalty``, the joker 50.
+    """
+    values = np.array([rank_of(k) for k in range(N_NATURAL)] + [JOKER_PENALTY], dtype=np.int32)
+    wild = wild_rank(round_number)
+    for suit in range(N_SUITS):
+        values[kind_of(wild, suit)] = wild_penalty
+    return values
+
+
+def full_deck() -> np.ndarray:
+    """The 116 cards as kinds in canonical order: each natural twice, then six jokers."""
+    return np.array(
+        [k for k in range(N_NATURAL) for _ in range(COPIES)] + [JOKER] * N_JOKERS, dtype=np.int8
+    )

@@ -1,0 +1,99 @@
+"""The rule set of a game: every variant of RULES.md, validated, and its numba-friendly form."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 7
+ROUND_COUNTS = (11, 6)
+DEFAULT_TURN_CAP = 2000
+FACE = "face"
+
+# Positions in the int64 vector returned by RuleSet.as_array (read by the kernels).
+R_PLAYERS = 0
+R_ROUNDS = 1
+R_WILD_PENALTY = 2  # -1 means "face value of the wild-rank card"
+R_GO_OUT_BONUS = 3
+R_ALL_WILD_MELDS = 4
+R_TURN_CAP = 5
+R_SIZE = 6
+
+
+class RulesError(ValueError):
+    """A rule set that RULES.md does not allow."""
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """One Five Crowns rule set (RULES.md); every field is a variant, defaults are the rules.
+
+    Parameters
+    ----------
+    players : 2–7 seats.
+    rounds : 11 (3…13 cards) or 6 (the short game, 3…8 cards).
+    wild_penalty : points of an unmelded wild-rank card: a positive int, or ``"face"``.
+    go_out_bonus : points scored by the player who goes out (0, or e.g. -10).
+    all_wild_melds : whether three or more wilds alone form a meld.
+    turn_cap : turns after which a round nobody goes out of is stopped and flagged.
+    """
+
+    players: int = 4
+    rounds: int = 11
+    wild_penalty: int | str = 20
+    go_out_bonus: int = 0
+    all_wild_melds: bool = True
+    turn_cap: int = DEFAULT_TURN_CAP
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.players, int) or not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
+            raise RulesError(
+                f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {self.players!r}"
+            )
+        if self.rounds not in ROUND_COUNTS:
+            raise RulesError(f"rounds must be 11 (full game) or 6 (short game), not {self.rounds!r}")
+        if self.wild_penalty != FACE and not (
+            isinstance(self.wild_penalty, int) and 1 <= self.wild_penalty <= 1000
+        ):
+            raise RulesError(
+                f"wild_penalty must be 'face' or a whole number from 1 to 1000, "
+                f"not {self.wild_penalty!r}"
+            )
+        if not isinstance(self.go_out_bonus, int) or not -1000 <= self.go_out_bonus <= 0:
+            raise RulesError(
+                f"go_out_bonus must be a whole number from -1000 to 0, not {self.go_out_bonus!r}"
+            )
+        if not isinstance(self.turn_cap, int) or not 10 <= self.turn_cap <= 1_000_000:
+            raise RulesError(f"turn_cap must be 10 to 1,000,000 turns, not {self.turn_cap!r}")
+
+    def wild_points(self, round_number: int) -> int:
+        """Points of an unmelded card of the wild rank in ``round_number``."""
+        return round_number + 2 if self.wild_penalty == FACE else int(self.wild_penalty)
+
+    def as_array(self) -> np.ndarray:
+        """The rules as ``int64[R_SIZE]`` for the kernels (see the ``R_*`` positions)."""
+        out = np.zeros(R_SIZE, dtype=np.int64)
+        out[R_PLAYERS] = self.players
+        out[R_ROUNDS] = self.rounds
+        out[R_WILD_PENALTY] = -1 if self.wild_penalty == FACE else self.wild_penalty
+        out[R_GO_OUT_BONUS] = self.go_out_bonus
+        out[R_ALL_WILD_MELDS] = int(self.all_wild_melds)
+        out[R_TURN_CAP] = self.turn_cap
+        return out
+
+    def to_dict(self) -> dict:
+        """A JSON-ready description (stored in run metadata)."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> RuleSet:
+        """The inverse of :meth:`to_dict`."""
+        return cls(**data)
+
+    def check_round(self, round_number: int) -> None:
+        """Raise :class:`RulesError` unless ``round_number`` is a round of this game."""
+        if not isinstance(round_number, int) or not 1 <= round_number <= self.rounds:
+            raise RulesError(f"round must be 1 to {self.rounds}, not {round_number!r}")
+

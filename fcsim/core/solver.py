@@ -1,0 +1,589 @@
+"""The exact best meld cover: the smallest penalty a hand can leave, and a best discard.
+
+How it is exact and fast
+------------------------
+A hand is its natural cards, split by suit into base-3 *patterns*, plus ``W`` wilds
+(jokers and cards of the round's wild rank). An arrangement is a set of books, runs and
+(when allowed) one all-wild meld; the penalty is the rank total of the natural cards left
+out, plus the cheapest ``u`` wilds when ``u`` wilds are left out.
+
+* **Runs** are read from :mod:`fcsim.core.tables`: per suit, the best rank total for
+  *exactly* ``w`` wilds. A max-plus convolution over the five suits gives the best run
+  total for exactly ``w`` wilds in all.
+* **Books** cross suits, so they are enumerated: for each rank holding at least two natural
+  cards, either no book, or a book taking some of them (the others stay for runs). A
+  natural card with no card of its suit within two ranks is never better in a run than in
+  its rank's book, so when that rank has a book it always joins it. A book with one
+  natural card is a run in disguise (the card plus 2–10 wilds), except that a book holds
+  any number of wilds; that matters only with all-wild melds off and 11 or more wilds,
+  the one case where single-card books are enumerated too.
+* **Wilds left over** after books and runs are absorbed by any book (a book takes any
+  number), or by an all-wild meld when there are three or more and the rules allow it;
+  otherwise they count, cheapest first.
+
+Among arrangements of equal penalty the one leaving the fewest wilds unmelded is chosen,
+which fixes how the penalty splits into natural / wild-rank / joker points.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from fcsim.core.cards import (
+    JOKER,
+    JOKER_PENALTY,
+    N_KINDS,
+    N_RANKS,
+    N_SUITS,
+    CardError,
+    counts_from_kinds,
+    format_card,
+    format_cards,
+    kind_of,
+    parse_cards,
+)
+from fcsim.core.rules import RuleSet
+from fcsim.core.tables import INFEASIBLE, MAX_WILDS, POW3, run_table
+
+MAX_HAND = 20
+MAX_BOOK_OPTIONS = 256  # per rank: 3**5 sub-multisets of one rank, plus "no book"
+_NEG = -100000
+_BIG = 1 << 30
+
+
+@njit(cache=True, inline="always")
+def _wild_cost(u: int, n_rank_wilds: int, n_jokers: int, wild_points: int) -> int:
+    """Points of the ``u`` cheapest of the hand's wilds left unmelded."""
+    if wild_points <= JOKER_PENALTY:
+        cheap, cheap_n, dear = wild_points, n_rank_wilds, JOKER_PENALTY
+    else:
+        cheap, cheap_n, dear = JOKER_PENALTY, n_jokers, wild_points
+    if u <= cheap_n:
+        return u * cheap
+    return cheap_n * cheap + (u - cheap_n) * dear
+
+
+# Layout of the int64 scratch array the kernel works in (no allocation per call).
+_S_PAT = 0  # 5 suit patterns of the hand
+_S_CUR = 5  # 5 suit patterns left for runs under the current book choice
+_S_RUNS = 10  # 17 best run totals by exact wild count
+_S_NEXT = 27  # 17, convolution buffer
+_S_CHOICE = 44  # 11 option index per candidate rank
+_S_CAND = 55  # 11 candidate rank positions
+_S_NOPT = 66  # 11 option count per candidate
+_S_LO = 77  # 5
+_S_HI = 82  # 5
+_S_T = 87  # 5
+_S_OPT = 96  # options: packed per-suit takes (base 3 over suits), MAX_BOOK_OPTIONS per rank
+_S_SIZE = _S_OPT + N_RANKS * MAX_BOOK_OPTIONS  # option sizes, same shape
+_S_PLAN = _S_SIZE + N_RANKS * MAX_BOOK_OPTIONS  # best arrangement: 11 packed book takes,
+_S_PLAN_RUN_WILDS = _S_PLAN + N_RANKS  # then the wilds in runs
+SCRATCH_SIZE = _S_PLAN_RUN_WILDS + 1
+
+
+def new_scratch() -> np.ndarray:
+    """A work array for :func:`penalty_kernel` (reuse it across calls)."""
+    return np.empty(SCRATCH_SIZE, dtype=np.int64)
+
+
+@njit(cache=True)
+def penalty_kernel(
+    counts: np.ndarray,
+    round_number: int,
+    wild_points: int,
+    all_wild: bool,
+    table: np.ndarray,
+    scratch: np.ndarray,
+) -> tuple[int, int]:
+    """Exact minimum penalty of a hand, and how many wilds that arrangement leaves out.
+
+    Parameters
+    ----------
+    counts : int8[56]
+        Copies of each kind in the hand (naturals 0–2, jokers 0–6), at most 20 cards.
+    round_number : int
+        1–11; the wild rank is ``round_number + 2`` (rank position ``round_number - 1``).
+    wild_points : int
+        Penalty of an unmelded card of the wild rank (20, or its face value).
+    all_wild : bool
+        Whether three or more wilds alone form a meld.
+    table : uint8[3**11, 17]
+        The run table of :mod:`fcsim.core.tables`.
+    scratch : int64[SCRATCH_SIZE]
+        Work space from :func:`new_scratch`; on return it also holds the arrangement
+        found (read by :func:`solve`).
+
+    Returns
+    -------
+    (penalty, wilds_left) : (int, int)
+        Among arrangements of least penalty, the one leaving the fewest wilds unmelded;
+        the wilds left out are the cheapest ones.
+    """
+    wild_pos = round_number - 1
+    n_jokers = int(counts[JOKER])
+    n_rank_wilds = 0
+    nat_total = 0
+    for s in range(N_SUITS):
+        base = s * N_RANKS
+        n_rank_wilds += counts[base + wild_pos]
+        pat = 0
+        for i in range(N_RANKS):
+            c = counts[base + i]
+            if c and i != wild_pos:
+                pat += c * POW3[i]
+                nat_total += c * (i + 3)
+        scratch[_S_PAT + s] = pat
+    n_wilds = n_jokers + n_rank_wilds
+
+    # Book options per candidate rank: option 0 is "no book".
+    min_book = 1 if (not all_wild and n_wilds >= 11) else 2
+    n_cand = 0
+    for i in range(N_RANKS):
+        if i == wild_pos:
+            continue
+        total = 0
+        for s in range(N_SUITS):
+            c = counts[s * N_RANKS + i]
+            scratch[_S_HI + s] = c
+            total += c
+        if total < min_book or total + n_wilds < 3:
+            continue
+        for s in range(N_SUITS):
+            lo = 0
+            if scratch[_S_HI + s] > 0:
+                lo = scratch[_S_HI + s]  # isolated unless a same-suit card is within 2 ranks
+                for d in (-2, -1, 1, 2):
+                    j = i + d
+                    if 0 <= j < N_RANKS and j != wild_pos and counts[s * N_RANKS + j] > 0:
+                        lo = 0
+                        break
+            scratch[_S_LO + s] = lo
+            scratch[_S_T + s] = lo
+        base_opt = i * MAX_BOOK_OPTIONS
+        k = 1
+        while True:
+            size = 0
+            packed = 0
+            for s in range(N_SUITS):
+                size += scratch[_S_T + s]
+                packed += scratch[_S_T + s] * POW3[s]
+            if size >= min_book and size + n_wilds >= 3:
+                scratch[_S_OPT + base_opt + k] = packed
+                scratch[_S_SIZE + base_opt + k] = size
+                k += 1
+            s = 0
+            while s < N_SUITS and scratch[_S_T + s] == scratch[_S_HI + s]:
+                scratch[_S_T + s] = scratch[_S_LO + s]
+                s += 1
+            if s == N_SUITS:
+                break
+            scratch[_S_T + s] += 1
+        if k > 1:
+            scratch[_S_CAND + n_cand] = i
+            scratch[_S_NOPT + n_cand] = k
+            scratch[_S_CHOICE + n_cand] = 0
+            n_cand += 1
+
+    best_pen = _BIG
+    best_left = _BIG
+    while True:
+        book_need = 0
+        book_value = 0
+        for s in range(N_SUITS):
+            scratch[_S_CUR + s] = scratch[_S_PAT + s]
+        for c_i in range(n_cand):
+            o = scratch[_S_CHOICE + c_i]
+            if o:
+                i = scratch[_S_CAND + c_i]
+                size = scratch[_S_SIZE + i * MAX_BOOK_OPTIONS + o]
+                packed = scratch[_S_OPT + i * MAX_BOOK_OPTIONS + o]
+                book_need += max(0, 3 - size)
+                book_value += size * (i + 3)
+                for s in range(N_SUITS):
+                    scratch[_S_CUR + s] -= (packed % 3) * POW3[i]
+                    packed //= 3
+        has_book = book_value > 0
+        if book_need <= n_wilds:
+            budget = n_wilds - book_need
+            scratch[_S_RUNS] = 0
+            for w in range(1, budget + 1):
+                scratch[_S_RUNS + w] = _NEG
+            for s in range(N_SUITS):
+                pat = scratch[_S_CUR + s]
+                if pat == 0:
+                    continue
+                for w in range(budget + 1):
+                    scratch[_S_NEXT + w] = _NEG
+                for a in range(budget + 1):
+                    have = scratch[_S_RUNS + a]
+                    if have == _NEG:
+                        continue
+                    for b in range(budget + 1 - a):
+                        v = table[pat, b]
+                        if v != INFEASIBLE and have + v > scratch[_S_NEXT + a + b]:
+                            scratch[_S_NEXT + a + b] = have + v
+                for w in range(budget + 1):
+                    scratch[_S_RUNS + w] = scratch[_S_NEXT + w]
+            for w in range(budget + 1):
+                got = scratch[_S_RUNS + w]
+                if got == _NEG:
+                    continue
+                left = budget - w
+                if has_book or (all_wild and left >= 3):
+                    left = 0
+                pen = nat_total - book_value - got
+                pen += _wild_cost(left, n_rank_wilds, n_jokers, wild_points)
+                if pen < best_pen or (pen == best_pen and left < best_left):
+                    best_pen = pen
+                    best_left = left
+                    for i in range(N_RANKS):
+                        scratch[_S_PLAN + i] = 0
+                    for c_i in range(n_cand):
+                        o = scratch[_S_CHOICE + c_i]
+                        if o:
+                            i = scratch[_S_CAND + c_i]
+                            scratch[_S_PLAN + i] = scratch[_S_OPT + i * MAX_BOOK_OPTIONS + o]
+                    scratch[_S_PLAN_RUN_WILDS] = w
+        if best_pen == 0 and best_left == 0:
+            break
+        c_i = 0
+        while c_i < n_cand and scratch[_S_CHOICE + c_i] == scratch[_S_NOPT + c_i] - 1:
+            scratch[_S_CHOICE + c_i] = 0
+            c_i += 1
+        if c_i == n_cand:
+            break
+        scratch[_S_CHOICE + c_i] += 1
+    return best_pen, best_left
+
+
+@njit(cache=True)
+def best_discard_kernel(
+    counts: np.ndarray,
+    round_number: int,
+    wild_points: int,
+    all_wild: bool,
+    table: np.ndarray,
+    scratch: np.ndarray,
+) -> tuple[int, int]:
+    """The discard that leaves the least penalty, and that penalty.
+
+    ``counts`` (``int8[56]``) is a hand of n+1 cards after a draw; it is restored before
+    returning. Ties go to a natural card over a wild, then to the card worth more points,
+    then to the lowest kind. Discards that cannot beat the best so far are skipped using
+    ``penalty(hand - d) >= penalty(hand) - points(d)``.
+
+    Returns
+    -------
+    (kind, penalty) : (int, int)
+        ``kind`` is -1 for an empty hand.
+    """
+    wild_pos = round_number - 1
+    whole, _ = penalty_kernel(counts, round_number, wild_points, all_wild, table, scratch)
+    best_kind = -1
+    best_pen = _BIG
+    # Naturals, most points first (kind order within a rank).
+    for i in range(N_RANKS - 1, -1, -1):
+        if i == wild_pos:
+            continue
+        bound = max(0, whole - (i + 3))
+        if bound >= best_pen:
+            break
+        for s in range(N_SUITS):
+            k = s * N_RANKS + i
+            if counts[k] == 0:
+                continue
+            counts[k] -= 1
+            pen, _ = penalty_kernel(counts, round_number, wild_points, all_wild, table, scratch)
+            counts[k] += 1
+            if pen < best_pen:
+                best_pen = pen
+                best_kind = k
+                if pen == bound:
+                    break
+    # Wilds lose ties to naturals; all cards of the wild rank play alike, so one stands for all.
+    rank_wild = -1
+    for s in range(N_SUITS):
+        if counts[s * N_RANKS + wild_pos] > 0:
+            rank_wild = s * N_RANKS + wild_pos
+            break
+    first, second = JOKER, rank_wild
+    if wild_points > JOKER_PENALTY:
+        first, second = rank_wild, JOKER
+    for k in (first, second):
+        if k < 0 or counts[k] == 0:
+            continue
+        points = JOKER_PENALTY if k == JOKER else wild_points
+        if max(0, whole - points) >= best_pen:
+            continue
+        counts[k] -= 1
+        pen, _ = penalty_kernel(counts, round_number, wild_points, all_wild, table, scratch)
+        counts[k] += 1
+        if pen < best_pen:
+            best_pen = pen
+            best_kind = k
+    if best_kind < 0:
+        return -1, 0
+    return best_kind, best_pen
+
+
+@njit(cache=True)
+def penalty_batch_kernel(
+    hands: np.ndarray, round_number: int, wild_points: int, all_wild: bool, table: np.ndarray
+) -> np.ndarray:
+    """:func:`penalty_kernel` over ``hands`` (``int8[N, 56]``); returns ``int32[N]``."""
+    scratch = np.empty(SCRATCH_SIZE, dtype=np.int64)
+    out = np.empty(hands.shape[0], dtype=np.int32)
+    for h in range(hands.shape[0]):
+        out[h] = penalty_kernel(hands[h], round_number, wild_points, all_wild, table, scratch)[0]
+    return out
+
+
+@njit(cache=True)
+def best_discard_batch_kernel(
+    hands: np.ndarray, round_number: int, wild_points: int, all_wild: bool, table: np.ndarray
+) -> np.ndarray:
+    """:func:`best_discard_kernel` over ``hands`` (``int8[N, 56]``); returns ``int32[N, 2]``
+    of (kind, penalty)."""
+    scratch = np.empty(SCRATCH_SIZE, dtype=np.int64)
+    out = np.empty((hands.shape[0], 2), dtype=np.int32)
+    for h in range(hands.shape[0]):
+        kind, pen = best_discard_kernel(hands[h], round_number, wild_points, all_wild, table, scratch)
+        out[h, 0] = kind
+        out[h, 1] = pen
+    return out
+
+
+# ----------------------------------------------------------------------------------------
+# Python API: validation at the edge, then the kernels.
+
+
+def as_counts(hand: str | list | np.ndarray) -> np.ndarray:
+    """A hand as an ``int8[56]`` count vector, from notation, tokens, kinds or counts."""
+    if isinstance(hand, np.ndarray) and hand.shape == (N_KINDS,):
+        counts = hand.astype(np.int8)
+        if counts.min() < 0:
+            raise CardError("a hand cannot hold a negative number of cards")
+        return counts_from_kinds([k for k in range(N_KINDS) for _ in range(int(counts[k]))])
+    if isinstance(hand, str):
+        return counts_from_kinds(parse_cards(hand))
+    items = list(hand)
+    if all(isinstance(x, (int, np.integer)) for x in items):
+        bad = [x for x in items if not 0 <= int(x) < N_KINDS]
+        if bad:
+            raise CardError(f"bad card id {bad[0]}: ids are 0 to {N_KINDS - 1}")
+        return counts_from_kinds(int(x) for x in items)
+    return counts_from_kinds(parse_cards([str(x) for x in items]))
+
+
+def _setup(hand, round_number: int, rules: RuleSet | None) -> tuple[np.ndarray, int, bool]:
+    rules = rules or RuleSet()
+    if not isinstance(round_number, (int, np.integer)) or not 1 <= round_number <= 11:
+        raise ValueError(f"round must be 1 to 11, not {round_number!r}")
+    counts = as_counts(hand)
+    size = int(counts.sum())
+    if size > MAX_HAND:
+        raise CardError(f"a hand holds at most {MAX_HAND} cards, not {size}")
+    return counts, rules.wild_points(int(round_number)), rules.all_wild_melds
+
+
+def min_penalty(hand, round_number: int, rules: RuleSet | None = None) -> int:
+    """The least penalty ``hand`` can leave in round ``round_number`` (exact).
+
+    >>> min_penalty("9H JS 7D JK 7S 3H 4H", 5)  # 7s wild: 3H 4H 7S, JS 7D JK; 9H left
+    9
+    """
+    counts, wild_points, all_wild = _setup(hand, round_number, rules)
+    return int(penalty_kernel(counts, int(round_number), wild_points, all_wild, run_table(),
+                              new_scratch())[0])
+
+
+def best_discard(hand, round_number: int, rules: RuleSet | None = None) -> tuple[str, int]:
+    """For a hand of n+1 cards, the discard leaving the least penalty and that penalty."""
+    counts, wild_points, all_wild = _setup(hand, round_number, rules)
+    if counts.sum() == 0:
+        raise CardError("best discard needs at least one card")
+    kind, pen = best_discard_kernel(counts, int(round_number), wild_points, all_wild,
+                                    run_table(), new_scratch())
+    return format_card(int(kind)), int(pen)
+
+
+def min_penalty_batch(hands: np.ndarray, round_number: int,
+                      rules: RuleSet | None = None) -> np.ndarray:
+    """:func:`min_penalty` of every row of ``hands`` (``int8[N, 56]``) -> ``int32[N]``."""
+    rules = rules or RuleSet()
+    return penalty_batch_kernel(np.ascontiguousarray(hands, dtype=np.int8), int(round_number),
+                                rules.wild_points(round_number), rules.all_wild_melds,
+                                run_table())
+
+
+def best_discard_batch(hands: np.ndarray, round_number: int,
+                       rules: RuleSet | None = None) -> np.ndarray:
+    """:func:`best_discard` of every row of ``hands`` -> ``int32[N, 2]`` of (kind, penalty)."""
+    rules = rules or RuleSet()
+    return best_discard_batch_kernel(np.ascontiguousarray(hands, dtype=np.int8),
+                                     int(round_number), rules.wild_points(round_number),
+                                     rules.all_wild_melds, run_table())
+
+
+@dataclass(frozen=True)
+class Arrangement:
+    """An optimal arrangement: the melds and the cards left over (kinds), and the penalty."""
+
+    penalty: int
+    melds: tuple[tuple[int, ...], ...]
+    deadwood: tuple[int, ...]
+    discard: int | None = None
+
+    def to_json(self) -> dict:
+        """``{"penalty", "melds", "deadwood"}`` (+ ``"discard"``) in RULES.md notation."""
+        out = {
+            "penalty": self.penalty,
+            "melds": [format_cards(m) for m in self.melds],
+            "deadwood": format_cards(self.deadwood),
+        }
+        if self.discard is not None:
+            out["discard"] = format_card(self.discard)
+        return out
+
+
+def solve(hand, round_number: int, rules: RuleSet | None = None,
+          discard: bool = False) -> Arrangement:
+    """The least penalty of ``hand`` with one optimal arrangement, for display.
+
+    With ``discard=True`` the hand is n+1 cards after a draw: the best discard is made first
+    and the arrangement is that of the n cards left.
+    """
+    counts, wild_points, all_wild = _setup(hand, round_number, rules)
+    table = run_table()
+    scratch = new_scratch()
+    discarded = None
+    if discard:
+        if counts.sum() == 0:
+            raise CardError("best discard needs at least one card")
+        discarded, _ = best_discard_kernel(counts, int(round_number), wild_points, all_wild,
+                                           table, scratch)
+        counts[discarded] -= 1
+    pen, left = penalty_kernel(counts, int(round_number), wild_points, all_wild, table, scratch)
+    plan_books = [int(x) for x in scratch[_S_PLAN:_S_PLAN + N_RANKS]]
+    run_wilds = int(scratch[_S_PLAN_RUN_WILDS])
+    melds, deadwood = _arrangement(counts, int(round_number), wild_points, int(left),
+                                   plan_books, run_wilds, table)
+    return Arrangement(int(pen), melds, deadwood,
+                       None if discarded is None else int(discarded))
+
+
+def _arrangement(counts, round_number, wild_points, left, plan_books, run_wilds, table):
+    """Rebuild the melds the kernel chose: books from the plan, runs from the run table."""
+    wild_pos = round_number - 1
+    rank_wilds = [kind_of(wild_pos + 3, s) for s in range(N_SUITS)
+                  for _ in range(int(counts[kind_of(wild_pos + 3, s)]))]
+    jokers = [JOKER] * int(counts[JOKER])
+    # The cheapest wilds are left over; the others are melded.
+    cheap_first = rank_wilds + jokers if wild_points <= JOKER_PENALTY else jokers + rank_wilds
+    wilds_left = cheap_first[:left]
+    wild_pool = cheap_first[left:][::-1]  # melded wilds, dearest first
+
+    remaining = counts.copy()
+    for s in range(N_SUITS):
+        remaining[kind_of(wild_pos + 3, s)] = 0
+    remaining[JOKER] = 0
+    books = []
+    for i, packed in enumerate(plan_books):
+        if packed:
+            book = []
+            for s in range(N_SUITS):
+                take = packed // 3**s % 3
+                book += [kind_of(i + 3, s)] * take
+                remaining[kind_of(i + 3, s)] -= take
+            books.append(book)
+    patterns = [sum(int(remaining[kind_of(i + 3, s)]) * 3**i for i in range(N_RANKS))
+                for s in range(N_SUITS)]
+    alloc = _split_run_wilds(patterns, run_wilds, table)
+    melds: list[list[int]] = []
+    for s in range(N_SUITS):
+        for positions, n_wild in _suit_runs(patterns[s], alloc[s], table):
+            run = [kind_of(i + 3, s) for i in positions]
+            for i in positions:
+                remaining[kind_of(i + 3, s)] -= 1
+            run_wild = [wild_pool.pop() for _ in range(n_wild)]
+            melds.append(_order_run(run, run_wild))
+    for book in books:
+        need = max(0, 3 - len(book))
+        melds.append(book + [wild_pool.pop() for _ in range(need)])
+    if wild_pool:  # wilds beyond what runs and books need: into a book, or their own meld
+        if books:
+            melds[len(melds) - len(books)] += wild_pool
+        else:
+            melds.append(wild_pool)
+    deadwood = [k for k in range(N_KINDS) for _ in range(int(remaining[k]))] + wilds_left
+    return tuple(tuple(m) for m in melds), tuple(deadwood)
+
+
+def _split_run_wilds(patterns, total, table) -> list[int]:
+    """Per-suit wild counts summing to ``total`` that reach the best run total."""
+    best: dict[int, tuple[int, list[int]]] = {0: (0, [])}
+    for pat in patterns:
+        nxt: dict[int, tuple[int, list[int]]] = {}
+        for used, (value, alloc) in best.items():
+            for w in range(total - used + 1):
+                v = int(table[pat, w])
+                if v == INFEASIBLE:
+                    continue
+                if used + w not in nxt or value + v > nxt[used + w][0]:
+                    nxt[used + w] = (value + v, [*alloc, w])
+        best = nxt
+    return best[total][1]
+
+
+def _suit_runs(pattern: int, wilds: int, table) -> list[tuple[list[int], int]]:
+    """Runs (rank positions, wild count) of one suit reaching ``table[pattern, wilds]``."""
+    target = int(table[pattern, wilds])
+    if pattern == 0 or target == 0:
+        return []
+    digits = [pattern // 3**i % 3 for i in range(N_RANKS)]
+    low = next(i for i in range(N_RANKS) if digits[i])
+    if int(table[pattern - 3**low, wilds]) == target:
+        return _suit_runs(pattern - 3**low, wilds, table)
+
+    def extend(run: list[int], rest: int):
+        span = run[-1] - low + 1
+        need = max(span, 3) - len(run)
+        value = sum(i + 3 for i in run)
+        for w_run in range(need, min(N_RANKS - len(run), wilds) + 1):
+            v = int(table[rest, wilds - w_run])
+            if v != INFEASIBLE and value + v == target:
+                return [(run, w_run), *_suit_runs(rest, wilds - w_run, table)]
+        for j in range(run[-1] + 1, min(run[-1] + 4, N_RANKS - 1) + 1):
+            if rest // 3**j % 3:
+                found = extend([*run, j], rest - 3**j)
+                if found:
+                    return found
+        return None
+
+    found = extend([low], pattern - 3**low)
+    assert found is not None, "run table and reconstruction disagree"
+    return found
+
+
+def _order_run(naturals: list[int], wilds: list[int]) -> list[int]:
+    """A run's cards in rank order, wilds in the gaps first, then above, then below."""
+    from fcsim.core.cards import rank_of
+
+    ranks = [rank_of(k) for k in naturals]
+    slots: dict[int, int] = dict(zip(ranks, naturals, strict=True))
+    pool = list(wilds)
+    for r in range(min(ranks), max(ranks) + 1):
+        if r not in slots:
+            slots[r] = pool.pop()
+    top, bottom = max(ranks), min(ranks)
+    while pool:
+        if top < 13:
+            top += 1
+            slots[top] = pool.pop()
+        else:
+            bottom -= 1
+            slots[bottom] = pool.pop()
+    return [slots[r] for r in sorted(slots)]

@@ -1,0 +1,156 @@
+"""The per-suit run table behind the exact solver, built once and cached on disk.
+
+Runs never cross suits, so everything a suit's runs can do depends only on that suit's
+*pattern* — how many copies (0, 1, 2) of each of its 11 ranks the hand holds, read as an
+11-digit base-3 number (rank 3 is the lowest digit) — and on how many wilds they take.
+
+``RUN_TABLE[pattern, w]`` (``uint8[3**11, MAX_WILDS + 1]``) is the largest total rank of
+the suit's natural cards that a set of runs can hold when the runs contain **exactly**
+``w`` wilds, or ``INFEASIBLE`` when no set of runs holds exactly ``w`` wilds. Each run is
+3–11 consecutive ranks of the suit, holds at least one natural card of that suit and at
+most one copy of each rank; wilds fill gaps and extend the ends (never past 3 or K).
+
+It is built by a recursion on the lowest natural card X of the pattern: X is left out
+(``RUN_TABLE[p - X, w]``), or X is the lowest natural of a run U, which holds
+``w_U`` wilds anywhere in ``[need(U), 11 - |U|]`` while the other runs hold the rest
+(``value(U) + RUN_TABLE[p - U, w - w_U]``). Two consecutive naturals of a run are at most
+four ranks apart: a run with a gap of four or more wilds splits into two runs that need no
+more wilds and can hold more, so no optimum is lost.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+N_RANKS = 11
+N_PATTERNS = 3**N_RANKS  # 177,147
+MAX_WILDS = 16  # 6 jokers + 10 cards of the wild rank
+INFEASIBLE = 255
+TABLE_VERSION = 1
+POW3 = np.array([3**i for i in range(N_RANKS + 1)], dtype=np.int64)
+MAX_GAP = 4  # largest rank distance between consecutive naturals of a run (see above)
+
+
+@njit(cache=True)
+def _build_run_table(pow3: np.ndarray) -> np.ndarray:
+    """Fill the exact run table; see the module docstring for the recursion."""
+    n_w = MAX_WILDS + 1
+    neg = np.int16(-1)
+    table = np.full((N_PATTERNS, n_w), neg, dtype=np.int16)
+    table[0, 0] = 0
+    digits = np.zeros(N_RANKS, dtype=np.int64)
+    # Explicit DFS stack over the runs U whose lowest natural is X.
+    st_last = np.zeros(N_RANKS + 1, dtype=np.int64)
+    st_next = np.zeros(N_RANKS + 1, dtype=np.int64)
+    st_m = np.zeros(N_RANKS + 1, dtype=np.int64)
+    st_val = np.zeros(N_RANKS + 1, dtype=np.int64)
+    st_rest = np.zeros(N_RANKS + 1, dtype=np.int64)
+    for p in range(1, N_PATTERNS):
+        x = p
+        for i in range(N_RANKS):
+            digits[i] = x % 3
+            x //= 3
+        low = 0
+        while digits[low] == 0:
+            low += 1
+        row = table[p]
+        # X left out of every run.
+        row[:] = table[p - pow3[low]]
+        # X is the lowest natural of a run U: depth-first over U's other naturals.
+        depth = 0
+        st_last[0] = low
+        st_next[0] = low + 1
+        st_m[0] = 1
+        st_val[0] = low + 3
+        st_rest[0] = p - pow3[low]
+        entering = True
+        while depth >= 0:
+            if entering:
+                span = st_last[depth] - low + 1
+                m = st_m[depth]
+                need = max(span, 3) - m
+                most = N_RANKS - m
+                rest = table[st_rest[depth]]
+                value = st_val[depth]
+                for w in range(need, n_w):
+                    best = row[w]
+                    top = min(most, w)
+                    for w_run in range(need, top + 1):
+                        r = rest[w - w_run]
+                        if r >= 0 and value + r > best:
+                            best = value + r
+                    row[w] = best
+                entering = False
+            j = st_next[depth]
+            limit = min(st_last[depth] + MAX_GAP, N_RANKS - 1)
+            while j <= limit and (digits[j] == 0 or (st_rest[depth] // pow3[j]) % 3 == 0):
+                j += 1
+            if j > limit:
+                depth -= 1
+                continue
+            st_next[depth] = j + 1
+            st_last[depth + 1] = j
+            st_next[depth + 1] = j + 1
+            st_m[depth + 1] = st_m[depth] + 1
+            st_val[depth + 1] = st_val[depth] + j + 3
+            st_rest[depth + 1] = st_rest[depth] - pow3[j]
+            depth += 1
+            entering = True
+    out = np.empty((N_PATTERNS, n_w), dtype=np.uint8)
+    for p in range(N_PATTERNS):
+        for w in range(n_w):
+            v = table[p, w]
+            out[p, w] = INFEASIBLE if v < 0 else v
+    return out
+
+
+def _cache_path() -> Path:
+    root = os.environ.get("FCSIM_CACHE_DIR") or os.environ.get("XDG_CACHE_HOME")
+    base = Path(root) if root else Path.home() / ".cache"
+    if not os.environ.get("FCSIM_CACHE_DIR"):
+        base = base / "fcsim"
+    return base / f"run_table_v{TABLE_VERSION}.npy"
+
+
+def build_run_table() -> np.ndarray:
+    """Build the run table from scratch (about a second; :func:`run_table` caches it)."""
+    return _build_run_table(POW3)
+
+
+def table_digest(table: np.ndarray) -> str:
+    """SHA-256 of a table's bytes (pins the table in the tests)."""
+    return hashlib.sha256(np.ascontiguousarray(table).tobytes()).hexdigest()
+
+
+_TABLE: np.ndarray | None = None
+
+
+def run_table() -> np.ndarray:
+    """The run table, loaded from the disk cache or built (and cached) on first use."""
+    global _TABLE
+    if _TABLE is None:
+        path = _cache_path()
+        table = None
+        if path.exists():
+            try:
+                table = np.load(path, allow_pickle=False)
+            except (OSError, ValueError):
+                table = None
+            if table is not None and table.shape != (N_PATTERNS, MAX_WILDS + 1):
+                table = None
+        if table is None:
+            table = build_run_table()
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                tmp = path.with_suffix(f".{os.getpid()}.tmp.npy")
+                np.save(tmp, table)
+                os.replace(tmp, path)
+            except OSError:
+                pass  # a read-only home still works, it just rebuilds next time
+        _TABLE = table
+    return _TABLE
