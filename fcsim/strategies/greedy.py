@@ -1,0 +1,49 @@
+"""``greedy``: play for the least penalty right now.
+
+Draw: take the visible discard when, after the best discard, it leaves a penalty more than
+``take_margin`` points below the hand's penalty as it stands; otherwise draw from the
+stock. Discard: the exact best discard (least penalty left; ties shed a natural before a
+wild, then the higher card).
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from fcsim.core.solver import best_discard_kernel, penalty_kernel
+from fcsim.strategies.base import (
+    DECISION_SIGNATURE,
+    I_ALL_WILD,
+    I_BEST_DISCARD,
+    I_ROUND,
+    I_WILD_POINTS,
+)
+from fcsim.strategies.registry import Family, Param, register
+
+
+@njit(DECISION_SIGNATURE, cache=True)
+def draw(hand, pile, known, info, hidden, params, table, scratch, rng):
+    """1 (discard pile) iff taking the top card beats the current penalty by > take_margin."""
+    rnd, points, all_wild = info[I_ROUND], info[I_WILD_POINTS], info[I_ALL_WILD] == 1
+    now, _ = penalty_kernel(hand, rnd, points, all_wild, table, scratch)
+    top = pile[pile.shape[0] - 1]
+    hand[top] += 1
+    _, after = best_discard_kernel(hand, rnd, points, all_wild, table, scratch)
+    hand[top] -= 1
+    return 1 if after < now - params[0] else 0
+
+
+@njit(DECISION_SIGNATURE, cache=True)
+def discard(hand, pile, known, info, hidden, params, table, scratch, rng):
+    """The exact best discard, as computed by the engine for this hand."""
+    return info[I_BEST_DISCARD]
+
+
+FAMILY = register(Family(
+    "greedy",
+    "Takes the discard when it lowers the best penalty; discards the exact best card.",
+    draw,
+    discard,
+    (Param("take_margin", 0, "points the discard must save before it is taken", low=0,
+           high=100),),
+))

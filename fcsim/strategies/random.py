@@ -1,0 +1,31 @@
+"""``random``: a uniformly random draw source and discard — a floor, not a player."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from fcsim.core.rng import randbelow
+from fcsim.strategies.base import DECISION_SIGNATURE
+from fcsim.strategies.registry import Family, register
+
+
+@njit(DECISION_SIGNATURE, cache=True)
+def draw(hand, pile, known, info, hidden, params, table, scratch, rng):
+    """Stock or discard pile with equal probability: ``randbelow(2)``."""
+    return randbelow(rng, 2)
+
+
+@njit(DECISION_SIGNATURE, cache=True)
+def discard(hand, pile, known, info, hidden, params, table, scratch, rng):
+    """The ``randbelow(size)``-th card of the hand listed in kind order with repeats."""
+    pick = randbelow(rng, np.int64(hand.sum()))
+    for kind in range(hand.shape[0]):
+        pick -= hand[kind]
+        if pick < 0:
+            return kind
+    return -1
+
+
+FAMILY = register(Family("random", "Uniformly random draw source and discard (a floor).",
+                         draw, discard))
