@@ -46,10 +46,10 @@ from fcsim.core.cards import (
     parse_cards,
 )
 from fcsim.core.rules import RuleSet
-from fcsim.core.tables import INFEASIBLE, MAX_WILDS, POW3, run_table
+from fcsim.core.tables import BOUND, INFEASIBLE, POW3, run_table
 
 MAX_HAND = 20
-MAX_BOOK_OPTIONS = 256  # per rank: 3**5 sub-multisets of one rank, plus "no book"
+MAX_BOOK_OPTIONS = 243  # per rank: at most 3**5 sub-multisets of its cards
 _NEG = -100000
 _BIG = 1 << 30
 
@@ -70,18 +70,18 @@ def _wild_cost(u: int, n_rank_wilds: int, n_jokers: int, wild_points: int) -> in
 _S_PAT = 0  # 5 suit patterns of the hand
 _S_CUR = 5  # 5 suit patterns left for runs under the current book choice
 _S_RUNS = 10  # 17 best run totals by exact wild count
-_S_NEXT = 27  # 17, convolution buffer
-_S_CHOICE = 44  # 11 option index per candidate rank
+_S_CHOICE = 44  # 11 option index per candidate rank (0 = no book)
 _S_CAND = 55  # 11 candidate rank positions
-_S_NOPT = 66  # 11 option count per candidate
-_S_LO = 77  # 5
-_S_HI = 82  # 5
-_S_T = 87  # 5
-_S_OPT = 96  # options: packed per-suit takes (base 3 over suits), MAX_BOOK_OPTIONS per rank
-_S_SIZE = _S_OPT + N_RANKS * MAX_BOOK_OPTIONS  # option sizes, same shape
-_S_PLAN = _S_SIZE + N_RANKS * MAX_BOOK_OPTIONS  # best arrangement: 11 packed book takes,
-_S_PLAN_RUN_WILDS = _S_PLAN + N_RANKS  # then the wilds in runs
-SCRATCH_SIZE = _S_PLAN_RUN_WILDS + 1
+_S_NOPT = 66  # 11 option count per candidate (including "no book")
+_S_FIRST = 77  # 11 index of each candidate's first book option
+_S_LO = 88  # 5
+_S_HI = 93  # 5
+_S_T = 98  # 5
+_S_PLAN = 103  # best arrangement: 11 packed book takes (base 3 over suits) …
+_S_PLAN_RUN_WILDS = _S_PLAN + N_RANKS  # … and the wilds in runs
+_S_OPT = _S_PLAN_RUN_WILDS + 1  # book options, _OPT_WIDTH each:
+_OPT_WIDTH = 7  # 5 per-suit pattern decrements, size, packed takes
+SCRATCH_SIZE = _S_OPT + N_RANKS * (MAX_BOOK_OPTIONS + 1) * _OPT_WIDTH
 
 
 def new_scratch() -> np.ndarray:
@@ -110,7 +110,7 @@ def penalty_kernel(
         Penalty of an unmelded card of the wild rank (20, or its face value).
     all_wild : bool
         Whether three or more wilds alone form a meld.
-    table : uint8[3**11, 17]
+    table : uint8[3**11, 34]
         The run table of :mod:`fcsim.core.tables`.
     scratch : int64[SCRATCH_SIZE]
         Work space from :func:`new_scratch`; on return it also holds the arrangement
@@ -138,9 +138,10 @@ def penalty_kernel(
         scratch[_S_PAT + s] = pat
     n_wilds = n_jokers + n_rank_wilds
 
-    # Book options per candidate rank: option 0 is "no book".
+    # Book options per candidate rank, stored flat: option 0 of each rank is "no book".
     min_book = 1 if (not all_wild and n_wilds >= 11) else 2
     n_cand = 0
+    n_stored = 0
     for i in range(N_RANKS):
         if i == wild_pos:
             continue
@@ -151,6 +152,7 @@ def penalty_kernel(
             total += c
         if total < min_book or total + n_wilds < 3:
             continue
+        forced = 0
         for s in range(N_SUITS):
             lo = 0
             if scratch[_S_HI + s] > 0:
@@ -162,18 +164,25 @@ def penalty_kernel(
                         break
             scratch[_S_LO + s] = lo
             scratch[_S_T + s] = lo
-        base_opt = i * MAX_BOOK_OPTIONS
-        k = 1
+            forced += lo
+        first = n_stored
+        if forced < 3:  # three or more isolated cards make a book "no book" never beats
+            for f in range(_OPT_WIDTH):
+                scratch[_S_OPT + n_stored * _OPT_WIDTH + f] = 0
+            n_stored += 1
         while True:
             size = 0
-            packed = 0
             for s in range(N_SUITS):
                 size += scratch[_S_T + s]
-                packed += scratch[_S_T + s] * POW3[s]
             if size >= min_book and size + n_wilds >= 3:
-                scratch[_S_OPT + base_opt + k] = packed
-                scratch[_S_SIZE + base_opt + k] = size
-                k += 1
+                q = _S_OPT + n_stored * _OPT_WIDTH
+                packed = 0
+                for s in range(N_SUITS):
+                    scratch[q + s] = scratch[_S_T + s] * POW3[i]
+                    packed += scratch[_S_T + s] * POW3[s]
+                scratch[q + 5] = size
+                scratch[q + 6] = packed
+                n_stored += 1
             s = 0
             while s < N_SUITS and scratch[_S_T + s] == scratch[_S_HI + s]:
                 scratch[_S_T + s] = scratch[_S_LO + s]
@@ -181,82 +190,112 @@ def penalty_kernel(
             if s == N_SUITS:
                 break
             scratch[_S_T + s] += 1
-        if k > 1:
+        if n_stored - first > 1 or scratch[_S_OPT + first * _OPT_WIDTH + 5] > 0:
             scratch[_S_CAND + n_cand] = i
-            scratch[_S_NOPT + n_cand] = k
+            scratch[_S_NOPT + n_cand] = n_stored - first
+            scratch[_S_FIRST + n_cand] = first
             scratch[_S_CHOICE + n_cand] = 0
             n_cand += 1
+        else:
+            n_stored = first  # only "no book": nothing to choose
 
+    # Walk every combination of book options (an odometer over the candidate ranks),
+    # keeping the patterns left for runs, the books' wild need and value up to date.
+    book_need = 0
+    book_value = 0
+    for s in range(N_SUITS):
+        scratch[_S_CUR + s] = scratch[_S_PAT + s]
+    for c_i in range(n_cand):
+        book_need, book_value = _apply_option(scratch, c_i, 1, book_need, book_value)
     best_pen = _BIG
     best_left = _BIG
     while True:
-        book_need = 0
-        book_value = 0
-        for s in range(N_SUITS):
-            scratch[_S_CUR + s] = scratch[_S_PAT + s]
-        for c_i in range(n_cand):
-            o = scratch[_S_CHOICE + c_i]
-            if o:
-                i = scratch[_S_CAND + c_i]
-                size = scratch[_S_SIZE + i * MAX_BOOK_OPTIONS + o]
-                packed = scratch[_S_OPT + i * MAX_BOOK_OPTIONS + o]
-                book_need += max(0, 3 - size)
-                book_value += size * (i + 3)
-                for s in range(N_SUITS):
-                    scratch[_S_CUR + s] -= (packed % 3) * POW3[i]
-                    packed //= 3
-        has_book = book_value > 0
         if book_need <= n_wilds:
             budget = n_wilds - book_need
-            scratch[_S_RUNS] = 0
-            for w in range(1, budget + 1):
-                scratch[_S_RUNS + w] = _NEG
+            # Bound: each suit's runs hold at most their best with <= budget wilds.
+            bound = nat_total - book_value
             for s in range(N_SUITS):
-                pat = scratch[_S_CUR + s]
-                if pat == 0:
-                    continue
+                bound -= table[scratch[_S_CUR + s], BOUND + budget]
+            if bound < best_pen or (bound == best_pen and best_left > 0):
+                _convolve_runs(scratch, table, budget)
+                has_book = book_value > 0
                 for w in range(budget + 1):
-                    scratch[_S_NEXT + w] = _NEG
-                for a in range(budget + 1):
-                    have = scratch[_S_RUNS + a]
-                    if have == _NEG:
+                    got = scratch[_S_RUNS + w]
+                    if got == _NEG:
                         continue
-                    for b in range(budget + 1 - a):
-                        v = table[pat, b]
-                        if v != INFEASIBLE and have + v > scratch[_S_NEXT + a + b]:
-                            scratch[_S_NEXT + a + b] = have + v
-                for w in range(budget + 1):
-                    scratch[_S_RUNS + w] = scratch[_S_NEXT + w]
-            for w in range(budget + 1):
-                got = scratch[_S_RUNS + w]
-                if got == _NEG:
-                    continue
-                left = budget - w
-                if has_book or (all_wild and left >= 3):
-                    left = 0
-                pen = nat_total - book_value - got
-                pen += _wild_cost(left, n_rank_wilds, n_jokers, wild_points)
-                if pen < best_pen or (pen == best_pen and left < best_left):
-                    best_pen = pen
-                    best_left = left
-                    for i in range(N_RANKS):
-                        scratch[_S_PLAN + i] = 0
-                    for c_i in range(n_cand):
-                        o = scratch[_S_CHOICE + c_i]
-                        if o:
-                            i = scratch[_S_CAND + c_i]
-                            scratch[_S_PLAN + i] = scratch[_S_OPT + i * MAX_BOOK_OPTIONS + o]
-                    scratch[_S_PLAN_RUN_WILDS] = w
+                    left = budget - w
+                    if has_book or (all_wild and left >= 3):
+                        left = 0
+                    pen = nat_total - book_value - got
+                    pen += _wild_cost(left, n_rank_wilds, n_jokers, wild_points)
+                    if pen < best_pen or (pen == best_pen and left < best_left):
+                        best_pen = pen
+                        best_left = left
+                        for i in range(N_RANKS):
+                            scratch[_S_PLAN + i] = 0
+                        for c_i in range(n_cand):
+                            q = scratch[_S_FIRST + c_i] + scratch[_S_CHOICE + c_i]
+                            q = _S_OPT + q * _OPT_WIDTH
+                            scratch[_S_PLAN + scratch[_S_CAND + c_i]] = scratch[q + 6]
+                        scratch[_S_PLAN_RUN_WILDS] = w
         if best_pen == 0 and best_left == 0:
             break
         c_i = 0
         while c_i < n_cand and scratch[_S_CHOICE + c_i] == scratch[_S_NOPT + c_i] - 1:
+            book_need, book_value = _apply_option(scratch, c_i, -1, book_need, book_value)
             scratch[_S_CHOICE + c_i] = 0
+            book_need, book_value = _apply_option(scratch, c_i, 1, book_need, book_value)
             c_i += 1
         if c_i == n_cand:
             break
+        book_need, book_value = _apply_option(scratch, c_i, -1, book_need, book_value)
         scratch[_S_CHOICE + c_i] += 1
+        book_need, book_value = _apply_option(scratch, c_i, 1, book_need, book_value)
     return best_pen, best_left
+
+
+@njit(cache=True, inline="always")
+def _apply_option(scratch: np.ndarray, c_i: int, sign: int, need: int, value: int
+                  ) -> tuple[int, int]:
+    """Take (sign=1) or give back (sign=-1) candidate c_i's chosen book; new need, value."""
+    q = _S_OPT + (scratch[_S_FIRST + c_i] + scratch[_S_CHOICE + c_i]) * _OPT_WIDTH
+    size = scratch[q + 5]
+    if size == 0:
+        return need, value
+    for s in range(N_SUITS):
+        scratch[_S_CUR + s] -= sign * scratch[q + s]
+    return need + sign * max(0, 3 - size), value + sign * size * (scratch[_S_CAND + c_i] + 3)
+
+
+@njit(cache=True, inline="always")
+def _convolve_runs(scratch: np.ndarray, table: np.ndarray, budget: int) -> None:
+    """Best run total for exactly w = 0…budget wilds over the five suits (max-plus).
+
+    In place, from the top: ``runs[w] = max_b runs[w - b] + row[b]`` only reads entries
+    below ``w``, which still hold the previous suits' totals.
+    """
+    if budget == 0:
+        total = 0
+        for s in range(N_SUITS):
+            total += table[scratch[_S_CUR + s], 0]
+        scratch[_S_RUNS] = total
+        return
+    scratch[_S_RUNS] = 0
+    for w in range(1, budget + 1):
+        scratch[_S_RUNS + w] = _NEG
+    for s in range(N_SUITS):
+        pat = scratch[_S_CUR + s]
+        if pat == 0:
+            continue
+        row = table[pat]
+        for w in range(budget, -1, -1):
+            best = _NEG
+            for b in range(w + 1):
+                v = row[b]
+                have = scratch[_S_RUNS + w - b]
+                if v != INFEASIBLE and have != _NEG and have + v > best:
+                    best = have + v
+            scratch[_S_RUNS + w] = best
 
 
 @njit(cache=True)

@@ -4,9 +4,11 @@ Runs never cross suits, so everything a suit's runs can do depends only on that 
 *pattern* — how many copies (0, 1, 2) of each of its 11 ranks the hand holds, read as an
 11-digit base-3 number (rank 3 is the lowest digit) — and on how many wilds they take.
 
-``RUN_TABLE[pattern, w]`` (``uint8[3**11, MAX_WILDS + 1]``) is the largest total rank of
-the suit's natural cards that a set of runs can hold when the runs contain **exactly**
-``w`` wilds, or ``INFEASIBLE`` when no set of runs holds exactly ``w`` wilds. Each run is
+``RUN_TABLE[pattern, w]`` (``uint8[3**11, 2 * (MAX_WILDS + 1)]``), for ``w`` in 0…16, is
+the largest total rank of the suit's natural cards that a set of runs can hold when the
+runs contain **exactly** ``w`` wilds, or ``INFEASIBLE`` when no set of runs holds exactly
+``w`` wilds. Columns ``BOUND + b`` hold the best total over ``w <= b`` (a prefix maximum,
+so the solver can bound a suit's runs from the same cache line). Each run is
 3–11 consecutive ranks of the suit, holds at least one natural card of that suit and at
 most one copy of each rank; wilds fill gaps and extend the ends (never past 3 or K).
 
@@ -31,7 +33,8 @@ N_RANKS = 11
 N_PATTERNS = 3**N_RANKS  # 177,147
 MAX_WILDS = 16  # 6 jokers + 10 cards of the wild rank
 INFEASIBLE = 255
-TABLE_VERSION = 1
+BOUND = MAX_WILDS + 1  # first column of the prefix-maximum half
+TABLE_VERSION = 2
 POW3 = np.array([3**i for i in range(N_RANKS + 1)], dtype=np.int64)
 MAX_GAP = 4  # largest rank distance between consecutive naturals of a run (see above)
 
@@ -101,11 +104,14 @@ def _build_run_table(pow3: np.ndarray) -> np.ndarray:
             st_rest[depth + 1] = st_rest[depth] - pow3[j]
             depth += 1
             entering = True
-    out = np.empty((N_PATTERNS, n_w), dtype=np.uint8)
+    out = np.empty((N_PATTERNS, 2 * n_w), dtype=np.uint8)
     for p in range(N_PATTERNS):
+        best = 0
         for w in range(n_w):
             v = table[p, w]
             out[p, w] = INFEASIBLE if v < 0 else v
+            best = max(best, v)
+            out[p, n_w + w] = best
     return out
 
 
@@ -141,7 +147,7 @@ def run_table() -> np.ndarray:
                 table = np.load(path, allow_pickle=False)
             except (OSError, ValueError):
                 table = None
-            if table is not None and table.shape != (N_PATTERNS, MAX_WILDS + 1):
+            if table is not None and table.shape != (N_PATTERNS, 2 * BOUND):
                 table = None
         if table is None:
             table = build_run_table()
