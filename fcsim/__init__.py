@@ -3,7 +3,7 @@ honest statistics. See README.md; the rules are ../shared/RULES.md (docs/ENGINE.
 how a game is played step by step)."""
 
 from fcsim.core.cards import CardError, format_card, format_cards, parse_hand
-from fcsim.core.rules import RuleSet, RulesError
+from fcsim.core.rules import RulesError, RuleSet
 from fcsim.core.solver import best_discard, min_penalty, solve
 
 __version__ = "0.1.0"

@@ -5,7 +5,12 @@ from __future__ import annotations
 import click
 
 from fcsim import __version__
+from fcsim.cli.info import info_command
+from fcsim.cli.simulate import simulate_command
+from fcsim.cli.replay import replay_command
+from fcsim.cli.report import report_command
 from fcsim.cli.solve import solve_command
+from fcsim.cli.strategies import strategies_command
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -15,6 +20,11 @@ def cli() -> None:
 
 
 cli.add_command(solve_command)
+cli.add_command(report_command)
+cli.add_command(replay_command)
+cli.add_command(strategies_command)
+cli.add_command(simulate_command)
+cli.add_command(info_command)
 
 
 def main() -> None:

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import click
 
-from fcsim.core.rules import DEFAULT_TURN_CAP, FACE, RuleSet, RulesError
+from fcsim.core.rules import DEFAULT_TURN_CAP, FACE, RulesError, RuleSet
 
 
 class WildPenalty(click.ParamType):

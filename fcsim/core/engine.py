@@ -8,8 +8,8 @@ per distinct strategy at the table; ``seating[g, seat]`` says who sits where in 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np

@@ -70,7 +70,10 @@ def randbelow(state: np.ndarray, n: int) -> int:
 
 @njit(cache=True)
 def shuffle(state: np.ndarray, items: np.ndarray, n: int) -> None:
-    """Fisher–Yates shuffle of ``items[:n]`` in place: for i = n-1 … 1, swap i with randbelow(i+1)."""
+    """Fisher–Yates shuffle of ``items[:n]`` in place.
+
+    For i = n-1 … 1: swap ``items[i]`` with ``items[randbelow(i + 1)]``.
+    """
     for i in range(n - 1, 0, -1):
         j = randbelow(state, i + 1)
         items[i], items[j] = items[j], items[i]

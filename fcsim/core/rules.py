@@ -53,7 +53,9 @@ class RuleSet:
                 f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {self.players!r}"
             )
         if self.rounds not in ROUND_COUNTS:
-            raise RulesError(f"rounds must be 11 (full game) or 6 (short game), not {self.rounds!r}")
+            raise RulesError(
+                f"rounds must be 11 (full game) or 6 (short game), not {self.rounds!r}"
+            )
         if self.wild_penalty != FACE and not (
             isinstance(self.wild_penalty, int) and 1 <= self.wild_penalty <= 1000
         ):

@@ -389,7 +389,8 @@ def best_discard_batch_kernel(
     scratch = np.empty(SCRATCH_SIZE, dtype=np.int64)
     out = np.empty((hands.shape[0], 2), dtype=np.int32)
     for h in range(hands.shape[0]):
-        kind, pen = best_discard_kernel(hands[h], round_number, wild_points, all_wild, table, scratch)
+        kind, pen = best_discard_kernel(hands[h], round_number, wild_points, all_wild, table,
+                                        scratch)
         out[h, 0] = kind
         out[h, 1] = pen
     return out

@@ -4,7 +4,12 @@ A new strategy is one module defining ``draw`` and ``discard`` with the signatur
 :mod:`fcsim.strategies.base`, registered with :func:`register`, plus its import below.
 """
 
-from fcsim.strategies import greedy, random  # noqa: F401  (registration)
+# Registration order is listing order: floor first, then stronger, the oracle last.
+from fcsim.strategies import random  # noqa: I001, F401  (registration)
+from fcsim.strategies import greedy  # noqa: F401
+from fcsim.strategies import expected  # noqa: F401
+from fcsim.strategies import aware  # noqa: F401
+from fcsim.strategies import oracle  # noqa: F401
 from fcsim.strategies.registry import (
     Family,
     Param,

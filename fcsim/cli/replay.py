@@ -1,0 +1,52 @@
+"""``fcsim replay``: one game, turn by turn, as text or JSON Lines."""
+
+from __future__ import annotations
+
+import json
+
+import click
+import numpy as np
+
+from fcsim.cli.options import make_rules, rule_options
+from fcsim.core.rng import game_seed
+from fcsim.core.rules import RulesError
+from fcsim.replay import game_events, render_text
+from fcsim.strategies import StrategyError, parse_strategies
+
+
+@click.command("replay")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), required=True,
+              help="Root seed of the run the game belongs to.")
+@click.option("--game", type=click.IntRange(0), default=0, show_default=True,
+              help="Game index in that run (its seed is derived from the root seed).")
+@click.option("--strategies", "specs", required=True,
+              help="Comma-separated strategies in the order given to `fcsim simulate`.")
+@click.option("--seat-rotation/--no-seat-rotation", default=True, show_default=True,
+              help="Seat strategies as `fcsim simulate` does for this game index.")
+@click.option("--duplicate", is_flag=True, help="The run used the duplicate format.")
+@click.option("--round", "only_round", type=int, help="Show only this round.")
+@click.option("--json", "as_json", is_flag=True, help="JSON Lines, one event per line.")
+@rule_options
+def replay_command(seed, game, specs, seat_rotation, duplicate, only_round, as_json, short,
+                   wild_penalty, go_out_bonus, no_all_wild_melds, turn_cap) -> None:
+    """Print one game turn by turn so a person (or a program) can follow and check it."""
+    try:
+        listed = parse_strategies(specs)
+    except StrategyError as err:
+        raise click.UsageError(str(err)) from None
+    rules = make_rules(len(listed), short, wild_penalty, go_out_bonus, no_all_wild_melds,
+                       turn_cap)
+    players = rules.players
+    rotation = game % players if (seat_rotation or duplicate) else 0
+    deal = game // players if duplicate else game
+    seated = [listed[(seat + rotation) % players] for seat in range(players)]
+    try:
+        events = game_events(int(game_seed(np.uint64(seed), np.uint64(deal))), seated, rules,
+                             only_round)
+    except RulesError as err:
+        raise click.UsageError(str(err)) from None
+    if as_json:
+        for event in events:
+            click.echo(json.dumps(event))
+    else:
+        click.echo(render_text(events, seated))

@@ -1,0 +1,96 @@
+"""``aware``: ``expected`` that plays the table.
+
+* It does not feed the next player: a discard that the next seat is known to be collecting
+  (a card of a rank, or of a suit within two ranks, of the cards that seat took from the
+  pile and still holds) costs ``feed_weight`` extra points in the comparison; a wild
+  always does.
+* When someone has gone out (a last turn) only the penalty now counts: it makes the exact
+  best discard.
+* When the round is old — ``danger_turns`` turns per player or more — an opponent may be
+  about to go out, so the penalty now weighs ``urgency`` against the expected penalty
+  after the next draw.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from fcsim.core.cards import JOKER, N_RANKS, N_SUITS
+from fcsim.strategies.base import (
+    DECISION_SIGNATURE,
+    I_BEST_DISCARD,
+    I_LAST_TURN,
+    I_PLAYERS,
+    I_ROUND,
+    I_SEAT,
+    I_TURN,
+)
+from fcsim.strategies.expected import expected_discards, take_discard
+from fcsim.strategies.registry import Family, Param, register
+
+
+@njit(cache=True)
+def feeds(known_row: np.ndarray, kind: int, wild_pos: int) -> bool:
+    """Whether ``kind`` helps a seat known to hold ``known_row`` (``int8[56]``)."""
+    if kind == JOKER or kind % N_RANKS == wild_pos:
+        return True
+    suit, pos = kind // N_RANKS, kind % N_RANKS
+    for s in range(N_SUITS):
+        if known_row[s * N_RANKS + pos] > 0:
+            return True
+    for j in range(max(0, pos - 2), min(N_RANKS, pos + 3)):
+        if known_row[suit * N_RANKS + j] > 0:
+            return True
+    return False
+
+
+@njit(DECISION_SIGNATURE, cache=True)
+def draw(hand, pile, known, info, hidden, params, table, scratch, rng):
+    """As ``expected``: the discard pile iff it beats the expected stock draw."""
+    return take_discard(hand, pile, known, info, table, scratch, params[0])
+
+
+@njit(DECISION_SIGNATURE, cache=True)
+def discard(hand, pile, known, info, hidden, params, table, scratch, rng):
+    """Expected penalty, plus feeding cost, weighed with the penalty now when it is late."""
+    if info[I_LAST_TURN] == 1:
+        return info[I_BEST_DISCARD]
+    how_many = int(params[1])
+    kinds = np.empty(how_many, dtype=np.int64)
+    now = np.empty(how_many, dtype=np.int64)
+    later = np.empty(how_many, dtype=np.float64)
+    n = expected_discards(hand, pile, known, info, table, scratch, how_many, kinds, now, later)
+    players = info[I_PLAYERS]
+    late = info[I_TURN] >= params[3] * players
+    weight_now = params[4] if late else 0.0
+    nxt = (info[I_SEAT] + 1) % players
+    best = 0
+    best_score = 0.0
+    for j in range(n):
+        score = (1.0 - weight_now) * later[j] + weight_now * now[j]
+        if feeds(known[nxt], kinds[j], info[I_ROUND] - 1):
+            score += params[2]
+        if j == 0 or score < best_score - 1e-9:
+            best = j
+            best_score = score
+    return kinds[best]
+
+
+FAMILY = register(Family(
+    "aware",
+    "expected + table play: does not feed the next player, hurries when the round is late.",
+    draw,
+    discard,
+    (
+        Param("take_margin", 0, "points the discard must beat the expected stock draw by",
+              integer=False, low=0, high=100),
+        Param("candidates", 4, "discards (best now) compared", low=1, high=14),
+        Param("feed_weight", 3, "extra points counted for a discard the next seat collects",
+              integer=False, low=0, high=100),
+        Param("danger_turns", 3, "turns per player after which the round counts as late",
+              integer=False, low=0, high=100),
+        Param("urgency", 0.5, "weight of the penalty now when the round is late (0-1)",
+              integer=False, low=0, high=1),
+    ),
+))

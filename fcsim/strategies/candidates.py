@@ -1,0 +1,66 @@
+"""Discard candidates ranked by the penalty they leave right now (shared helper)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from fcsim.core.cards import JOKER, JOKER_PENALTY, N_KINDS, N_RANKS
+from fcsim.core.solver import penalty_kernel
+
+
+@njit(cache=True)
+def card_points(kind: int, round_number: int, wild_points: int) -> int:
+    """Points of ``kind`` left unmelded in round ``round_number``."""
+    if kind == JOKER:
+        return JOKER_PENALTY
+    if kind % N_RANKS == round_number - 1:
+        return wild_points
+    return kind % N_RANKS + 3
+
+
+@njit(cache=True)
+def immediate_penalties(hand: np.ndarray, round_number: int, wild_points: int,
+                        all_wild: bool, table: np.ndarray, scratch: np.ndarray,
+                        out: np.ndarray) -> None:
+    """``out[k]`` = penalty of ``hand`` less one ``k`` for each kind held, else a large number.
+
+    ``hand`` is ``int8[56]``; ``out`` is ``int64[56]``; ``hand`` is restored.
+    """
+    for k in range(N_KINDS):
+        out[k] = 1 << 30
+        if hand[k] > 0:
+            hand[k] -= 1
+            out[k] = penalty_kernel(hand, round_number, wild_points, all_wild, table,
+                                    scratch)[0]
+            hand[k] += 1
+
+
+@njit(cache=True)
+def best_candidates(immediate: np.ndarray, round_number: int, wild_points: int,
+                    how_many: int, out: np.ndarray) -> int:
+    """The ``how_many`` kinds with the least immediate penalty (ties: more points first),
+    written to ``out``; returns how many were written."""
+    n = 0
+    for _ in range(how_many):
+        best = -1
+        for k in range(N_KINDS):
+            if immediate[k] >= 1 << 30:
+                continue
+            taken = False
+            for j in range(n):
+                if out[j] == k:
+                    taken = True
+            if taken:
+                continue
+            if best < 0 or immediate[k] < immediate[best] or (
+                immediate[k] == immediate[best]
+                and card_points(k, round_number, wild_points)
+                > card_points(best, round_number, wild_points)
+            ):
+                best = k
+        if best < 0:
+            break
+        out[n] = best
+        n += 1
+    return n

@@ -1,0 +1,98 @@
+"""``expected``: exact one-draw expectation over the unseen cards.
+
+Draw: take the visible discard when the penalty it leaves (after the best discard) is more
+than ``take_margin`` below the *expected* penalty of a stock draw, computed exactly over
+the unseen cards (:mod:`fcsim.strategies.lookahead`). Discard: among the ``candidates``
+cards whose discard leaves the least penalty now, the one that minimises the expected
+penalty after the next stock draw (and best discard); ties keep the lower penalty now,
+then shed the higher card.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from fcsim.core.solver import best_discard_kernel
+from fcsim.strategies.base import (
+    DECISION_SIGNATURE,
+    I_ALL_WILD,
+    I_ROUND,
+    I_SEAT,
+    I_WILD_POINTS,
+)
+from fcsim.strategies.candidates import best_candidates, immediate_penalties
+from fcsim.strategies.lookahead import expected_draw_penalty, unseen_counts
+from fcsim.strategies.registry import Family, Param, register
+
+
+@njit(cache=True)
+def take_discard(hand, pile, known, info, table, scratch, margin: float) -> int:
+    """1 when the visible discard beats the expected stock draw by more than ``margin``."""
+    rnd, points, all_wild = info[I_ROUND], info[I_WILD_POINTS], info[I_ALL_WILD] == 1
+    unseen = np.empty(hand.shape[0], dtype=np.int64)
+    n_unseen = unseen_counts(hand, pile, known, info[I_SEAT], unseen)
+    from_stock = expected_draw_penalty(hand, unseen, n_unseen, rnd, points, all_wild, table,
+                                       scratch)
+    top = pile[pile.shape[0] - 1]
+    hand[top] += 1
+    _, from_pile = best_discard_kernel(hand, rnd, points, all_wild, table, scratch)
+    hand[top] -= 1
+    return 1 if from_pile < from_stock - margin else 0
+
+
+@njit(cache=True)
+def expected_discards(hand, pile, known, info, table, scratch, how_many: int,
+                      kinds: np.ndarray, now: np.ndarray, later: np.ndarray) -> int:
+    """For the ``how_many`` best discards now: kinds, penalty now, expected penalty after the
+    next stock draw. Returns how many were filled."""
+    rnd, points, all_wild = info[I_ROUND], info[I_WILD_POINTS], info[I_ALL_WILD] == 1
+    immediate = np.empty(hand.shape[0], dtype=np.int64)
+    immediate_penalties(hand, rnd, points, all_wild, table, scratch, immediate)
+    n = best_candidates(immediate, rnd, points, how_many, kinds)
+    # Counted with the n+1 cards: the discard moves from the hand to the pile, both seen.
+    unseen = np.empty(hand.shape[0], dtype=np.int64)
+    n_unseen = unseen_counts(hand, pile, known, info[I_SEAT], unseen)
+    for j in range(n):
+        k = kinds[j]
+        hand[k] -= 1
+        later[j] = expected_draw_penalty(hand, unseen, n_unseen, rnd, points, all_wild, table,
+                                         scratch)
+        hand[k] += 1
+        now[j] = immediate[k]
+    return n
+
+
+@njit(DECISION_SIGNATURE, cache=True)
+def draw(hand, pile, known, info, hidden, params, table, scratch, rng):
+    """Discard pile iff it beats the exact expected stock draw by more than take_margin."""
+    return take_discard(hand, pile, known, info, table, scratch, params[0])
+
+
+@njit(DECISION_SIGNATURE, cache=True)
+def discard(hand, pile, known, info, hidden, params, table, scratch, rng):
+    """Least expected penalty after the next draw among the best `candidates` discards."""
+    how_many = int(params[1])
+    kinds = np.empty(how_many, dtype=np.int64)
+    now = np.empty(how_many, dtype=np.int64)
+    later = np.empty(how_many, dtype=np.float64)
+    n = expected_discards(hand, pile, known, info, table, scratch, how_many, kinds, now, later)
+    best = 0
+    for j in range(1, n):
+        if later[j] < later[best] - 1e-9:
+            best = j
+    return kinds[best]
+
+
+FAMILY = register(Family(
+    "expected",
+    "Exact expectation over unseen cards for the draw and (among the best few) the discard.",
+    draw,
+    discard,
+    (
+        Param("take_margin", 0, "points the discard must beat the expected stock draw by",
+              integer=False, low=0, high=100),
+        Param("candidates", 3, "discards (best now) compared by expected penalty", low=1,
+              high=14),
+    ),
+))

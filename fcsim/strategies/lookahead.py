@@ -1,0 +1,102 @@
+"""One-draw lookahead over the unseen cards, shared by ``expected`` and ``aware``.
+
+The unseen cards are the 116 less the player's hand, the discard pile and the cards known
+to be in other hands. By symmetry each unseen card is equally likely to be the next stock
+card, so ``E[best penalty after drawing from the stock]`` is an exact finite sum over the
+unseen kinds. Cards of the wild rank all play alike, and so do natural kinds of one rank
+with no card of that rank and no card of their suit within four ranks in the hand (such a
+card can only meld with wilds alone: a run gap of four or more wilds never pays), so each
+such group is evaluated once.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from fcsim.core.cards import COPIES, JOKER, N_JOKERS, N_KINDS, N_NATURAL, N_RANKS, N_SUITS
+from fcsim.core.solver import best_discard_kernel
+from fcsim.core.tables import MAX_GAP
+
+
+@njit(cache=True)
+def unseen_counts(hand: np.ndarray, pile: np.ndarray, known: np.ndarray, seat: int,
+                  out: np.ndarray) -> int:
+    """Fill ``out`` (``int64[56]``) with the copies of each kind this player has not seen;
+    return their number."""
+    for k in range(N_NATURAL):
+        out[k] = COPIES
+    out[JOKER] = N_JOKERS
+    for k in range(N_KINDS):
+        out[k] -= hand[k]
+    for j in range(pile.shape[0]):
+        out[pile[j]] -= 1
+    for s in range(known.shape[0]):
+        if s != seat:
+            for k in range(N_KINDS):
+                out[k] -= known[s, k]
+    total = 0
+    for k in range(N_KINDS):
+        if out[k] < 0:  # cannot happen with an honest view; stay safe
+            out[k] = 0
+        total += out[k]
+    return total
+
+
+@njit(cache=True)
+def _related(hand: np.ndarray, kind: int, wild_pos: int) -> bool:
+    """Whether ``kind`` can meld with a natural card of ``hand`` (or is wild)."""
+    if kind == JOKER:
+        return True
+    suit, pos = kind // N_RANKS, kind % N_RANKS
+    if pos == wild_pos:
+        return True
+    for s in range(N_SUITS):
+        if hand[s * N_RANKS + pos] > 0:
+            return True
+    for j in range(max(0, pos - MAX_GAP), min(N_RANKS, pos + MAX_GAP + 1)):
+        if j != pos and j != wild_pos and hand[suit * N_RANKS + j] > 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def expected_draw_penalty(hand: np.ndarray, unseen: np.ndarray, n_unseen: int,
+                          round_number: int, wild_points: int, all_wild: bool,
+                          table: np.ndarray, scratch: np.ndarray) -> float:
+    """``E_k[best_discard(hand + k)]`` over the next stock card ``k`` (exact).
+
+    ``hand`` (``int8[56]``, n cards) is restored before returning.
+    """
+    if n_unseen == 0:
+        return 0.0
+    wild_pos = round_number - 1
+    total = 0.0
+    for pos in range(N_RANKS):
+        weight_alike = 0
+        stand_in = -1
+        for s in range(N_SUITS):
+            k = s * N_RANKS + pos
+            if unseen[k] == 0:
+                continue
+            if pos != wild_pos and _related(hand, k, wild_pos):
+                hand[k] += 1
+                _, pen = best_discard_kernel(hand, round_number, wild_points, all_wild, table,
+                                             scratch)
+                hand[k] -= 1
+                total += unseen[k] * pen
+            else:
+                weight_alike += unseen[k]
+                stand_in = k
+        if stand_in >= 0:
+            hand[stand_in] += 1
+            _, pen = best_discard_kernel(hand, round_number, wild_points, all_wild, table,
+                                         scratch)
+            hand[stand_in] -= 1
+            total += weight_alike * pen
+    if unseen[JOKER] > 0:
+        hand[JOKER] += 1
+        _, pen = best_discard_kernel(hand, round_number, wild_points, all_wild, table, scratch)
+        hand[JOKER] -= 1
+        total += unseen[JOKER] * pen
+    return total / n_unseen
