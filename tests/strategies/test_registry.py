@@ -1,0 +1,43 @@
+"""Strategy specs: parsing, canonical form, and the errors that list what exists."""
+
+from __future__ import annotations
+
+import pytest
+
+from fcsim.strategies import StrategyError, families, parse_strategies, parse_strategy
+
+
+def test_builtin_strategies_are_registered_in_listing_order() -> None:
+    assert [f.name for f in families()] == ["random", "greedy", "expected", "aware", "oracle"]
+    assert [f.name for f in families() if f.oracle] == ["oracle"]
+
+
+def test_spec_round_trip_and_defaults() -> None:
+    s = parse_strategy("Greedy: take_margin = 3")
+    assert s.spec == "greedy:take_margin=3"
+    assert parse_strategy(s.spec) == s
+    assert parse_strategy("greedy:take_margin=0").spec == "greedy"
+    assert parse_strategy("aware:urgency=0.25").values[-1] == 0.25
+
+
+def test_list_with_parameters() -> None:
+    specs = [s.spec for s in parse_strategies("greedy:take_margin=3,random, expected")]
+    assert specs == ["greedy:take_margin=3", "random", "expected"]
+    specs = [s.spec for s in parse_strategies("aware:feed_weight=1,urgency=1,greedy")]
+    assert specs == ["aware:feed_weight=1,urgency=1", "greedy"]
+
+
+@pytest.mark.parametrize(
+    ("spec", "fragment"),
+    [
+        ("gredy", "known strategies: random, greedy, expected, aware, oracle"),
+        ("greedy:margin=3", "its parameters: take_margin"),
+        ("greedy:take_margin=x", "must be a number"),
+        ("greedy:take_margin=1.5", "whole number"),
+        ("greedy:take_margin=-1", "must be 0 to 100"),
+        ("random:x=1", "its parameters: none"),
+    ],
+)
+def test_bad_specs_explain_themselves(spec: str, fragment: str) -> None:
+    with pytest.raises(StrategyError, match=fragment):
+        parse_strategy(spec)
