@@ -26,7 +26,8 @@ def _tables(strategy: Strategy) -> list[tuple[RuleSet, list[Strategy]]]:
     floor = parse_strategy("random")
     return [
         (RuleSet(players=4), [strategy] * 4),
-        (RuleSet(players=3, wild_penalty="face", all_wild_melds=False), [strategy, floor, strategy]),
+        (RuleSet(players=3, wild_penalty="face", all_wild_melds=False),
+         [strategy, floor, strategy]),
         (RuleSet(players=2, rounds=6, go_out_bonus=-10), [floor, strategy]),
     ]
 

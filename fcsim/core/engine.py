@@ -26,7 +26,7 @@ from fcsim.core.rules import (
     R_WILD_PENALTY,
     RuleSet,
 )
-from fcsim.core.solver import SCRATCH_SIZE, best_discard_kernel, penalty_kernel
+from fcsim.core.solver import SCRATCH_SIZE, best_discard_kernel, penalty_memo
 from fcsim.core.tables import run_table
 from fcsim.strategies.base import (
     I_ALL_WILD,
@@ -128,7 +128,7 @@ def _play_games(
     hands = np.zeros((n_players, N_KINDS), dtype=np.int8)
     known = np.zeros((n_players, N_KINDS), dtype=np.int8)
     info = np.zeros(INFO_SIZE, dtype=np.int64)
-    scratch = np.empty(SCRATCH_SIZE, dtype=np.int64)
+    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)  # empty memo
     play_rng = np.zeros(4, dtype=np.uint64)
     deal_rng = np.zeros(4, dtype=np.uint64)
     any_oracle = False
@@ -266,7 +266,7 @@ def _play_games(
                     trace[row, 7] = 1 if last else 0
                     row += 1
                 if last:
-                    pen, left = penalty_kernel(hand, r, wild_points, all_wild, table, scratch)
+                    pen, left = penalty_memo(hand, r, wild_points, all_wild, table, scratch)
                     wp, jp = _wild_split(hand, wild_pos, left, wild_points)
                     penalty[g, r - 1, cur] = pen
                     wild_pts[g, r - 1, cur] = wp
@@ -293,7 +293,7 @@ def _play_games(
                     row += 1
             for s in range(n_players):
                 if not scored[s]:
-                    pen, left = penalty_kernel(hands[s], r, wild_points, all_wild, table,
+                    pen, left = penalty_memo(hands[s], r, wild_points, all_wild, table,
                                                scratch)
                     wp, jp = _wild_split(hands[s], wild_pos, left, wild_points)
                     penalty[g, r - 1, s] = pen

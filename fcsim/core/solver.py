@@ -81,12 +81,18 @@ _S_PLAN = 103  # best arrangement: 11 packed book takes (base 3 over suits) …
 _S_PLAN_RUN_WILDS = _S_PLAN + N_RANKS  # … and the wilds in runs
 _S_OPT = _S_PLAN_RUN_WILDS + 1  # book options, _OPT_WIDTH each:
 _OPT_WIDTH = 7  # 5 per-suit pattern decrements, size, packed takes
-SCRATCH_SIZE = _S_OPT + N_RANKS * (MAX_BOOK_OPTIONS + 1) * _OPT_WIDTH
+_S_MEMO = _S_OPT + N_RANKS * (MAX_BOOK_OPTIONS + 1) * _OPT_WIDTH  # see penalty_memo
+MEMO_SLOTS = 512
+_ZOBRIST = np.random.default_rng(20261130).integers(0, 2**63, N_KINDS + 1, dtype=np.uint64) | 1
+_MEMO_ENTRY = N_KINDS + 3  # the hand, a tag (round and rules; 0 = empty), penalty, left
+SCRATCH_SIZE = _S_MEMO + MEMO_SLOTS * _MEMO_ENTRY
 
 
 def new_scratch() -> np.ndarray:
-    """A work array for :func:`penalty_kernel` (reuse it across calls)."""
-    return np.empty(SCRATCH_SIZE, dtype=np.int64)
+    """A work array for the kernels (reuse it across calls): memo empty, the rest free."""
+    scratch = np.empty(SCRATCH_SIZE, dtype=np.int64)
+    scratch[_S_MEMO:] = 0
+    return scratch
 
 
 @njit(cache=True)
@@ -254,6 +260,44 @@ def penalty_kernel(
     return best_pen, best_left
 
 
+@njit(cache=True)
+def penalty_memo(
+    counts: np.ndarray,
+    round_number: int,
+    wild_points: int,
+    all_wild: bool,
+    table: np.ndarray,
+    scratch: np.ndarray,
+) -> tuple[int, int]:
+    """:func:`penalty_kernel` through a memo of recent hands kept in ``scratch``.
+
+    Games and lookahead strategies solve the same hands again and again (a best discard
+    re-solves the hand kept last turn, a lookahead re-solves each candidate). The memo is
+    direct-mapped on a hash of the hand and checks the whole hand, so a hit is exact.
+    It does not refresh the arrangement :func:`solve` reads; use the kernel for that.
+    """
+    tag = 1 + round_number + 16 * wild_points + (1 << 24) * int(all_wild)
+    h = np.uint64(tag) * _ZOBRIST[N_KINDS]
+    for k in range(N_KINDS):
+        h += np.uint64(counts[k]) * _ZOBRIST[k]  # independent terms: no dependency chain
+    base = _S_MEMO + int(h >> np.uint64(55)) % MEMO_SLOTS * _MEMO_ENTRY
+    if scratch[base + N_KINDS] == tag:
+        same = True
+        for k in range(N_KINDS):
+            if scratch[base + k] != counts[k]:
+                same = False
+                break
+        if same:
+            return scratch[base + N_KINDS + 1], scratch[base + N_KINDS + 2]
+    pen, left = penalty_kernel(counts, round_number, wild_points, all_wild, table, scratch)
+    for k in range(N_KINDS):
+        scratch[base + k] = counts[k]
+    scratch[base + N_KINDS] = tag
+    scratch[base + N_KINDS + 1] = pen
+    scratch[base + N_KINDS + 2] = left
+    return pen, left
+
+
 @njit(cache=True, inline="always")
 def _apply_option(scratch: np.ndarray, c_i: int, sign: int, need: int, value: int
                   ) -> tuple[int, int]:
@@ -268,17 +312,46 @@ def _apply_option(scratch: np.ndarray, c_i: int, sign: int, need: int, value: in
 
 
 @njit(cache=True, inline="always")
+def _entry(row: np.ndarray, w: int) -> int:
+    v = row[w]
+    return _NEG if v == INFEASIBLE else int(v)
+
+
+@njit(cache=True, inline="always")
+def _convolve_small(scratch: np.ndarray, table: np.ndarray, budget: int) -> None:
+    """:func:`_convolve_runs` for budgets of 0–3 wilds, kept in registers."""
+    r0, r1, r2, r3 = 0, _NEG, _NEG, _NEG
+    for s in range(N_SUITS):
+        pat = scratch[_S_CUR + s]
+        if pat == 0:
+            continue
+        row = table[pat]
+        v0 = int(row[0])  # never infeasible: no runs at all
+        if budget == 0:
+            r0 += v0
+            continue
+        v1 = _entry(row, 1)
+        if budget >= 3:
+            r3 = max(max(r3 + v0, r2 + v1), max(r1 + _entry(row, 2), r0 + _entry(row, 3)))
+        if budget >= 2:
+            r2 = max(max(r2 + v0, r1 + v1), r0 + _entry(row, 2))
+        r1 = max(r1 + v0, r0 + v1)
+        r0 += v0
+    scratch[_S_RUNS] = r0
+    scratch[_S_RUNS + 1] = r1 if r1 > _NEG // 2 else _NEG
+    scratch[_S_RUNS + 2] = r2 if r2 > _NEG // 2 else _NEG
+    scratch[_S_RUNS + 3] = r3 if r3 > _NEG // 2 else _NEG
+
+
+@njit(cache=True, inline="always")
 def _convolve_runs(scratch: np.ndarray, table: np.ndarray, budget: int) -> None:
     """Best run total for exactly w = 0…budget wilds over the five suits (max-plus).
 
     In place, from the top: ``runs[w] = max_b runs[w - b] + row[b]`` only reads entries
     below ``w``, which still hold the previous suits' totals.
     """
-    if budget == 0:
-        total = 0
-        for s in range(N_SUITS):
-            total += table[scratch[_S_CUR + s], 0]
-        scratch[_S_RUNS] = total
+    if budget <= 3:
+        _convolve_small(scratch, table, budget)
         return
     scratch[_S_RUNS] = 0
     for w in range(1, budget + 1):
@@ -310,8 +383,9 @@ def best_discard_kernel(
     """The discard that leaves the least penalty, and that penalty.
 
     ``counts`` (``int8[56]``) is a hand of n+1 cards after a draw; it is restored before
-    returning. Ties go to a natural card over a wild, then to the card worth more points,
-    then to the lowest kind. Discards that cannot beat the best so far are skipped using
+    returning; hands are solved through :func:`penalty_memo`. Ties go to a natural card
+    over a wild, then to the card worth more points, then to the lowest kind. Discards
+    that cannot beat the best so far are skipped using
     ``penalty(hand - d) >= penalty(hand) - points(d)``.
 
     Returns
@@ -320,7 +394,7 @@ def best_discard_kernel(
         ``kind`` is -1 for an empty hand.
     """
     wild_pos = round_number - 1
-    whole, _ = penalty_kernel(counts, round_number, wild_points, all_wild, table, scratch)
+    whole, _ = penalty_memo(counts, round_number, wild_points, all_wild, table, scratch)
     best_kind = -1
     best_pen = _BIG
     # Naturals, most points first (kind order within a rank).
@@ -335,7 +409,7 @@ def best_discard_kernel(
             if counts[k] == 0:
                 continue
             counts[k] -= 1
-            pen, _ = penalty_kernel(counts, round_number, wild_points, all_wild, table, scratch)
+            pen, _ = penalty_memo(counts, round_number, wild_points, all_wild, table, scratch)
             counts[k] += 1
             if pen < best_pen:
                 best_pen = pen
@@ -358,7 +432,7 @@ def best_discard_kernel(
         if max(0, whole - points) >= best_pen:
             continue
         counts[k] -= 1
-        pen, _ = penalty_kernel(counts, round_number, wild_points, all_wild, table, scratch)
+        pen, _ = penalty_memo(counts, round_number, wild_points, all_wild, table, scratch)
         counts[k] += 1
         if pen < best_pen:
             best_pen = pen
@@ -373,7 +447,7 @@ def penalty_batch_kernel(
     hands: np.ndarray, round_number: int, wild_points: int, all_wild: bool, table: np.ndarray
 ) -> np.ndarray:
     """:func:`penalty_kernel` over ``hands`` (``int8[N, 56]``); returns ``int32[N]``."""
-    scratch = np.empty(SCRATCH_SIZE, dtype=np.int64)
+    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
     out = np.empty(hands.shape[0], dtype=np.int32)
     for h in range(hands.shape[0]):
         out[h] = penalty_kernel(hands[h], round_number, wild_points, all_wild, table, scratch)[0]
@@ -386,7 +460,7 @@ def best_discard_batch_kernel(
 ) -> np.ndarray:
     """:func:`best_discard_kernel` over ``hands`` (``int8[N, 56]``); returns ``int32[N, 2]``
     of (kind, penalty)."""
-    scratch = np.empty(SCRATCH_SIZE, dtype=np.int64)
+    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
     out = np.empty((hands.shape[0], 2), dtype=np.int32)
     for h in range(hands.shape[0]):
         kind, pen = best_discard_kernel(hands[h], round_number, wild_points, all_wild, table,

@@ -6,7 +6,7 @@ import numpy as np
 from numba import njit
 
 from fcsim.core.cards import JOKER, JOKER_PENALTY, N_KINDS, N_RANKS
-from fcsim.core.solver import penalty_kernel
+from fcsim.core.solver import penalty_memo
 
 
 @njit(cache=True)
@@ -31,7 +31,7 @@ def immediate_penalties(hand: np.ndarray, round_number: int, wild_points: int,
         out[k] = 1 << 30
         if hand[k] > 0:
             hand[k] -= 1
-            out[k] = penalty_kernel(hand, round_number, wild_points, all_wild, table,
+            out[k] = penalty_memo(hand, round_number, wild_points, all_wild, table,
                                     scratch)[0]
             hand[k] += 1
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from fcsim.core.solver import best_discard_kernel, penalty_kernel
+from fcsim.core.solver import best_discard_kernel, penalty_memo
 from fcsim.strategies.base import (
     DECISION_SIGNATURE,
     I_ALL_WILD,
@@ -25,7 +25,7 @@ from fcsim.strategies.registry import Family, Param, register
 def draw(hand, pile, known, info, hidden, params, table, scratch, rng):
     """1 (discard pile) iff taking the top card beats the current penalty by > take_margin."""
     rnd, points, all_wild = info[I_ROUND], info[I_WILD_POINTS], info[I_ALL_WILD] == 1
-    now, _ = penalty_kernel(hand, rnd, points, all_wild, table, scratch)
+    now, _ = penalty_memo(hand, rnd, points, all_wild, table, scratch)
     top = pile[pile.shape[0] - 1]
     hand[top] += 1
     _, after = best_discard_kernel(hand, rnd, points, all_wild, table, scratch)
