@@ -82,7 +82,7 @@ _S_PLAN_RUN_WILDS = _S_PLAN + N_RANKS  # … and the wilds in runs
 _S_OPT = _S_PLAN_RUN_WILDS + 1  # book options, _OPT_WIDTH each:
 _OPT_WIDTH = 7  # 5 per-suit pattern decrements, size, packed takes
 _S_MEMO = _S_OPT + N_RANKS * (MAX_BOOK_OPTIONS + 1) * _OPT_WIDTH  # see penalty_memo
-MEMO_SLOTS = 512
+MEMO_SLOTS = 4096
 _ZOBRIST = np.random.default_rng(20261130).integers(0, 2**63, N_KINDS + 1, dtype=np.uint64) | 1
 _MEMO_ENTRY = N_KINDS + 3  # the hand, a tag (round and rules; 0 = empty), penalty, left
 SCRATCH_SIZE = _S_MEMO + MEMO_SLOTS * _MEMO_ENTRY
@@ -280,7 +280,7 @@ def penalty_memo(
     h = np.uint64(tag) * _ZOBRIST[N_KINDS]
     for k in range(N_KINDS):
         h += np.uint64(counts[k]) * _ZOBRIST[k]  # independent terms: no dependency chain
-    base = _S_MEMO + int(h >> np.uint64(55)) % MEMO_SLOTS * _MEMO_ENTRY
+    base = _S_MEMO + int(h >> np.uint64(52)) % MEMO_SLOTS * _MEMO_ENTRY
     if scratch[base + N_KINDS] == tag:
         same = True
         for k in range(N_KINDS):
@@ -384,19 +384,36 @@ def best_discard_kernel(
 
     ``counts`` (``int8[56]``) is a hand of n+1 cards after a draw; it is restored before
     returning; hands are solved through :func:`penalty_memo`. Ties go to a natural card
-    over a wild, then to the card worth more points, then to the lowest kind. Discards
-    that cannot beat the best so far are skipped using
-    ``penalty(hand - d) >= penalty(hand) - points(d)``.
+    over a wild, then to the card worth more points, then to the lowest kind.
 
     Returns
     -------
     (kind, penalty) : (int, int)
         ``kind`` is -1 for an empty hand.
     """
+    return discard_search(counts, round_number, wild_points, all_wild, table, scratch, -1,
+                          _BIG)
+
+
+@njit(cache=True)
+def discard_search(
+    counts: np.ndarray,
+    round_number: int,
+    wild_points: int,
+    all_wild: bool,
+    table: np.ndarray,
+    scratch: np.ndarray,
+    best_kind: int,
+    best_pen: int,
+) -> tuple[int, int]:
+    """:func:`best_discard_kernel` starting from a known discard ``best_kind`` that leaves
+    ``best_pen`` (-1 and a huge number for none): only a strictly better one replaces it.
+
+    Discards that cannot beat the best so far are skipped using
+    ``penalty(hand - d) >= penalty(hand) - points(d)``.
+    """
     wild_pos = round_number - 1
     whole, _ = penalty_memo(counts, round_number, wild_points, all_wild, table, scratch)
-    best_kind = -1
-    best_pen = _BIG
     # Naturals, most points first (kind order within a rank).
     for i in range(N_RANKS - 1, -1, -1):
         if i == wild_pos:

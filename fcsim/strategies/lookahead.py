@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit
 
 from fcsim.core.cards import COPIES, JOKER, N_JOKERS, N_KINDS, N_NATURAL, N_RANKS, N_SUITS
-from fcsim.core.solver import best_discard_kernel
+from fcsim.core.solver import discard_search, penalty_memo
 from fcsim.core.tables import MAX_GAP
 
 
@@ -66,11 +66,13 @@ def expected_draw_penalty(hand: np.ndarray, unseen: np.ndarray, n_unseen: int,
                           table: np.ndarray, scratch: np.ndarray) -> float:
     """``E_k[best_discard(hand + k)]`` over the next stock card ``k`` (exact).
 
-    ``hand`` (``int8[56]``, n cards) is restored before returning.
+    ``hand`` (``int8[56]``, n cards) is restored before returning. Drawing k and
+    discarding it again keeps today's penalty, so each search starts from that.
     """
     if n_unseen == 0:
         return 0.0
     wild_pos = round_number - 1
+    keep, _ = penalty_memo(hand, round_number, wild_points, all_wild, table, scratch)
     total = 0.0
     for pos in range(N_RANKS):
         weight_alike = 0
@@ -81,8 +83,8 @@ def expected_draw_penalty(hand: np.ndarray, unseen: np.ndarray, n_unseen: int,
                 continue
             if pos != wild_pos and _related(hand, k, wild_pos):
                 hand[k] += 1
-                _, pen = best_discard_kernel(hand, round_number, wild_points, all_wild, table,
-                                             scratch)
+                _, pen = discard_search(hand, round_number, wild_points, all_wild, table,
+                                        scratch, k, keep)
                 hand[k] -= 1
                 total += unseen[k] * pen
             else:
@@ -90,13 +92,14 @@ def expected_draw_penalty(hand: np.ndarray, unseen: np.ndarray, n_unseen: int,
                 stand_in = k
         if stand_in >= 0:
             hand[stand_in] += 1
-            _, pen = best_discard_kernel(hand, round_number, wild_points, all_wild, table,
-                                         scratch)
+            _, pen = discard_search(hand, round_number, wild_points, all_wild, table, scratch,
+                                    stand_in, keep)
             hand[stand_in] -= 1
             total += weight_alike * pen
     if unseen[JOKER] > 0:
         hand[JOKER] += 1
-        _, pen = best_discard_kernel(hand, round_number, wild_points, all_wild, table, scratch)
+        _, pen = discard_search(hand, round_number, wild_points, all_wild, table, scratch,
+                                JOKER, keep)
         hand[JOKER] -= 1
         total += unseen[JOKER] * pen
     return total / n_unseen
