@@ -1,0 +1,228 @@
+"""The run report: every statistic of :mod:`fcsim.analysis.stats` and the ratings, as tables
+and charts, written to ``report.md`` and a self-contained ``report.html`` (charts embedded
+as base64 data URIs) beside the PNGs."""
+
+from __future__ import annotations
+
+import base64
+import html
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from fcsim.analysis import plots, ratings, stats
+from fcsim.analysis.load import PathLike, load_results, read_metadata, run_names
+
+Cell = Callable[[dict[str, Any]], str]
+
+
+@dataclass(frozen=True)
+class Section:
+    """One part of the report: a title, a sentence on how to read it, a table, a chart."""
+
+    title: str
+    note: str
+    header: list[str]
+    rows: list[list[str]]
+    chart: Path | None = None
+
+
+def _num(value: float | None, digits: int, group: str = ",") -> str:
+    return "–" if value is None or value != value else f"{value:{group}.{digits}f}"
+
+
+def _ci(name: str, digits: int, group: str = ",") -> Cell:
+    """A cell 'value [lo, hi]' from the columns name, name_lo, name_hi."""
+    def cell(row: dict[str, Any]) -> str:
+        values = (_num(row[key], digits, group) for key in (name, f"{name}_lo", f"{name}_hi"))
+        return "{} [{}, {}]".format(*values)
+    return cell
+
+
+def _col(name: str, digits: int | None = None) -> Cell:
+    """A plain cell: numbers with ``digits`` decimals, whole numbers with separators, text."""
+    def cell(row: dict[str, Any]) -> str:
+        value = row[name]
+        if digits is not None:
+            return _num(value, digits)
+        return f"{value:,}" if isinstance(value, int) else str(value)
+    return cell
+
+
+def _rows(df: pl.DataFrame, cells: Sequence[Cell]) -> list[list[str]]:
+    return [[cell(row) for cell in cells] for row in df.iter_rows(named=True)]
+
+
+def _by_round(df: pl.DataFrame, cell: Cell) -> tuple[list[str], list[list[str]]]:
+    """A round × strategy table of ``cell`` values."""
+    names = sorted(set(df["strategy"].to_list()))
+    lookup = {(row["round"], row["strategy"]): cell(row) for row in df.iter_rows(named=True)}
+    rounds = sorted(set(df["round"].to_list()))
+    return ["round", *names], [[str(r), *[lookup.get((r, n), "–") for n in names]]
+                               for r in rounds]
+
+
+def _header(folders: Sequence[Path], metas: Sequence[dict[str, Any]], rows: int,
+            players: int, strategies: list[str]) -> list[str]:
+    rules = metas[0]["rules"]
+    runs = [f"{name} ({meta.get('games', 0):,} games, seed {meta.get('seed')}, "
+            f"{'duplicate format' if meta.get('duplicate') else 'independent deals'}, "
+            f"fcsim {meta.get('fcsim_version')})"
+            for name, meta in zip(run_names(folders), metas, strict=True)]
+    return [
+        f"**Runs:** {'; '.join(runs)}",
+        f"**Games:** {rows // players:,} ({rows:,} game × seat rows)",
+        "**Rules:** " + ", ".join(f"{k} {v}" for k, v in rules.items()),
+        f"**Strategies:** {', '.join(strategies)}",
+        "Lower totals win. Intervals are 95% (Wilson for shares, Student t for means, "
+        "bootstrap over games for ratings).",
+    ]
+
+
+def _sections(lf: pl.LazyFrame, out: Path, duplicate: bool) -> list[Section]:
+    colors = plots.strategy_colors(stats.strategies_of(lf))
+    wins = stats.win_share(lf)
+    scores = stats.score_summary(lf)
+    patterns = stats.finishing_patterns(lf)
+    ratings_table = ratings.rate_strategies(patterns)
+    h2h = stats.head_to_head(patterns)
+    paired = stats.paired_comparison(lf)
+    rounds = stats.round_stats(lf)
+    seats = stats.seat_advantage(lf)
+    length = stats.round_length(lf)
+
+    names = sorted(set(h2h["a"].to_list()) | set(h2h["b"].to_list()))
+    share = {(a, b): v for a, b, v in h2h.select("a", "b", "ahead_share").iter_rows()}
+    per_game = stats.composition_per_game(rounds)
+    penalty_header, penalty_rows = _by_round(rounds, _ci("penalty", 2))
+    go_out_header, go_out_rows = _by_round(rounds, _ci("go_out_rate", 3))
+    pairing = "deal (the P rotations of one deal)" if duplicate else "game (same table)"
+    return [
+        Section("Win share",
+                "Share of seat-games won; a win shared by k tied seats counts 1/k.",
+                ["strategy", "seat-games", "win share [95% CI]", "fair share"],
+                _rows(wins, [_col("strategy"), _col("seat_games"), _ci("win_share", 4),
+                             _col("fair_share", 4)]),
+                plots.plot_win_share(wins, out / "win_share.png", colors)),
+        Section("Final totals",
+                "Final score per seat-game: mean, quantiles, and shares of very good (< 100) "
+                "and very bad (> 200) games.",
+                ["strategy", "mean [95% CI]", "sd", "5%", "25%", "50%", "75%", "95%",
+                 "under 100 [95% CI]", "over 200 [95% CI]"],
+                _rows(scores, [_col("strategy"), _ci("mean_total", 2), _col("sd_total", 1),
+                               *[_col(f"q{q}", 1) for q in ("05", "25", "50", "75", "95")],
+                               _ci("under_100", 4), _ci("over_200", 4)]),
+                plots.plot_score_distribution(stats.score_histogram(lf),
+                                              out / "score_distribution.png", colors)),
+        Section("Ratings",
+                "Bradley–Terry fit on every pair of seats (ties half), on the Elo scale with "
+                "mean 1500: 200 points apart means about 3:1 odds of finishing ahead.",
+                ["strategy", "rating [95% CI]", "ahead share", "seat pairs"],
+                _rows(ratings_table, [_col("strategy"), _ci("rating", 1, group=""),
+                                      _col("ahead_share", 4), _col("pairs")]),
+                plots.plot_ratings(ratings_table, out / "ratings.png", colors)),
+        Section("Head to head",
+                "Share of seat pairs where the row strategy finished strictly ahead of the "
+                "column strategy at the same table (ties count one half).",
+                ["strategy", *names],
+                [[a, *[_num(share.get((a, b)), 3) for b in names]] for a in names],
+                plots.plot_head_to_head(h2h, out / "head_to_head.png")),
+        Section("Paired comparison",
+                f"Mean total of a minus mean total of b, paired by {pairing}; "
+                "negative means a scores less (better).",
+                ["a", "b", "deals", "a − b [95% CI]", "p-value", "verdict"],
+                _rows(paired, [_col("a"), _col("b"), _col("deals"), _ci("mean_diff", 2),
+                               lambda row: f"{row['p_value']:.3g}", _col("verdict")])),
+        Section("Mean penalty by round",
+                "Mean points scored per round and seat (the seat that went out scores 0).",
+                penalty_header, penalty_rows,
+                plots.plot_penalty_by_round(rounds, out / "penalty_by_round.png", colors)),
+        Section("Go-out rate by round",
+                "Share of rounds in which the strategy's seat went out first.",
+                go_out_header, go_out_rows,
+                plots.plot_go_out_rate(rounds, out / "go_out_rate.png", colors)),
+        Section("Penalty composition",
+                "Mean penalty points per game by the kind of left-over card.",
+                ["strategy", "natural", "wild-rank", "jokers", "go-out bonus", "total"],
+                _rows(per_game, [_col("strategy"), _col("natural_pts", 2),
+                                 _col("wild_pts", 2), _col("joker_pts", 2),
+                                 _col("bonus_pts", 2), _col("total", 2)]),
+                plots.plot_penalty_composition(rounds, out / "penalty_composition.png",
+                                               colors)),
+        Section("Seat advantage",
+                "Seat 0 deals round 1 and seat 1 plays first; the deal rotates each round.",
+                ["seat", "seat-games", "win share [95% CI]", "mean total [95% CI]"],
+                _rows(seats, [_col("seat"), _col("seat_games"), _ci("win_share", 4),
+                              _ci("mean_total", 2)]),
+                plots.plot_seat_advantage(seats, out / "seat_advantage.png")),
+        Section("Round length",
+                "Player turns per round, and rounds stopped by the turn cap (never in "
+                "ordinary play).",
+                ["round", "games", "mean turns [95% CI]", "capped", "capped share"],
+                _rows(length, [_col("round"), _col("games"), _ci("mean_turns", 2),
+                               _col("capped"), _col("capped_share", 5)])),
+    ]
+
+
+def _markdown(header: list[str], sections: list[Section]) -> str:
+    lines = ["# fcsim report", "", *[f"- {line}" for line in header]]
+    for section in sections:
+        lines += ["", f"## {section.title}", "", section.note, ""]
+        lines.append("| " + " | ".join(section.header) + " |")
+        lines.append("|" + "---|" * len(section.header))
+        lines += ["| " + " | ".join(c.replace("|", "\\|") for c in row) + " |"
+                  for row in section.rows]
+        if section.chart is not None:
+            lines += ["", f"![{section.title}]({section.chart.name})"]
+    return "\n".join(lines) + "\n"
+
+
+CSS = """body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;
+color:#222}table{border-collapse:collapse;margin:.5em 0 1em;font-size:.9em}
+th,td{border:1px solid #ccc;padding:.25em .6em;text-align:right}th{background:#f2f2f2}
+td:first-child,th:first-child{text-align:left}img{max-width:100%}p.note{color:#555}"""
+
+
+def _bold(text: str) -> str:
+    """Escape ``text`` for HTML and turn its markdown ``**bold**`` spans into <b>."""
+    parts = html.escape(text).split("**")
+    return "".join(f"<b>{p}</b>" if i % 2 else p for i, p in enumerate(parts))
+
+
+def _html(header: list[str], sections: list[Section]) -> str:
+    out = ["<!DOCTYPE html>", "<html><head><meta charset='utf-8'><title>fcsim report</title>",
+           f"<style>{CSS}</style></head><body>", "<h1>fcsim report</h1>", "<ul>",
+           *[f"<li>{_bold(line)}</li>" for line in header], "</ul>"]
+    for section in sections:
+        out += [f"<h2>{html.escape(section.title)}</h2>",
+                f"<p class='note'>{html.escape(section.note)}</p>", "<table><thead><tr>",
+                *[f"<th>{html.escape(h)}</th>" for h in section.header], "</tr></thead><tbody>"]
+        out += ["<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>"
+                for row in section.rows]
+        out.append("</tbody></table>")
+        if section.chart is not None:
+            data = base64.b64encode(section.chart.read_bytes()).decode("ascii")
+            out.append(f"<img alt='{html.escape(section.title)}' "
+                       f"src='data:image/png;base64,{data}'>")
+    out.append("</body></html>")
+    return "\n".join(out) + "\n"
+
+
+def build_report(paths: PathLike | Sequence[PathLike], out_dir: PathLike) -> Path:
+    """Analyse one or several run folders (same rules) and write ``report.md``,
+    ``report.html`` and the chart PNGs to ``out_dir``; returns the HTML path."""
+    folders = [Path(paths)] if isinstance(paths, str | Path) else [Path(p) for p in paths]
+    lf = load_results(folders)
+    metas = [read_metadata(f) for f in folders]
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    rows = lf.select(pl.len()).collect().item()
+    header = _header(folders, metas, rows, stats.players_of(lf), stats.strategies_of(lf))
+    sections = _sections(lf, out, duplicate=all(m.get("duplicate") for m in metas))
+    (out / "report.md").write_text(_markdown(header, sections), encoding="utf-8")
+    page = out / "report.html"
+    page.write_text(_html(header, sections), encoding="utf-8")
+    return page

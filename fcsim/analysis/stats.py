@@ -1,0 +1,338 @@
+"""Summary statistics of a run, each with its uncertainty.
+
+Every function takes the game × seat rows (a polars LazyFrame or DataFrame, as from
+:func:`fcsim.analysis.load.load_results`), aggregates lazily in polars and returns a small
+DataFrame. Intervals are 95%: Wilson score intervals for shares, Student t intervals for
+means. Rows of one game are not independent (seats share a deal), so intervals over
+game × seat rows treat them as if they were; with several hundred thousand games the
+effect on the width is small, and the paired comparison and the ratings do it properly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from itertools import combinations
+
+import numpy as np
+import polars as pl
+from scipy import stats as sps
+
+from fcsim.analysis.load import game_keys, rounds_of
+
+Z95 = float(sps.norm.ppf(0.975))
+QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
+LOW_SCORE = 100
+HIGH_SCORE = 200
+
+Frame = pl.LazyFrame | pl.DataFrame
+
+
+def wilson_interval(successes: np.ndarray, n: np.ndarray, z: float = Z95
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson score interval of a share ``successes / n`` (successes may be fractional)."""
+    successes, n = np.asarray(successes, dtype=float), np.asarray(n, dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = successes / n
+        denom = 1 + z**2 / n
+        centre = (p + z**2 / (2 * n)) / denom
+        half = z / denom * np.sqrt(p * (1 - p) / n + z**2 / (4 * n**2))
+    # clip the rounding error at p = 0 or 1 (the exact bounds are 0 and 1 there)
+    return np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)
+
+
+def t_interval(mean: np.ndarray, sd: np.ndarray, n: np.ndarray, level: float = 0.95
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """Student t interval of a mean from its sample standard deviation and size."""
+    mean, sd, n = (np.asarray(v, dtype=float) for v in (mean, sd, n))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        half = sps.t.ppf(0.5 + level / 2, n - 1) * sd / np.sqrt(n)
+    return mean - half, mean + half
+
+
+def _with_wilson(df: pl.DataFrame, name: str, successes: str, n: str) -> pl.DataFrame:
+    lo, hi = wilson_interval(df[successes].to_numpy(), df[n].to_numpy())
+    return df.with_columns(pl.Series(f"{name}_lo", lo), pl.Series(f"{name}_hi", hi))
+
+
+def _with_t(df: pl.DataFrame, name: str, sd: str, n: str) -> pl.DataFrame:
+    lo, hi = t_interval(df[name].to_numpy(), df[sd].to_numpy(), df[n].to_numpy())
+    return df.with_columns(pl.Series(f"{name}_lo", lo), pl.Series(f"{name}_hi", hi))
+
+
+def players_of(frame: Frame) -> int:
+    """Seats per game P (largest seat number + 1)."""
+    return int(frame.lazy().select(pl.col("seat").max()).collect().item()) + 1
+
+
+def strategies_of(frame: Frame) -> list[str]:
+    """The sorted strategy specs present in the rows."""
+    lf = frame.lazy().select(pl.col("strategy").unique().cast(pl.String))
+    return sorted(lf.collect().to_series().to_list())
+
+
+def _with_shared_win(lf: pl.LazyFrame) -> pl.LazyFrame:
+    """Add ``shared_win``: 1/k for each of the k seats tied for a game's lowest total, else 0."""
+    winners = pl.col("win").cast(pl.Int32).sum().over(game_keys(lf))
+    return lf.with_columns(shared_win=pl.col("win").cast(pl.Float64) / winners)
+
+
+def win_share(frame: Frame) -> pl.DataFrame:
+    """Share of seat-games won per strategy (a win shared by k seats counts 1/k), with Wilson
+    intervals; ``fair_share`` = 1/P is what equal strategies would get."""
+    lf = frame.lazy()
+    df = (_with_shared_win(lf).group_by(pl.col("strategy").cast(pl.String))
+          .agg(seat_games=pl.len(), wins=pl.col("shared_win").sum())
+          .sort("strategy").collect()
+          .with_columns(win_share=pl.col("wins") / pl.col("seat_games"),
+                        fair_share=pl.lit(1 / players_of(lf))))
+    return _with_wilson(df, "win_share", "wins", "seat_games")
+
+
+def score_summary(frame: Frame) -> pl.DataFrame:
+    """Final totals per strategy: mean with t interval, quantiles, and the shares of games
+    finished under 100 and over 200 points with Wilson intervals."""
+    total = pl.col("total")
+    df = (frame.lazy().group_by(pl.col("strategy").cast(pl.String))
+          .agg(seat_games=pl.len(), mean_total=total.mean(), sd_total=total.std(),
+               **{f"q{round(q * 100):02d}": total.quantile(q, interpolation="linear")
+                  for q in QUANTILES},
+               n_under=(total < LOW_SCORE).sum(), n_over=(total > HIGH_SCORE).sum())
+          .sort("strategy").collect()
+          .with_columns(under_100=pl.col("n_under") / pl.col("seat_games"),
+                        over_200=pl.col("n_over") / pl.col("seat_games")))
+    df = _with_t(df, "mean_total", "sd_total", "seat_games")
+    df = _with_wilson(df, "under_100", "n_under", "seat_games")
+    return _with_wilson(df, "over_200", "n_over", "seat_games")
+
+
+def _per_round(frame: Frame, exprs: dict[str, Callable[[int], pl.Expr]]) -> pl.DataFrame:
+    """Aggregate ``exprs[name](r)`` for every round r in one pass over the wide rows, then
+    reshape to one row per strategy × round (never materialising a long frame)."""
+    lf = frame.lazy()
+    rounds = range(1, rounds_of(lf) + 1)
+    wide = (lf.group_by(pl.col("strategy").cast(pl.String))
+            .agg(pl.len().alias("seat_games"),
+                 *[make(r).alias(f"{name}@{r}") for r in rounds for name, make in exprs.items()])
+            .collect())
+    parts = [wide.select("strategy", "seat_games", pl.lit(r, pl.Int32).alias("round"),
+                         *[pl.col(f"{name}@{r}").alias(name) for name in exprs])
+             for r in rounds]
+    return pl.concat(parts).sort("strategy", "round")
+
+
+def _went_out(r: int) -> pl.Expr:
+    return pl.col(f"out_seat_{r}") == pl.col("seat")
+
+
+def round_stats(frame: Frame) -> pl.DataFrame:
+    """Per strategy and round: mean penalty (t interval), go-out rate (Wilson interval), and
+    the penalty's composition: mean points per seat-round from natural cards, wild-rank
+    cards and jokers, plus the go-out bonus (0 unless that variant is on). The four
+    components add up to the mean penalty. One pass over the rows computes all of it."""
+    df = _per_round(frame, {
+        "penalty": lambda r: pl.col(f"penalty_{r}").mean(),
+        "sd_penalty": lambda r: pl.col(f"penalty_{r}").std(),
+        "went_out": lambda r: _went_out(r).sum(),
+        "wild_pts": lambda r: pl.col(f"wild_pts_{r}").mean(),
+        "joker_pts": lambda r: pl.col(f"joker_pts_{r}").mean(),
+        # the seat that went out scores the bonus and has no wild or joker points
+        "bonus_pts": lambda r: (pl.col(f"penalty_{r}") * _went_out(r).cast(pl.Int16)).mean(),
+    }).with_columns(
+        go_out_rate=pl.col("went_out") / pl.col("seat_games"),
+        natural_pts=pl.col("penalty") - pl.col("wild_pts") - pl.col("joker_pts")
+        - pl.col("bonus_pts"),
+    )
+    df = _with_t(df, "penalty", "sd_penalty", "seat_games")
+    return _with_wilson(df, "go_out_rate", "went_out", "seat_games")
+
+
+COMPONENTS = ("natural_pts", "wild_pts", "joker_pts", "bonus_pts")
+
+
+def composition_per_game(rounds: pl.DataFrame) -> pl.DataFrame:
+    """The penalty composition of :func:`round_stats` summed over rounds: mean points per
+    game from each kind of left-over card (and the go-out bonus), and their total."""
+    return (rounds.group_by("strategy").agg(pl.col(c).sum() for c in COMPONENTS)
+            .sort("strategy").with_columns(total=pl.sum_horizontal(*COMPONENTS)))
+
+
+def seat_advantage(frame: Frame) -> pl.DataFrame:
+    """Per seat (seat 0 deals round 1): win share (Wilson) and mean total (t interval)."""
+    lf = frame.lazy()
+    df = (_with_shared_win(lf).group_by("seat")
+          .agg(seat_games=pl.len(), wins=pl.col("shared_win").sum(),
+               mean_total=pl.col("total").mean(), sd_total=pl.col("total").std())
+          .sort("seat").collect()
+          .with_columns(win_share=pl.col("wins") / pl.col("seat_games")))
+    df = _with_wilson(df, "win_share", "wins", "seat_games")
+    return _with_t(df, "mean_total", "sd_total", "seat_games")
+
+
+def round_length(frame: Frame) -> pl.DataFrame:
+    """Per round: mean player turns (t interval) and share of rounds stopped at the turn cap."""
+    lf = frame.lazy().filter(pl.col("seat") == 0)  # round columns repeat on every seat's row
+    rounds = range(1, rounds_of(lf) + 1)
+    wide = lf.select(
+        games=pl.len(),
+        **{f"turns@{r}": pl.col(f"turns_{r}").mean() for r in rounds},
+        **{f"sd@{r}": pl.col(f"turns_{r}").std() for r in rounds},
+        **{f"capped@{r}": pl.col(f"capped_{r}").sum() for r in rounds},
+    ).collect()
+    df = pl.concat([wide.select(pl.lit(r, pl.Int32).alias("round"), "games",
+                                pl.col(f"turns@{r}").alias("mean_turns"),
+                                pl.col(f"sd@{r}").alias("sd_turns"),
+                                pl.col(f"capped@{r}").alias("capped"))
+                    for r in rounds]).with_columns(capped_share=pl.col("capped") / pl.col("games"))
+    df = _with_t(df, "mean_turns", "sd_turns", "games")
+    return _with_wilson(df, "capped_share", "capped", "games")
+
+
+def score_histogram(frame: Frame, bin_width: int = 10) -> pl.DataFrame:
+    """Counts of final totals per strategy in bins ``[bin_start, bin_start + bin_width)``,
+    with the density (share of the strategy's seat-games per point) for plotting."""
+    start = (pl.col("total").cast(pl.Int32) // bin_width) * bin_width
+    return (frame.lazy()
+            .group_by(pl.col("strategy").cast(pl.String), start.alias("bin_start"))
+            .agg(count=pl.len())
+            .with_columns(bin_width=pl.lit(bin_width, pl.Int32),
+                          density=pl.col("count")
+                          / pl.col("count").sum().over("strategy") / bin_width)
+            .sort("strategy", "bin_start").collect())
+
+
+@dataclass(frozen=True)
+class FinishingPatterns:
+    """Every distinct (strategy, place) layout of a table and how many games had it.
+
+    ``strategy[i, s]`` indexes ``strategies`` for seat s of pattern i, ``place[i, s]`` is
+    that seat's place (1 = lowest total; ties share a place); ``games[i]`` counts games.
+    A run of millions of games has only hundreds to thousands of patterns, so pairwise
+    counts and bootstraps over games work on these small arrays."""
+
+    strategies: list[str]
+    strategy: np.ndarray
+    place: np.ndarray
+    games: np.ndarray
+
+    def pair_counts(self, weights: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """``(ahead, met)`` K × K matrices over ordered seat pairs: ``met[a, b]`` counts seat
+        pairs (a's seat, b's seat), ``ahead[a, b]`` those where a finished strictly ahead of
+        b, ties counting one half. Patterns are weighted by ``weights`` (default: their game
+        counts); a stack of weight vectors (bootstrap replicates) gives stacked matrices."""
+        n, players = self.strategy.shape
+        k = len(self.strategies)
+        ahead = np.zeros((n, k, k))
+        met = np.zeros((n, k, k))
+        rows = np.arange(n)
+        for i in range(players):
+            for j in range(players):
+                if i != j:
+                    a, b = self.strategy[:, i], self.strategy[:, j]
+                    pi, pj = self.place[:, i], self.place[:, j]
+                    ahead[rows, a, b] += (pi < pj) + 0.5 * (pi == pj)
+                    met[rows, a, b] += 1.0
+        w = self.games if weights is None else weights
+        return np.einsum("...n,nab->...ab", w, ahead), np.einsum("...n,nab->...ab", w, met)
+
+
+def finishing_patterns(frame: Frame) -> FinishingPatterns:
+    """Group games by their (strategy, place) layout in one lazy pass (see FinishingPatterns)."""
+    lf = frame.lazy()
+    names = strategies_of(lf)
+    players = players_of(lf)
+    base = len(names) * players
+    if base ** players >= 2**63:
+        raise ValueError(f"too many strategies ({len(names)}) to encode {players}-seat tables")
+    code = (pl.col("strategy").cast(pl.String).cast(pl.Enum(names)).to_physical().cast(pl.Int64)
+            * players + pl.col("place").cast(pl.Int64) - 1)
+    weight = pl.lit(base, pl.Int64) ** pl.col("seat").cast(pl.Int64)
+    df = (lf.group_by(game_keys(lf)).agg((code * weight).sum().alias("key"))
+          .group_by("key").agg(games=pl.len()).sort("key").collect())
+    keys = df["key"].to_numpy()
+    digits = (keys[:, None] // base ** np.arange(players)[None, :]) % base
+    return FinishingPatterns(strategies=names, strategy=digits // players,
+                             place=digits % players + 1, games=df["games"].to_numpy())
+
+
+def as_patterns(data: Frame | FinishingPatterns) -> FinishingPatterns:
+    """``data`` itself if already grouped into finishing patterns, else its patterns."""
+    return data if isinstance(data, FinishingPatterns) else finishing_patterns(data)
+
+
+def head_to_head(data: Frame | FinishingPatterns) -> pl.DataFrame:
+    """For each ordered pair (a, b) of different strategies met at a table: share of seat
+    pairs where a finished strictly ahead of b (ties count one half), with a Wilson interval.
+
+    A strategy at several seats is compared seat by seat, so ``pairs`` can exceed games.
+    ``data`` is the rows or their :func:`finishing_patterns` (to share that pass)."""
+    patterns = as_patterns(data)
+    ahead, met = patterns.pair_counts()
+    k = len(patterns.strategies)
+    rows = [(patterns.strategies[a], patterns.strategies[b], met[a, b], ahead[a, b])
+            for a in range(k) for b in range(k) if a != b and met[a, b] > 0]
+    df = pl.DataFrame(rows, schema={"a": pl.String, "b": pl.String, "pairs": pl.Float64,
+                                    "ahead": pl.Float64}, orient="row")
+    df = df.with_columns(pl.col("pairs").cast(pl.Int64),
+                         ahead_share=pl.col("ahead") / pl.col("pairs"))
+    return _with_wilson(df, "ahead_share", "ahead", "pairs")
+
+
+def _p_text(p: float) -> str:
+    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
+
+
+def verdict(a: str, b: str, diff: float, lo: float, hi: float, deals: int, p: float) -> str:
+    """A plain-English reading of a paired difference ``a − b`` in points per game."""
+    half = (hi - lo) / 2
+    if not np.isfinite(half):
+        return f"too few deals to compare {a} and {b} ({deals})"
+    digits = 1 if half >= 0.1 else 2
+    if lo <= 0 <= hi:
+        return (f"no significant difference between {a} and {b} over {deals:,} deals "
+                f"({a} − {b} = {diff:+.{digits}f} ± {half:.{digits}f} points per game, "
+                f"{_p_text(p)})")
+    direction = "less" if diff < 0 else "more"
+    return (f"{a} scores {abs(diff):.{digits}f} ± {half:.{digits}f} points per game {direction} "
+            f"than {b} over {deals:,} deals ({_p_text(p)})")
+
+
+PAIRED_SCHEMA = {"a": pl.String, "b": pl.String, "deals": pl.Int64, "mean_diff": pl.Float64,
+                 "mean_diff_lo": pl.Float64, "mean_diff_hi": pl.Float64, "p_value": pl.Float64,
+                 "verdict": pl.String}
+
+
+def paired_comparison(frame: Frame, pairs: list[tuple[str, str]] | None = None) -> pl.DataFrame:
+    """Paired difference of final totals between strategies, deal by deal.
+
+    Per deal (in the duplicate format, the P rotations of one deal), the mean total of a
+    minus the mean total of b over their seats; then the mean difference over deals where
+    both played, its 95% t interval and a two-sided one-sample t test p-value. Without the
+    duplicate format a deal is one game, so the pairing is by table. ``pairs`` defaults to
+    every pair of strategies (in sorted order)."""
+    lf = frame.lazy()
+    pairs = pairs if pairs is not None else list(combinations(strategies_of(lf), 2))
+    if not pairs:
+        return pl.DataFrame(schema=PAIRED_SCHEMA)
+    wanted = sorted({name for pair in pairs for name in pair})
+    strategy = pl.col("strategy").cast(pl.String)
+    # one row per deal, one mean-total column per strategy (by position: names are free text)
+    per_deal = (lf.group_by(*game_keys(lf)[:-1], "deal")
+                .agg(*[pl.col("total").filter(strategy == name).mean().alias(str(i))
+                       for i, name in enumerate(wanted)])
+                .collect())
+    rows = []
+    for a, b in pairs:
+        diff = (per_deal.select(d=pl.col(str(wanted.index(a))) - pl.col(str(wanted.index(b))))
+                .drop_nulls()
+                .select(deals=pl.len(), mean=pl.col("d").mean(), sd=pl.col("d").std()))
+        deals, mean, sd = diff.row(0)
+        mean = float("nan") if mean is None else mean
+        sd = float("nan") if sd is None else sd
+        lo, hi = (float(x) for x in t_interval(mean, sd, deals))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            p = float(2 * sps.t.sf(abs(mean) / (sd / np.sqrt(deals)), deals - 1))
+        if sd == 0 and deals > 1:
+            p = 1.0 if mean == 0 else 0.0
+        rows.append((a, b, deals, mean, lo, hi, p, verdict(a, b, mean, lo, hi, deals, p)))
+    return pl.DataFrame(rows, orient="row", schema=PAIRED_SCHEMA)

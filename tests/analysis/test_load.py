@@ -1,0 +1,144 @@
+"""Loading run folders: the lazy scan, metadata, combining runs, the long view, clear errors."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import polars as pl
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from fcsim.analysis.load import (
+    RunFolderError,
+    load_results,
+    long_rounds,
+    read_metadata,
+    result_schema,
+)
+from fcsim.analysis.synthetic import write_synthetic_run
+
+
+def test_scan_is_lazy_and_has_every_row(planted_run: Path) -> None:
+    lf = load_results(planted_run)
+    assert isinstance(lf, pl.LazyFrame)
+    df = lf.collect()
+    assert df.height == 1200 * 4
+    assert df["game"].n_unique() == 1200 and df["deal"].n_unique() == 300
+    assert set(df["strategy"].cast(pl.String)) == {"strong", "middle:margin=2", "weak"}
+    assert "run" not in df.columns
+
+
+def test_files_follow_the_runner_schema(planted_run: Path) -> None:
+    for file in sorted(planted_run.glob("part-*.parquet")):
+        assert pq.read_schema(file).remove_metadata() == result_schema(11)
+
+
+def test_place_and_win_follow_totals(planted_run: Path) -> None:
+    df = load_results(planted_run).collect()
+    check = df.with_columns(
+        low=pl.col("total").min().over("game"),
+        below=pl.col("total").rank("min").over("game").cast(pl.Int8),
+    )
+    assert (check["win"] == (check["total"] == check["low"])).all()
+    assert (check["place"] == check["below"]).all()
+
+
+def test_pandas_frame(planted_run: Path) -> None:
+    df = load_results(planted_run, pandas=True)
+    assert isinstance(df, pd.DataFrame)
+    assert len(df) == 4800 and df["total"].sum() == load_results(planted_run).collect()[
+        "total"].sum()
+
+
+def test_metadata(planted_run: Path) -> None:
+    meta = read_metadata(planted_run)
+    assert meta["rules"]["players"] == 4 and meta["rules"]["rounds"] == 11
+    assert meta["strategies"] == ["strong", "middle:margin=2", "weak", "strong"]
+    assert meta["duplicate"] is True
+    assert read_metadata(planted_run / "part-000000.parquet") == meta
+
+
+def test_several_runs_get_a_run_column(planted_run: Path, tmp_path: Path) -> None:
+    other = write_synthetic_run(tmp_path / "second", ["x", "y", "z", "w"], [0, 0, 0, 0], 80)
+    df = load_results([planted_run, other]).collect()
+    assert df.height == 4800 + 320
+    counts = dict(df.group_by("run").len().iter_rows())
+    assert counts == {"planted": 4800, "second": 320}
+
+
+def test_long_rounds_unpivots_every_round(planted_run: Path) -> None:
+    wide = load_results(planted_run).collect()
+    long = long_rounds(wide).collect()
+    assert long.height == wide.height * 11
+    assert long.columns == ["game", "seat", "strategy", "round", "penalty", "natural_pts",
+                            "wild_pts", "joker_pts", "went_out", "turns", "capped"]
+    row = wide.row(7, named=True)
+    got = long.filter(pl.col("game") == row["game"], pl.col("seat") == row["seat"],
+                      pl.col("round") == 5).row(0, named=True)
+    went_out = row["out_seat_5"] == row["seat"]
+    assert got["penalty"] == row["penalty_5"] and got["went_out"] == went_out
+    assert got["natural_pts"] == (0 if went_out else
+                                  row["penalty_5"] - row["wild_pts_5"] - row["joker_pts_5"])
+    # penalties of the long view add up to the totals
+    totals = long.group_by("game", "seat").agg(pl.col("penalty").sum()).sort("game", "seat")
+    assert np.array_equal(totals["penalty"], wide.sort("game", "seat")["total"])
+    out = long.filter(pl.col("went_out"))
+    assert (out["natural_pts"] == 0).all() and (out["wild_pts"] == 0).all()
+
+
+def test_missing_folder() -> None:
+    with pytest.raises(RunFolderError, match="no such run folder"):
+        load_results("/nonexistent/run")
+
+
+def test_folder_without_part_files(tmp_path: Path) -> None:
+    with pytest.raises(RunFolderError, match=r"no part-NNNNNN\.parquet files"):
+        load_results(tmp_path)
+
+
+def test_a_file_is_not_a_run_folder(planted_run: Path) -> None:
+    with pytest.raises(RunFolderError, match="not a run folder"):
+        load_results(planted_run / "part-000000.parquet")
+
+
+def test_corrupt_part_file(planted_run: Path, tmp_path: Path) -> None:
+    broken = tmp_path / "broken"
+    shutil.copytree(planted_run, broken)
+    (broken / "part-000002.parquet").write_bytes(b"not parquet at all")
+    with pytest.raises(RunFolderError, match="cannot read"):
+        load_results(broken)
+
+
+def test_file_without_fcsim_metadata(tmp_path: Path) -> None:
+    folder = tmp_path / "plain"
+    folder.mkdir()
+    pq.write_table(pa.table({"game": [0]}), folder / "part-000000.parquet")
+    with pytest.raises(RunFolderError, match="no fcsim metadata"):
+        read_metadata(folder)
+
+
+def test_missing_columns(tmp_path: Path) -> None:
+    folder = tmp_path / "thin"
+    folder.mkdir()
+    meta = {"rules": {"players": 4, "rounds": 11}}
+    table = pa.table({"game": [0]}).replace_schema_metadata({"fcsim": json.dumps(meta)})
+    pq.write_table(table, folder / "part-000000.parquet")
+    with pytest.raises(RunFolderError, match="lacks the result column"):
+        load_results(folder)
+
+
+def test_runs_with_different_players_do_not_combine(planted_run: Path, tmp_path: Path) -> None:
+    three = write_synthetic_run(tmp_path / "three", ["x", "y", "z"], [0, 0, 0], 30)
+    with pytest.raises(RunFolderError, match=r"players=4.*players=3"):
+        load_results([planted_run, three])
+
+
+def test_same_folder_twice(planted_run: Path) -> None:
+    with pytest.raises(RunFolderError, match="given twice"):
+        load_results([planted_run, planted_run.parent / ".." / planted_run.parent.name
+                      / "planted"])

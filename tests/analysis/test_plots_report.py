@@ -1,0 +1,95 @@
+"""Charts and the report, end to end on a synthetic run, and the ``fcsim report`` command."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from fcsim.analysis import plots, ratings, stats
+from fcsim.analysis.load import load_results
+from fcsim.analysis.report import build_report
+from fcsim.cli import cli
+
+PNG = b"\x89PNG\r\n\x1a\n"
+CHARTS = ["win_share", "score_distribution", "ratings", "head_to_head", "penalty_by_round",
+          "go_out_rate", "penalty_composition", "seat_advantage"]
+
+
+def test_colours_are_fixed_by_name() -> None:
+    one = plots.strategy_colors(["weak", "strong", "middle"])
+    assert one == plots.strategy_colors(["middle", "weak", "strong", "weak"])
+    assert len(set(one.values())) == 3
+    assert one["middle"] == plots.strategy_colors(["middle", "zzz"])["middle"]
+
+
+def test_each_chart_is_a_png(planted_run: Path, tmp_path: Path) -> None:
+    lf = load_results(planted_run)
+    colors = plots.strategy_colors(stats.strategies_of(lf))
+    rounds = stats.round_stats(lf)
+    written = [
+        plots.plot_win_share(stats.win_share(lf), tmp_path / "a.png", colors),
+        plots.plot_score_distribution(stats.score_histogram(lf), tmp_path / "b.png", colors),
+        plots.plot_penalty_by_round(rounds, tmp_path / "c.png", colors),
+        plots.plot_go_out_rate(rounds, tmp_path / "d.png"),
+        plots.plot_penalty_composition(rounds, tmp_path / "e.png", colors),
+        plots.plot_seat_advantage(stats.seat_advantage(lf), tmp_path / "f.png"),
+        plots.plot_head_to_head(stats.head_to_head(lf), tmp_path / "g.png"),
+        plots.plot_ratings(ratings.rate_strategies(lf, bootstrap=20), tmp_path / "h.png", colors),
+    ]
+    for path in written:
+        assert path.read_bytes()[:8] == PNG and path.stat().st_size > 5000
+
+
+@pytest.fixture(scope="module")
+def report_dir(planted_run: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("report")
+    assert build_report(planted_run, out) == out / "report.html"
+    return out
+
+
+def test_report_writes_every_chart(report_dir: Path) -> None:
+    for name in CHARTS:
+        png = report_dir / f"{name}.png"
+        assert png.read_bytes()[:8] == PNG and png.stat().st_size > 5000
+
+
+def test_html_is_self_contained(report_dir: Path) -> None:
+    page = (report_dir / "report.html").read_text(encoding="utf-8")
+    images = re.findall(r"<img [^>]*src='([^']*)'", page)
+    assert len(images) == len(CHARTS)
+    assert all(src.startswith("data:image/png;base64,iVBORw0KGgo") for src in images)
+    assert page.count("<table>") == 10
+    assert "strong scores" in page and "points per game less than weak" in page
+
+
+def test_markdown_has_header_tables_and_charts(report_dir: Path) -> None:
+    md = (report_dir / "report.md").read_text(encoding="utf-8")
+    assert md.startswith("# fcsim report")
+    assert "**Games:** 1,200 (4,800 game × seat rows)" in md
+    assert "**Strategies:** middle:margin=2, strong, weak" in md
+    assert "players 4, rounds 11" in md
+    for name in CHARTS:
+        assert f"({name}.png)" in md
+    assert md.count("\n## ") == 10
+
+
+def test_cli_report(planted_run: Path, tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["report", str(planted_run), "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "report.html").exists() and (tmp_path / "report.md").exists()
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda tmp: tmp / "missing", "no such run folder"),
+    (lambda tmp: tmp, "no part-NNNNNN.parquet files"),
+])
+def test_cli_bad_input_is_one_line(tmp_path: Path, make, message: str) -> None:
+    result = CliRunner().invoke(cli, ["report", str(make(tmp_path)), "--out",
+                                      str(tmp_path / "out")])
+    assert result.exit_code != 0
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: ") and message in lines[0]
+    assert isinstance(result.exception, SystemExit)  # handled, no traceback

@@ -1,0 +1,85 @@
+"""Bradley–Terry ratings: the MM fit against a direct optimiser, the Elo scale, the planted
+order, ties, and a deterministic bootstrap."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy.optimize import minimize
+
+from fcsim.analysis import ratings
+from fcsim.analysis.load import load_results
+
+from .helpers import MIDDLE, STRONG, WEAK, table_frame
+
+
+def _neg_log_likelihood(theta: np.ndarray, wins: np.ndarray) -> float:
+    diff = theta[:, None] - theta[None, :]
+    return float(np.sum(wins * np.logaddexp(0, -diff)))
+
+
+def test_mm_fit_matches_a_direct_optimiser() -> None:
+    rng = np.random.default_rng(3)
+    wins = rng.integers(5, 60, size=(4, 4)).astype(float)
+    np.fill_diagonal(wins, 0)
+    fitted = ratings.bradley_terry(wins, prior=0.0)
+    ref = minimize(_neg_log_likelihood, np.zeros(4), args=(wins,), method="BFGS",
+                   options={"gtol": 1e-10}).x
+    assert np.allclose(fitted, ref - ref.mean(), atol=1e-5)
+    assert fitted.mean() == pytest.approx(0.0, abs=1e-12)
+
+
+def test_fits_are_vectorised_over_replicates() -> None:
+    wins = np.array([[[0, 30], [10, 0]], [[0, 10], [10, 0]]], dtype=float)
+    fitted = ratings.bradley_terry(wins, prior=0.0)
+    assert fitted.shape == (2, 2)
+    assert fitted[0, 0] - fitted[0, 1] == pytest.approx(np.log(3))
+    assert fitted[1] == pytest.approx([0.0, 0.0])
+
+
+def test_elo_scale() -> None:
+    # 3:1 odds of finishing ahead is 400·log10(3) ≈ 190.8 Elo points; the mean is 1500
+    elo = ratings.to_elo(ratings.bradley_terry(np.array([[0.0, 75.0], [25.0, 0.0]]), prior=0))
+    assert elo.mean() == pytest.approx(1500)
+    assert elo[0] - elo[1] == pytest.approx(400 * np.log10(3))
+
+
+def test_prior_keeps_a_clean_sweep_finite() -> None:
+    fitted = ratings.bradley_terry(np.array([[0.0, 50.0], [0.0, 0.0]]))
+    assert np.all(np.isfinite(fitted)) and fitted[0] > fitted[1]
+
+
+def test_planted_order_is_recovered(planted_run: Path) -> None:
+    table = ratings.rate_strategies(load_results(planted_run))
+    assert table["strategy"].to_list() == [STRONG, MIDDLE, WEAK]
+    assert table["rating"].mean() == pytest.approx(1500)
+    assert (table["rating_lo"] < table["rating"]).all()
+    assert (table["rating"] < table["rating_hi"]).all()
+    # the intervals separate the planted levels
+    assert table["rating_lo"][0] > table["rating_hi"][1]
+    assert table["rating_lo"][1] > table["rating_hi"][2]
+
+
+def test_bootstrap_is_deterministic(planted_run: Path) -> None:
+    lf = load_results(planted_run)
+    first = ratings.rate_strategies(lf, bootstrap=50, seed=1)
+    assert first.equals(ratings.rate_strategies(lf, bootstrap=50, seed=1))
+    assert not first.equals(ratings.rate_strategies(lf, bootstrap=50, seed=2))
+
+
+def test_ties_count_half() -> None:
+    # x and y always tie: equal ratings; both always beat z
+    df = table_frame([[5, 5, 9]] * 20, ["x", "y", "z"])
+    table = ratings.rate_strategies(df, bootstrap=20)
+    rating = dict(table.select("strategy", "rating").iter_rows())
+    assert rating["x"] == pytest.approx(rating["y"])
+    assert rating["x"] > rating["z"] + 400
+    ahead = dict(table.select("strategy", "ahead_share").iter_rows())
+    assert ahead["x"] == pytest.approx(0.75) and ahead["z"] == 0.0
+
+
+def test_null_run_rates_equal(null_run: Path) -> None:
+    table = ratings.rate_strategies(load_results(null_run))
+    assert (table["rating_lo"] < 1500).all() and (table["rating_hi"] > 1500).all()

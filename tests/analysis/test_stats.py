@@ -1,0 +1,193 @@
+"""Statistics against hand-computed values, scipy and numpy, and the planted effects."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+from scipy import stats as sps
+
+from fcsim.analysis import stats
+from fcsim.analysis.load import load_results
+
+from .helpers import MIDDLE, STRONG, WEAK, table_frame
+
+
+def test_wilson_interval_by_hand_and_scipy() -> None:
+    # 8 of 10: centre (0.8 + z²/20)/(1 + z²/10), the textbook (0.4902, 0.9433)
+    lo, hi = stats.wilson_interval(np.array([8]), np.array([10]))
+    assert lo[0] == pytest.approx(0.490162, abs=1e-6) and hi[0] == pytest.approx(0.943318,
+                                                                                  abs=1e-6)
+    for k, n in [(0, 20), (3, 7), (500, 1000), (999, 1000)]:
+        ci = sps.binomtest(k, n).proportion_ci(method="wilson")
+        lo, hi = stats.wilson_interval(k, n)
+        assert (lo, hi) == (pytest.approx(ci.low), pytest.approx(ci.high))
+
+
+def test_t_interval_matches_scipy() -> None:
+    x = np.array([3.0, 7.0, 8.0, 12.0, 4.0, 9.0])
+    lo, hi = stats.t_interval(x.mean(), x.std(ddof=1), x.size)
+    ref = sps.t.interval(0.95, x.size - 1, loc=x.mean(), scale=sps.sem(x))
+    assert (lo, hi) == (pytest.approx(ref[0]), pytest.approx(ref[1]))
+
+
+def test_win_share_splits_ties() -> None:
+    # game 0: x and y tie for first (1/2 each); game 1: x alone; game 2: all three tie
+    df = table_frame([[10, 10, 20], [5, 30, 30], [7, 7, 7]], ["x", "y", "z"])
+    got = {r["strategy"]: r for r in stats.win_share(df).iter_rows(named=True)}
+    assert got["x"]["wins"] == pytest.approx(0.5 + 1 + 1 / 3)
+    assert got["y"]["wins"] == pytest.approx(0.5 + 1 / 3)
+    assert got["z"]["wins"] == pytest.approx(1 / 3)
+    assert got["x"]["win_share"] == pytest.approx((1.5 + 1 / 3) / 3)
+    assert got["x"]["fair_share"] == pytest.approx(1 / 3)
+    lo, hi = stats.wilson_interval(1.5 + 1 / 3, 3)
+    assert (got["x"]["win_share_lo"], got["x"]["win_share_hi"]) == (pytest.approx(lo),
+                                                                    pytest.approx(hi))
+
+
+def test_win_shares_add_to_one_game_per_game(planted_run: Path) -> None:
+    table = stats.win_share(load_results(planted_run))
+    assert table["wins"].sum() == pytest.approx(1200)
+    share = dict(table.select("strategy", "win_share").iter_rows())
+    assert share[STRONG] > share[MIDDLE] > share[WEAK]
+
+
+def test_score_summary_matches_numpy(planted_run: Path) -> None:
+    df = load_results(planted_run).collect()
+    table = stats.score_summary(df)
+    for row in table.iter_rows(named=True):
+        x = df.filter(pl.col("strategy") == row["strategy"])["total"].to_numpy().astype(float)
+        assert row["mean_total"] == pytest.approx(x.mean())
+        assert row["sd_total"] == pytest.approx(x.std(ddof=1))
+        for q in stats.QUANTILES:
+            assert row[f"q{round(q * 100):02d}"] == pytest.approx(np.quantile(x, q))
+        assert row["under_100"] == pytest.approx(np.mean(x < 100))
+        assert row["over_200"] == pytest.approx(np.mean(x > 200))
+        lo, hi = sps.t.interval(0.95, x.size - 1, loc=x.mean(), scale=sps.sem(x))
+        assert (row["mean_total_lo"], row["mean_total_hi"]) == (pytest.approx(lo),
+                                                                pytest.approx(hi))
+
+
+def test_quantiles_on_a_tiny_frame() -> None:
+    df = table_frame([[1, 2, 3, 4, 100]], ["s"] * 5)
+    row = stats.score_summary(df).row(0, named=True)
+    assert (row["q25"], row["q50"], row["q75"]) == (2.0, 3.0, 4.0)
+    assert row["q05"] == pytest.approx(1.2) and row["q95"] == pytest.approx(80.8)
+
+
+def test_round_stats_match_pandas(planted_run: Path) -> None:
+    pdf = load_results(planted_run, pandas=True)
+    table = stats.round_stats(load_results(planted_run))
+    assert table.height == 3 * 11
+    for row in table.filter(pl.col("round").is_in([1, 6, 11])).iter_rows(named=True):
+        r, part = row["round"], pdf[pdf["strategy"] == row["strategy"]]
+        went_out = part[f"out_seat_{r}"] == part["seat"]
+        assert row["penalty"] == pytest.approx(part[f"penalty_{r}"].mean())
+        assert row["go_out_rate"] == pytest.approx(went_out.mean())
+        assert row["wild_pts"] == pytest.approx(part[f"wild_pts_{r}"].mean())
+        assert row["joker_pts"] == pytest.approx(part[f"joker_pts_{r}"].mean())
+        natural = (part[f"penalty_{r}"] - part[f"wild_pts_{r}"] - part[f"joker_pts_{r}"])
+        assert row["natural_pts"] == pytest.approx(natural.where(~went_out, 0).mean())
+    parts = table.select(pl.col("natural_pts") + pl.col("wild_pts") + pl.col("joker_pts")
+                         + pl.col("bonus_pts") - pl.col("penalty"))
+    assert parts.to_series().abs().max() < 1e-9
+    per_game = stats.composition_per_game(table)
+    means = stats.score_summary(pdf.pipe(pl.from_pandas))["mean_total"]
+    assert np.allclose(per_game["total"], means)  # round penalties add up to the total
+    rate = table.group_by("strategy").agg(pl.col("go_out_rate").mean())
+    rate = dict(rate.iter_rows())
+    assert rate[STRONG] > rate[MIDDLE] > rate[WEAK]
+
+
+def test_seat_advantage_and_round_length(planted_run: Path) -> None:
+    df = load_results(planted_run).collect()
+    seats = stats.seat_advantage(df)
+    assert seats["seat"].to_list() == [0, 1, 2, 3]
+    assert seats["wins"].sum() == pytest.approx(1200)
+    seat0 = df.filter(pl.col("seat") == 0)
+    assert seats["mean_total"][0] == pytest.approx(seat0["total"].mean())
+    length = stats.round_length(df)
+    assert length["round"].to_list() == list(range(1, 12))
+    assert length["games"].to_list() == [1200] * 11
+    assert length["mean_turns"][10] == pytest.approx(seat0["turns_11"].mean())
+    assert length["capped"][3] == seat0["capped_4"].sum()
+
+
+def test_histogram_counts_every_row(planted_run: Path) -> None:
+    hist = stats.score_histogram(load_results(planted_run), bin_width=20)
+    assert hist["count"].sum() == 4800
+    assert (hist["bin_start"] % 20 == 0).all()
+    density = hist.group_by("strategy").agg((pl.col("density") * 20).sum())["density"]
+    assert np.allclose(density, 1.0)
+
+
+def test_head_to_head_by_hand() -> None:
+    # seats x, y, z: x ahead of y, tie, y ahead; x ahead of z twice and one tie
+    df = table_frame([[1, 2, 3], [5, 5, 5], [9, 3, 9]], ["x", "y", "z"])
+    got = {(r["a"], r["b"]): r for r in stats.head_to_head(df).iter_rows(named=True)}
+    assert got["x", "y"]["ahead_share"] == pytest.approx((1 + 0.5 + 0) / 3)
+    assert got["y", "x"]["ahead_share"] == pytest.approx((0 + 0.5 + 1) / 3)
+    assert got["x", "z"]["ahead_share"] == pytest.approx((1 + 0.5 + 0.5) / 3)
+    assert got["x", "y"]["pairs"] == 3
+
+
+def test_head_to_head_is_complementary(planted_run: Path) -> None:
+    table = stats.head_to_head(load_results(planted_run))
+    share = {(a, b): v for a, b, v in table.select("a", "b", "ahead_share").iter_rows()}
+    for (a, b), v in share.items():
+        assert v + share[b, a] == pytest.approx(1.0)
+    assert share[STRONG, WEAK] > share[MIDDLE, WEAK] > 0.5
+
+
+def test_paired_comparison_finds_the_planted_edge(planted_run: Path) -> None:
+    lf = load_results(planted_run)
+    row = stats.paired_comparison(lf, [(STRONG, WEAK)]).row(0, named=True)
+    assert row["deals"] == 300
+    assert row["mean_diff_hi"] < 0 and row["p_value"] < 1e-6
+    assert row["verdict"].startswith(f"{STRONG} scores ")
+    assert "points per game less than weak over 300 deals" in row["verdict"]
+    # the same numbers by hand: per deal, mean total of each strategy, then a paired t test
+    per_deal = (lf.group_by("deal", "strategy").agg(pl.col("total").mean()).collect()
+                .pivot(on="strategy", index="deal", values="total").sort("deal"))
+    ref = sps.ttest_rel(per_deal[STRONG], per_deal[WEAK])
+    diff = (per_deal[STRONG] - per_deal[WEAK]).to_numpy()
+    assert row["mean_diff"] == pytest.approx(diff.mean())
+    assert row["p_value"] == pytest.approx(ref.pvalue, rel=1e-6)
+    ci = ref.confidence_interval()
+    assert (row["mean_diff_lo"], row["mean_diff_hi"]) == (pytest.approx(ci.low),
+                                                          pytest.approx(ci.high))
+
+
+def test_paired_comparison_is_quiet_on_identical_strategies(null_run: Path) -> None:
+    table = stats.paired_comparison(load_results(null_run))
+    assert table.height == 1
+    row = table.row(0, named=True)
+    assert (row["a"], row["b"], row["deals"]) == ("a", "b", 300)
+    assert row["p_value"] > 0.05
+    assert row["mean_diff_lo"] < 0 < row["mean_diff_hi"]
+    assert row["verdict"].startswith("no significant difference between a and b over 300 deals")
+
+
+def test_verdict_wording() -> None:
+    assert stats.verdict("A", "B", -4.2, -4.8, -3.6, 50_000, 1e-9) == (
+        "A scores 4.2 ± 0.6 points per game less than B over 50,000 deals (p < 0.001)")
+    assert stats.verdict("A", "B", 0.04, 0.01, 0.07, 9, 0.02).startswith(
+        "A scores 0.04 ± 0.03 points per game more than B")
+    assert stats.verdict("A", "B", float("nan"), float("nan"), float("nan"), 1, float("nan")) \
+        == "too few deals to compare A and B (1)"
+
+
+@pytest.mark.parametrize("rule", ["paired", "h2h"])
+def test_combined_runs_keep_games_apart(planted_run: Path, tmp_path: Path, rule: str) -> None:
+    copy = shutil.copytree(planted_run, tmp_path / "copy")
+    lf = load_results([planted_run, copy])  # game and deal numbers repeat across runs
+    single = load_results(planted_run)
+    if rule == "paired":
+        both = stats.paired_comparison(lf, [(STRONG, WEAK)])["deals"][0]
+        assert both == 2 * stats.paired_comparison(single, [(STRONG, WEAK)])["deals"][0]
+    else:
+        assert stats.head_to_head(lf)["pairs"].to_list() == [
+            2 * n for n in stats.head_to_head(single)["pairs"]]
