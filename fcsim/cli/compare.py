@@ -1,0 +1,88 @@
+"""``fcsim compare A B``: duplicate-format games between two strategies, paired statistics."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+import click
+
+from fcsim.cli.options import make_rules, rule_options
+from fcsim.cli.running import InputError, play_plan
+from fcsim.strategies import StrategyError, parse_strategy
+
+
+def _seating(a: str, b: str, players: int) -> list[str]:
+    """A, B, A, B, … around the table."""
+    return [a if seat % 2 == 0 else b for seat in range(players)]
+
+
+def _print_comparison(path: Path, a: str, b: str) -> None:
+    from fcsim.analysis import load_results
+    from fcsim.analysis.load import read_metadata
+    from fcsim.analysis.stats import paired_comparison, win_share
+
+    meta = read_metadata(path)
+    if not meta.get("duplicate"):
+        raise InputError(f"{path} is not a duplicate-format run (fcsim simulate --duplicate)")
+    lf = load_results(path)
+    names = set(meta["strategies"])
+    if a not in names or b not in names:
+        raise InputError(f"{path} holds {', '.join(sorted(names))}, not both {a} and {b}")
+    row = paired_comparison(lf, [(a, b)]).row(0, named=True)
+    shares = {r["strategy"]: r for r in win_share(lf).iter_rows(named=True)}
+    click.echo(f"{a} vs {b}: {row['deals']:,} deals x {meta['rules']['players']} seat "
+               f"rotations, {meta['rules']['players']} players, seed {meta['seed']}")
+    click.echo(f"  {a} - {b}: {row['mean_diff']:+.2f} points per game, 95% CI "
+               f"[{row['mean_diff_lo']:+.2f}, {row['mean_diff_hi']:+.2f}], "
+               f"p = {row['p_value']:.3g}")
+    for name in (a, b):
+        s = shares[name]
+        click.echo(f"  win share {name}: {s['win_share']:.3f} "
+                   f"[{s['win_share_lo']:.3f}, {s['win_share_hi']:.3f}]")
+    click.echo(f"  verdict: {row['verdict']}")
+
+
+@click.command("compare")
+@click.argument("a")
+@click.argument("b")
+@click.option("--deals", type=int, default=5000, show_default=True,
+              help="Deals; each is played in every seat rotation.")
+@click.option("--players", type=click.IntRange(2, 7), default=2, show_default=True,
+              help="Seats; A and B alternate around the table.")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True)
+@click.option("--from", "source", type=click.Path(path_type=Path),
+              help="Read an existing duplicate-format run instead of playing.")
+@click.option("--out", type=click.Path(path_type=Path),
+              help="Keep the games in this run folder (default: a temporary one).")
+@click.option("--workers", type=int, help="Local worker processes [default: all cores].")
+@rule_options
+def compare_command(a, b, deals, players, seed, source, out, workers, short, wild_penalty,
+                    go_out_bonus, no_all_wild_melds, turn_cap) -> None:
+    """Which of two strategies scores less, by how much, and how sure that is.
+
+    Example: fcsim compare expected greedy --deals 20000
+    """
+    try:
+        a, b = parse_strategy(a).spec, parse_strategy(b).spec
+    except StrategyError as err:
+        raise InputError(str(err)) from None
+    if a == b:
+        raise InputError(f"compare two different strategies, not {a} with itself")
+    if source is not None:
+        if not source.is_dir():
+            raise InputError(f"{source} is not a run folder")
+        _print_comparison(source, a, b)
+        return
+    if deals < 1:
+        raise InputError(f"--deals must be at least 1, not {deals}")
+    rules = make_rules(players, short, wild_penalty, go_out_bonus, no_all_wild_melds, turn_cap)
+    folder = out or Path(tempfile.mkdtemp(prefix="fcsim-compare-")) / "run"
+    try:
+        play_plan(_seating(a, b, players), rules, seed, deals * players, folder,
+                  duplicate=True, workers=workers)
+        _print_comparison(folder, a, b)
+    finally:
+        if out is None:
+            shutil.rmtree(folder.parent, ignore_errors=True)

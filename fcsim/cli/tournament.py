@@ -1,0 +1,84 @@
+"""``fcsim tournament``: every strategy against every other in rotated tables; ratings."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from itertools import combinations
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from fcsim.cli.options import make_rules, rule_options
+from fcsim.cli.running import InputError, play_plan
+from fcsim.strategies import StrategyError, families, parse_strategies
+
+
+def tables_for(specs: list[str], players: int) -> list[list[str]]:
+    """The tables to play: one if the strategies fit at one table (filled cyclically),
+    otherwise one per combination of ``players`` strategies."""
+    if len(specs) <= players:
+        return [[specs[seat % len(specs)] for seat in range(players)]]
+    return [list(c) for c in combinations(specs, players)]
+
+
+def _leaderboard(paths: list[Path]) -> None:
+    from fcsim.analysis import load_results
+    from fcsim.analysis.ratings import rate_strategies
+    from fcsim.analysis.stats import score_summary, win_share
+
+    lf = load_results(paths)
+    ratings = rate_strategies(lf)
+    shares = {r["strategy"]: r for r in win_share(lf).iter_rows(named=True)}
+    means = {r["strategy"]: r for r in score_summary(lf).iter_rows(named=True)}
+    table = Table(show_edge=False)
+    for header in ("#", "strategy", "rating", "95% CI", "win %", "mean total"):
+        table.add_column(header, justify="left" if header == "strategy" else "right")
+    ordered = sorted(ratings.iter_rows(named=True), key=lambda r: -r["rating"])
+    for place, r in enumerate(ordered, start=1):
+        name = r["strategy"]
+        table.add_row(str(place), name, f"{r['rating']:.0f}",
+                      f"{r['rating_lo']:.0f}-{r['rating_hi']:.0f}",
+                      f"{100 * shares[name]['win_share']:.1f}",
+                      f"{means[name]['mean_total']:.1f}")
+    Console(highlight=False).print(table)
+
+
+@click.command("tournament")
+@click.option("--strategies", "specs",
+              help="Comma-separated strategies [default: every registered fair strategy].")
+@click.option("--players", type=click.IntRange(2, 7), default=4, show_default=True)
+@click.option("--games", type=int, default=2000, show_default=True, help="Games per table.")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True)
+@click.option("--out", type=click.Path(path_type=Path),
+              help="Keep the games here, one run folder per table (default: temporary).")
+@click.option("--workers", type=int, help="Local worker processes [default: all cores].")
+@rule_options
+def tournament_command(specs, players, games, seed, out, workers, short, wild_penalty,
+                       go_out_bonus, no_all_wild_melds, turn_cap) -> None:
+    """Play the strategies in rotated tables and print a leaderboard of ratings."""
+    try:
+        listed = (parse_strategies(specs) if specs else
+                  parse_strategies(",".join(f.name for f in families() if not f.oracle)))
+    except StrategyError as err:
+        raise InputError(str(err)) from None
+    names = list(dict.fromkeys(s.spec for s in listed))
+    if len(names) < 2:
+        raise InputError("a tournament needs at least two different strategies")
+    if games < 1:
+        raise InputError(f"--games must be at least 1, not {games}")
+    rules = make_rules(players, short, wild_penalty, go_out_bonus, no_all_wild_melds, turn_cap)
+    root = out or Path(tempfile.mkdtemp(prefix="fcsim-tournament-"))
+    try:
+        paths = []
+        for number, table in enumerate(tables_for(names, players)):
+            path = root / f"table-{number:02d}"
+            click.echo(f"table {number}: {', '.join(table)}", err=True)
+            play_plan(table, rules, seed + number, games, path, workers=workers)
+            paths.append(path)
+        _leaderboard(paths)
+    finally:
+        if out is None:
+            shutil.rmtree(root, ignore_errors=True)
