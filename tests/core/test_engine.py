@@ -1,0 +1,112 @@
+"""Engine properties beyond the move-for-move agreement with the reference engine."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from fcsim import RuleSet
+from fcsim.core.cards import DECK_SIZE, parse_card
+from fcsim.core.engine import play_games
+from fcsim.core.rng import game_seed
+from fcsim.replay import game_events
+from fcsim.strategies import parse_strategy
+
+GREEDY = parse_strategy("greedy")
+RANDOM = parse_strategy("random")
+
+
+def _seeds(n: int, root: int = 3) -> np.ndarray:
+    return np.array([game_seed(np.uint64(root), np.uint64(g)) for g in range(n)], np.uint64)
+
+
+def test_games_do_not_depend_on_batching() -> None:
+    rules = RuleSet(players=3)
+    seeds = _seeds(12)
+    seating = np.array([[g % 2, 1 - g % 2, 0] for g in range(12)], np.int8)
+    whole = play_games(seeds, seating, [GREEDY, RANDOM], rules)
+    for lo, hi in ((0, 5), (5, 6), (6, 12)):
+        part = play_games(seeds[lo:hi], seating[lo:hi], [GREEDY, RANDOM], rules)
+        assert np.array_equal(part.total, whole.total[lo:hi])
+        assert np.array_equal(part.penalty, whole.penalty[lo:hi])
+        assert np.array_equal(part.turns, whole.turns[lo:hi])
+
+
+def test_results_are_consistent() -> None:
+    rules = RuleSet(players=4, go_out_bonus=-10)
+    res = play_games(_seeds(30), np.zeros((30, 4), np.int8), [GREEDY], rules)
+    assert np.array_equal(res.total, res.penalty.sum(axis=1))
+    low = res.total.min(axis=1, keepdims=True)
+    assert np.array_equal(res.win, res.total == low)
+    for g in range(30):
+        for s in range(4):
+            assert res.place[g, s] == 1 + (res.total[g] < res.total[g, s]).sum()
+    out = res.out_seat
+    assert (out >= 0).all() and not res.capped.any()
+    rows = np.arange(30)[:, None]
+    assert (res.penalty[rows, np.arange(11), out] == -10).all()  # the bonus, every round
+    assert (res.wild_pts + res.joker_pts <= np.maximum(res.penalty, 0)).all()
+    assert ((res.out_turn >= 1) & (res.out_turn <= res.turns)).all()
+
+
+def test_deal_depends_only_on_seed_and_round() -> None:
+    rules = RuleSet(players=4)
+    deals = {}
+    for table in ([GREEDY] * 4, [RANDOM] * 4):
+        events = game_events(99, table, rules)
+        deals[table[0].name] = [e for e in events if e["event"] == "deal"]
+    assert deals["greedy"] == deals["random"]
+
+
+def test_cards_are_conserved_turn_by_turn() -> None:
+    rules = RuleSet(players=5, turn_cap=60)
+    events = game_events(5, [RANDOM, GREEDY, RANDOM, GREEDY, RANDOM], rules)
+    hands: list[Counter] = []
+    pile: list[int] = []
+    stock = 0
+    for e in events:
+        if e["event"] == "deal":
+            hands = [Counter(parse_card(c) for c in h) for h in e["hands"]]
+            pile = [parse_card(e["upcard"])]
+            stock = DECK_SIZE - 5 * (e["round"] + 2) - 1
+        elif e["event"] == "reshuffle":
+            stock = e["stock_size"]
+            assert stock == len(pile) - 1
+            pile = pile[-1:]
+        elif e["event"] == "turn":
+            drawn = parse_card(e["drawn"])
+            if e["source"] == "discard":
+                assert pile.pop() == drawn
+            else:
+                stock -= 1
+            hands[e["seat"]][drawn] += 1
+            discard = parse_card(e["discard"])
+            assert hands[e["seat"]][discard] > 0
+            hands[e["seat"]][discard] -= 1
+            pile.append(discard)
+            assert sum(sum(h.values()) for h in hands) + len(pile) + stock == DECK_SIZE
+            assert all(sum(h.values()) == e["round"] + 2 for h in hands)
+        elif e["event"] == "score":
+            assert Counter(parse_card(c) for c in e["hand"]) == +hands[e["seat"]]
+
+
+def test_turn_cap_flags_and_scores_every_player() -> None:
+    rules = RuleSet(players=4, turn_cap=10)
+    res = play_games(_seeds(4), np.zeros((4, 4), np.int8), [RANDOM], rules)
+    assert res.capped.any()
+    capped = res.capped
+    assert (res.turns[capped] == 10).all()
+    assert (res.out_seat[capped] == -1).all() and (res.out_turn[capped] == 0).all()
+    assert (res.penalty[capped] > 0).all()  # nobody could go out, so nobody is at 0
+
+
+@pytest.mark.parametrize("rounds", [11, 6])
+def test_round_count(rounds: int) -> None:
+    rules = RuleSet(players=2, rounds=rounds)
+    res = play_games(_seeds(2), np.zeros((2, 2), np.int8), [GREEDY], rules)
+    assert res.penalty.shape == (2, rounds, 2)
+    events = game_events(1, [GREEDY, GREEDY], rules)
+    wild = [e["wild_rank"] for e in events if e["event"] == "deal"]
+    assert wild == list(range(3, 3 + rounds))
