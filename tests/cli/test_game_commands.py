@@ -1,0 +1,80 @@
+"""fcsim strategies, replay, compare and tournament from the command line."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from fcsim.cli import cli
+
+
+def _run(*args: str):
+    return CliRunner().invoke(cli, list(args))
+
+
+def test_strategies_lists_every_family_with_parameters() -> None:
+    result = _run("strategies")
+    assert result.exit_code == 0
+    for name in ("random", "greedy", "expected", "aware", "oracle"):
+        assert name in result.output
+    assert "take_margin=0" in result.output and "oracle: sees hidden cards" in result.output
+
+
+def test_replay_json_lines_follow_the_documented_events() -> None:
+    result = _run("replay", "--seed", "3", "--strategies", "greedy,random,greedy", "--json")
+    assert result.exit_code == 0, result.output
+    events = [json.loads(line) for line in result.output.splitlines()]
+    kinds = {e["event"] for e in events}
+    assert {"deal", "turn", "score", "end"} <= kinds
+    deal = events[0]
+    assert set(deal) == {"event", "round", "dealer", "wild_rank", "hands", "upcard"}
+    turn = next(e for e in events if e["event"] == "turn")
+    assert set(turn) == {"event", "round", "seat", "source", "drawn", "discard", "out",
+                         "last_turn"}
+    score = next(e for e in events if e["event"] == "score")
+    assert {"hand", "melds", "deadwood", "penalty", "went_out"} <= set(score)
+    end = events[-1]
+    assert end["event"] == "end" and len(end["totals"]) == 3
+
+
+def test_replay_text_and_round_filter() -> None:
+    result = _run("replay", "--seed", "3", "--strategies", "greedy,random", "--round", "2")
+    assert result.exit_code == 0, result.output
+    assert "== Round 2: 4 cards, 4s wild" in result.output
+    assert "== Round 3" not in result.output and "== End" in result.output
+
+
+def test_replay_bad_input_is_one_line() -> None:
+    result = _run("replay", "--seed", "3", "--strategies", "greedy,nope")
+    assert result.exit_code == 2 and "known strategies" in result.output
+    result = _run("replay", "--seed", "3", "--strategies", "greedy,random", "--round", "12")
+    assert result.exit_code == 2 and "round must be 1 to 11" in result.output
+    result = _run("replay", "--seed", "3", "--strategies", "g,g,g,g,g,g,g,g".replace("g", "random"))
+    assert result.exit_code == 2 and "players must be 2 to 7" in result.output
+
+
+def test_compare_reports_paired_difference(tmp_path) -> None:
+    out = tmp_path / "cmp"
+    result = _run("compare", "greedy", "random", "--deals", "40", "--out", str(out),
+                  "--workers", "1", "--short")
+    assert result.exit_code == 0, result.output
+    assert "greedy - random:" in result.output and "95% CI" in result.output
+    assert "verdict: greedy scores" in result.output and "less than random" in result.output
+    again = _run("compare", "greedy", "random", "--from", str(out))
+    assert again.exit_code == 0 and again.output.splitlines()[-1] in result.output
+
+
+def test_compare_refuses_nonsense() -> None:
+    assert _run("compare", "greedy", "greedy").exit_code == 2
+    assert _run("compare", "greedy", "nope").exit_code == 2
+
+
+def test_tournament_prints_a_leaderboard(tmp_path) -> None:
+    result = _run("tournament", "--strategies", "random,greedy,greedy:take_margin=8",
+                  "--players", "2", "--games", "30", "--short", "--workers", "1",
+                  "--out", str(tmp_path / "t"))
+    assert result.exit_code == 0, result.output
+    board = result.output.split("rating")[1]
+    assert board.index("greedy") < board.index("random")  # random is last
+    assert len(list((tmp_path / "t").iterdir())) == 3  # three tables of two
