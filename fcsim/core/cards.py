@@ -109,7 +109,7 @@ def parse_hand(text: str | Iterable[str]) -> np.ndarray:
     """A hand in RULES.md notation as an ``int8[56]`` count vector.
 
     >>> parse_hand("9H js 7d JK").nonzero()[0].tolist()
-    [17, 30, 39, 55]
+    [8, 17, 26, 55]
     """
     return counts_from_kinds(parse_cards(text))
 

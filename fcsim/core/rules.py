@@ -26,6 +26,11 @@ class RulesError(ValueError):
     """A rule set that RULES.md does not allow."""
 
 
+def _whole(value: object) -> bool:
+    """An int that is not a bool (``True`` is no player count)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 @dataclass(frozen=True)
 class RuleSet:
     """One Five Crowns rule set (RULES.md); every field is a variant, defaults are the rules.
@@ -48,7 +53,7 @@ class RuleSet:
     turn_cap: int = DEFAULT_TURN_CAP
 
     def __post_init__(self) -> None:
-        if not isinstance(self.players, int) or not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
+        if not _whole(self.players) or not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
             raise RulesError(
                 f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {self.players!r}"
             )
@@ -57,17 +62,17 @@ class RuleSet:
                 f"rounds must be 11 (full game) or 6 (short game), not {self.rounds!r}"
             )
         if self.wild_penalty != FACE and not (
-            isinstance(self.wild_penalty, int) and 1 <= self.wild_penalty <= 1000
+            _whole(self.wild_penalty) and 1 <= self.wild_penalty <= 1000
         ):
             raise RulesError(
                 f"wild_penalty must be 'face' or a whole number from 1 to 1000, "
                 f"not {self.wild_penalty!r}"
             )
-        if not isinstance(self.go_out_bonus, int) or not -1000 <= self.go_out_bonus <= 0:
+        if not _whole(self.go_out_bonus) or not -1000 <= self.go_out_bonus <= 0:
             raise RulesError(
                 f"go_out_bonus must be a whole number from -1000 to 0, not {self.go_out_bonus!r}"
             )
-        if not isinstance(self.turn_cap, int) or not 10 <= self.turn_cap <= 1_000_000:
+        if not _whole(self.turn_cap) or not 10 <= self.turn_cap <= 1_000_000:
             raise RulesError(f"turn_cap must be 10 to 1,000,000 turns, not {self.turn_cap!r}")
 
     def wild_points(self, round_number: int) -> int:

@@ -439,8 +439,8 @@ def discard_search(
         if counts[s * N_RANKS + wild_pos] > 0:
             rank_wild = s * N_RANKS + wild_pos
             break
-    first, second = JOKER, rank_wild
-    if wild_points > JOKER_PENALTY:
+    first, second = JOKER, rank_wild  # more points first; equal points: lower kind first
+    if wild_points >= JOKER_PENALTY:
         first, second = rank_wild, JOKER
     for k in (first, second):
         if k < 0 or counts[k] == 0:
@@ -506,7 +506,7 @@ def as_counts(hand: str | list | np.ndarray) -> np.ndarray:
         if bad:
             raise CardError(f"bad card id {bad[0]}: ids are 0 to {N_KINDS - 1}")
         return counts_from_kinds(int(x) for x in items)
-    return counts_from_kinds(parse_cards([str(x) for x in items]))
+    return counts_from_kinds(parse_cards(" ".join(str(x) for x in items)))
 
 
 def _setup(hand, round_number: int, rules: RuleSet | None) -> tuple[np.ndarray, int, bool]:

@@ -195,12 +195,17 @@ def reference_best_discard(
     return shown, penalty
 
 
-def reference_run_total(naturals: Iterable[int], wilds: int) -> int | None:
-    """Largest rank total of one suit's naturals that runs holding exactly ``wilds`` wilds
-    can meld, or ``None`` if no set of runs holds exactly that many."""
+def reference_run_totals(naturals: Iterable[int], most_wilds: int) -> list[int | None]:
+    """For ``w`` = 0 … ``most_wilds``: the largest rank total of one suit's naturals that runs
+    holding exactly ``w`` wilds can meld, or ``None`` if no set of runs holds exactly ``w``."""
     cards = tuple(sorted(naturals))
-    left = deadwood_by_leftover(cards, wilds, False, runs_only=True)[0]
-    return None if left >= INF else sum(rank_of(k) for k in cards) - left
+    total = sum(rank_of(k) for k in cards)
+    by_left = deadwood_by_leftover(cards, most_wilds, False, runs_only=True)
+    out: list[int | None] = []
+    for w in range(most_wilds + 1):
+        left = by_left[most_wilds - w]  # runs hold w wilds, most_wilds - w stay out
+        out.append(None if left >= INF else total - left)
+    return out
 
 
 def arrangement_problems(

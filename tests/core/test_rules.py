@@ -1,0 +1,127 @@
+"""RuleSet: defaults, validation of every variant, and its kernel form."""
+
+from __future__ import annotations
+
+import pytest
+
+from fcsim.core.rules import (
+    R_ALL_WILD_MELDS,
+    R_GO_OUT_BONUS,
+    R_PLAYERS,
+    R_ROUNDS,
+    R_SIZE,
+    R_TURN_CAP,
+    R_WILD_PENALTY,
+    RulesError,
+    RuleSet,
+)
+
+
+def test_defaults_are_the_rules() -> None:
+    """11 rounds, wilds 20, no go-out bonus, all-wild melds allowed."""
+    rules = RuleSet()
+    assert (rules.rounds, rules.wild_penalty, rules.go_out_bonus) == (11, 20, 0)
+    assert rules.all_wild_melds is True
+    assert rules.wild_points(5) == 20
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6, 7])
+def test_players_two_to_seven(players: int) -> None:
+    """Every table size of the rules is accepted."""
+    assert RuleSet(players=players).players == players
+
+
+@pytest.mark.parametrize("players", [1, 8, 0, -2, 100, 4.0, "4", None])
+def test_bad_players_rejected(players: object) -> None:
+    """A table outside 2–7 players is refused with a message saying so."""
+    with pytest.raises(RulesError, match="2 to 7"):
+        RuleSet(players=players)
+
+
+@pytest.mark.parametrize("rounds", [0, 1, 5, 7, 10, 12, "11", None])
+def test_bad_rounds_rejected(rounds: object) -> None:
+    """Only the full game (11 rounds) and the short game (6) exist."""
+    with pytest.raises(RulesError, match="rounds must be 11"):
+        RuleSet(rounds=rounds)
+
+
+@pytest.mark.parametrize("wild_penalty", [0, -20, 1001, "Face", "20", 20.0, None, "wild"])
+def test_bad_wild_penalty_rejected(wild_penalty: object) -> None:
+    """The wild penalty is 'face' or a whole number from 1 to 1000."""
+    with pytest.raises(RulesError, match="wild_penalty"):
+        RuleSet(wild_penalty=wild_penalty)
+
+
+@pytest.mark.parametrize("go_out_bonus", [1, 10, -1001, -2.5, "0", None])
+def test_bad_go_out_bonus_rejected(go_out_bonus: object) -> None:
+    """The go-out bonus is 0 or negative, down to -1000."""
+    with pytest.raises(RulesError, match="go_out_bonus"):
+        RuleSet(go_out_bonus=go_out_bonus)
+
+
+@pytest.mark.parametrize("turn_cap", [0, 9, 1_000_001, 100.0, None])
+def test_bad_turn_cap_rejected(turn_cap: object) -> None:
+    """The turn cap is 10 to 1,000,000 turns."""
+    with pytest.raises(RulesError, match="turn_cap"):
+        RuleSet(turn_cap=turn_cap)
+
+
+def test_rules_error_is_a_value_error() -> None:
+    """Callers catching ValueError also catch bad rules."""
+    assert issubclass(RulesError, ValueError)
+
+
+def test_boundary_values_accepted() -> None:
+    """The ends of every range are valid."""
+    RuleSet(rounds=6, wild_penalty=1, go_out_bonus=-1000, turn_cap=10)
+    RuleSet(wild_penalty=1000, go_out_bonus=0, turn_cap=1_000_000, all_wild_melds=False)
+
+
+@pytest.mark.parametrize("round_number", range(1, 12))
+def test_wild_points(round_number: int) -> None:
+    """A wild-rank card counts the wild penalty, or its face value (the hand size)."""
+    assert RuleSet(wild_penalty=35).wild_points(round_number) == 35
+    assert RuleSet(wild_penalty="face").wild_points(round_number) == round_number + 2
+
+
+def test_check_round() -> None:
+    """Rounds run 1…11 in the full game and 1…6 in the short one."""
+    full, short = RuleSet(), RuleSet(rounds=6)
+    for r in range(1, 12):
+        full.check_round(r)
+    for r in range(1, 7):
+        short.check_round(r)
+    for rules, bad in [(full, 0), (full, 12), (short, 7), (full, 3.0), (full, "3")]:
+        with pytest.raises(RulesError, match="round must be 1 to"):
+            rules.check_round(bad)
+
+
+def test_as_array() -> None:
+    """The kernel vector holds each field at its R_* position; 'face' is -1."""
+    rules = RuleSet(
+        players=3,
+        rounds=6,
+        wild_penalty="face",
+        go_out_bonus=-10,
+        all_wild_melds=False,
+        turn_cap=500,
+    )
+    arr = rules.as_array()
+    assert arr.shape == (R_SIZE,) and arr.dtype.kind == "i"
+    assert arr[R_PLAYERS] == 3 and arr[R_ROUNDS] == 6 and arr[R_WILD_PENALTY] == -1
+    assert arr[R_GO_OUT_BONUS] == -10 and arr[R_ALL_WILD_MELDS] == 0 and arr[R_TURN_CAP] == 500
+    assert RuleSet(wild_penalty=25).as_array()[R_WILD_PENALTY] == 25
+
+
+def test_dict_round_trip() -> None:
+    """to_dict / from_dict give the same rule set back."""
+    rules = RuleSet(players=5, wild_penalty="face", go_out_bonus=-10, all_wild_melds=False)
+    assert RuleSet.from_dict(rules.to_dict()) == rules
+    assert rules.to_dict()["wild_penalty"] == "face"
+
+
+def test_frozen() -> None:
+    """A rule set cannot be changed after validation."""
+    rules = RuleSet()
+    with pytest.raises(AttributeError):
+        rules.players = 9  # type: ignore[misc]
