@@ -5,12 +5,14 @@ from __future__ import annotations
 import click
 
 from fcsim import __version__
+from fcsim.cli.compare import compare_command
 from fcsim.cli.info import info_command
-from fcsim.cli.simulate import simulate_command
 from fcsim.cli.replay import replay_command
 from fcsim.cli.report import report_command
+from fcsim.cli.simulate import simulate_command
 from fcsim.cli.solve import solve_command
 from fcsim.cli.strategies import strategies_command
+from fcsim.cli.tournament import tournament_command
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -19,12 +21,9 @@ def cli() -> None:
     """Simulate Five Crowns at scale and find out which strategies win, by how much, and why."""
 
 
-cli.add_command(solve_command)
-cli.add_command(report_command)
-cli.add_command(replay_command)
-cli.add_command(strategies_command)
-cli.add_command(simulate_command)
-cli.add_command(info_command)
+for command in (solve_command, strategies_command, replay_command, simulate_command,
+                info_command, report_command, compare_command, tournament_command):
+    cli.add_command(command)
 
 
 def main() -> None:

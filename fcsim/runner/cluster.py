@@ -1,0 +1,107 @@
+"""Playing chunks on a Dask cluster (the optional ``fcsim[dask]`` extra).
+
+Workers need fcsim installed. A worker plugin warms the kernels once per worker (also on
+workers that join later); the chunks and their bytes are the same as in a local run, and
+the client writes the files, so workers need no shared file system.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Iterable, Iterator
+from itertools import islice
+
+import dask
+from distributed import Client, LocalCluster, WorkerPlugin, as_completed
+
+from fcsim.runner.chunk import ChunkOutput, prepare, run_chunk
+from fcsim.runner.plan import RunPlan
+from fcsim.runner.pool import IN_FLIGHT_PER_WORKER
+
+
+class ClusterError(RuntimeError):
+    """A Dask cluster that cannot be reached or has no workers."""
+
+
+class WarmUp(WorkerPlugin):
+    """Prepare a plan (strategies, kernels) on each worker, off its event loop."""
+
+    name = "fcsim-warm-up"
+
+    def __init__(self, plan: RunPlan) -> None:
+        self.plan = plan
+
+    async def setup(self, worker: object) -> None:
+        await asyncio.get_running_loop().run_in_executor(None, prepare, self.plan)
+
+
+class DaskCluster:
+    """Play chunks on the workers of a Dask client."""
+
+    def __init__(self, client: Client, cluster: LocalCluster | None = None) -> None:
+        self.client = client
+        self.cluster = cluster
+
+    @classmethod
+    def connect(cls, address: str) -> DaskCluster:
+        """Connect to a running scheduler (``tcp://HOST:PORT``) with at least one worker.
+
+        The wait is Dask's connect timeout (``DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT``).
+        """
+        timeout = dask.config.get("distributed.comm.timeouts.connect")
+        try:
+            client = Client(address, timeout=timeout)
+        except (OSError, TimeoutError, ValueError) as err:
+            first_line = str(err).strip().splitlines()[0] if str(err).strip() else repr(err)
+            raise ClusterError(f"cannot reach the Dask scheduler at {address}: "
+                               f"{first_line}") from None
+        try:
+            client.wait_for_workers(1, timeout=timeout)
+        except TimeoutError:
+            client.close()
+            raise ClusterError(f"the Dask scheduler at {address} has no workers "
+                               f"(start some with: dask worker {address})") from None
+        return cls(client)
+
+    @classmethod
+    def local(cls, workers: int) -> DaskCluster:
+        """Start a LocalCluster of ``workers`` single-threaded worker processes."""
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                               dashboard_address=None, silence_logs=logging.ERROR)
+        return cls(Client(cluster), cluster)
+
+    @property
+    def workers(self) -> int:
+        """Worker threads in the cluster now."""
+        return max(sum(self.client.nthreads().values()), 1)
+
+    def run(self, plan: RunPlan, indices: Iterable[int]) -> Iterator[ChunkOutput]:
+        self.client.register_plugin(WarmUp(plan))
+        todo = iter(indices)
+        live = set()
+
+        def submit(count: int) -> list:
+            futures = [self.client.submit(run_chunk, plan, i, pure=False)
+                       for i in islice(todo, count)]
+            live.update(futures)
+            return futures
+
+        try:
+            queue = as_completed(submit(IN_FLIGHT_PER_WORKER * self.workers))
+            for future in queue:
+                for new in submit(1):
+                    queue.add(new)
+                output = future.result()
+                live.discard(future)
+                future.release()
+                yield output
+        finally:
+            if live:
+                self.client.cancel(list(live))
+
+    def close(self) -> None:
+        """Disconnect, and stop the cluster if it was started here."""
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()

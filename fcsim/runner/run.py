@@ -1,0 +1,63 @@
+"""Running a plan into a folder: play the missing chunks, write each as it finishes."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from fcsim.core.rules import RuleSet
+from fcsim.runner.chunk import ChunkOutput
+from fcsim.runner.plan import DEFAULT_CHUNK_SIZE, RunPlan, round_up_games
+from fcsim.runner.pool import Executor, InProcess, ProcessPool
+from fcsim.runner.store import RunFolder
+from fcsim.strategies import parse_strategies
+
+
+def default_workers() -> int:
+    """The cores this process may use."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+
+
+def local_executor(workers: int, chunks: int) -> Executor:
+    """Up to ``workers`` processes for ``chunks`` chunks: this one alone, or a pool."""
+    workers = max(min(workers, chunks), 1)
+    return InProcess() if workers == 1 else ProcessPool(workers)
+
+
+def make_plan(strategies: str | Sequence[str], rules: RuleSet, seed: int, games: int, *,
+              duplicate: bool = False, seat_rotation: bool = True,
+              chunk_size: int = DEFAULT_CHUNK_SIZE) -> RunPlan:
+    """A plan from strategy specs (one fills the table); raises StrategyError, PlanError.
+
+    In the duplicate format ``games`` is rounded up to a multiple of ``rules.players``.
+    """
+    text = strategies if isinstance(strategies, str) else ",".join(strategies)
+    specs = [s.spec for s in parse_strategies(text)]
+    if len(specs) == 1:
+        specs *= rules.players
+    return RunPlan(strategies=tuple(specs), rules=rules, seed=seed,
+                   games=round_up_games(games, rules.players, duplicate),
+                   duplicate=duplicate, seat_rotation=seat_rotation, chunk_size=chunk_size)
+
+
+def execute(folder: RunFolder, executor: Executor,
+            on_chunk: Callable[[ChunkOutput], None] | None = None) -> None:
+    """Play the missing chunks of a created ``folder`` on ``executor``, writing each one."""
+    for output in executor.run(folder.plan, folder.missing):
+        folder.write_chunk(output.index, output.data)
+        if on_chunk is not None:
+            on_chunk(output)
+
+
+def simulate(strategies: str | Sequence[str], games: int, out: str | Path, *, seed: int = 0,
+             rules: RuleSet | None = None, duplicate: bool = False, seat_rotation: bool = True,
+             chunk_size: int = DEFAULT_CHUNK_SIZE, workers: int | None = None,
+             resume: bool = False) -> RunPlan:
+    """Play a run into folder ``out`` on local processes (see ``fcsim simulate``)."""
+    plan = make_plan(strategies, rules or RuleSet(), seed, games, duplicate=duplicate,
+                     seat_rotation=seat_rotation, chunk_size=chunk_size)
+    folder = RunFolder.open(Path(out), plan, resume)
+    folder.create()
+    execute(folder, local_executor(workers or default_workers(), len(folder.missing)))
+    return plan
