@@ -1,12 +1,35 @@
 """fcsim: Five Crowns at scale — exact meld solver, numba game engine, batch simulation,
 honest statistics. See README.md; the rules are ../shared/RULES.md (docs/ENGINE.md for
-how a game is played step by step)."""
+how a game is played step by step).
+
+``simulate`` and ``load_results`` are imported on first use, so that ``import fcsim``
+stays quick for solving hands.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 from fcsim.core.cards import CardError, format_card, format_cards, parse_hand
 from fcsim.core.rules import RulesError, RuleSet
 from fcsim.core.solver import best_discard, min_penalty, solve
 
+if TYPE_CHECKING:
+    from fcsim.analysis.load import load_results
+    from fcsim.runner.run import simulate
+
 __version__ = "0.1.0"
+
+_LAZY = {"simulate": "fcsim.runner.run", "load_results": "fcsim.analysis.load"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'fcsim' has no attribute {name!r}")
+
 
 __all__ = [
     "CardError",
@@ -16,7 +39,9 @@ __all__ = [
     "best_discard",
     "format_card",
     "format_cards",
+    "load_results",
     "min_penalty",
     "parse_hand",
+    "simulate",
     "solve",
 ]

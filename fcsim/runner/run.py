@@ -54,8 +54,20 @@ def simulate(strategies: str | Sequence[str], games: int, out: str | Path, *, se
              rules: RuleSet | None = None, duplicate: bool = False, seat_rotation: bool = True,
              chunk_size: int = DEFAULT_CHUNK_SIZE, workers: int | None = None,
              resume: bool = False) -> RunPlan:
-    """Play a run into folder ``out`` on local processes (see ``fcsim simulate``)."""
-    plan = make_plan(strategies, rules or RuleSet(), seed, games, duplicate=duplicate,
+    """Play a run into folder ``out`` on local processes (see ``fcsim simulate``).
+
+    Without ``rules``, the default rules with one seat per listed strategy (four for one).
+
+    >>> import tempfile
+    >>> plan = simulate("greedy,random", 8, tempfile.mkdtemp() + "/run", seed=1, workers=1)
+    >>> plan.games, plan.rules.players
+    (8, 2)
+    """
+    if rules is None:
+        listed = parse_strategies(strategies if isinstance(strategies, str)
+                                  else ",".join(strategies))
+        rules = RuleSet(players=len(listed) if len(listed) > 1 else 4)
+    plan = make_plan(strategies, rules, seed, games, duplicate=duplicate,
                      seat_rotation=seat_rotation, chunk_size=chunk_size)
     folder = RunFolder.open(Path(out), plan, resume)
     folder.create()
