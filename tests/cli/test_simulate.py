@@ -134,12 +134,18 @@ def test_dask_local_cluster_writes_the_same_rows(reference, tmp_path):
     assert rows(out).equals(rows(reference))
 
 
+def _default_sigint() -> None:
+    """Let the child take Ctrl-C even when the tests run where SIGINT is ignored (a
+    background job of a non-interactive shell passes SIG_IGN on to what it starts)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start(out: Path) -> subprocess.Popen:
     """``python -m fcsim simulate`` in the background, once it has written a chunk."""
     command = [sys.executable, "-m", "fcsim", *LONG, "--seed", "3", "--workers", "2",
                "--out", str(out)]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=_default_sigint)
     deadline = time.monotonic() + 60
     while not list(out.glob("part-*.parquet")):
         assert proc.poll() is None, proc.communicate()
