@@ -26,7 +26,7 @@ from fcsim.strategies.base import (
     I_SEAT,
     I_TURN,
 )
-from fcsim.strategies.expected import expected_discards, take_discard
+from fcsim.strategies.expected import discard_outlooks, take_discard
 from fcsim.strategies.registry import Family, Param, register
 
 
@@ -56,11 +56,8 @@ def discard(hand, pile, known, info, hidden, params, table, scratch, rng):
     """Expected penalty, plus feeding cost, weighed with the penalty now when it is late."""
     if info[I_LAST_TURN] == 1:
         return info[I_BEST_DISCARD]
-    how_many = int(params[1])
-    kinds = np.empty(how_many, dtype=np.int64)
-    now = np.empty(how_many, dtype=np.int64)
-    later = np.empty(how_many, dtype=np.float64)
-    n = expected_discards(hand, pile, known, info, table, scratch, how_many, kinds, now, later)
+    n, kinds, now, later = discard_outlooks(hand, pile, known, info, table, scratch,
+                                            int(params[1]))
     players = info[I_PLAYERS]
     late = info[I_TURN] >= params[3] * players
     weight_now = params[4] if late else 0.0

@@ -47,11 +47,17 @@ def take_discard(hand, pile, known, info, table, scratch, margin: float) -> int:
 
 
 @njit(cache=True)
-def expected_discards(hand, pile, known, info, table, scratch, how_many: int,
-                      kinds: np.ndarray, now: np.ndarray, later: np.ndarray) -> int:
-    """For the ``how_many`` best discards now: kinds, penalty now, expected penalty after the
-    next stock draw. Returns how many were filled."""
+def discard_outlooks(hand, pile, known, info, table, scratch, how_many: int):
+    """The ``how_many`` best discards now, each with the penalty it leaves now and the
+    expected penalty after the next stock draw.
+
+    Returns ``(n, kinds int64[how_many], now int64[how_many], later float64[how_many])``,
+    the first ``n`` entries filled, best-now first.
+    """
     rnd, points, all_wild = info[I_ROUND], info[I_WILD_POINTS], info[I_ALL_WILD] == 1
+    kinds = np.empty(how_many, dtype=np.int64)
+    now = np.empty(how_many, dtype=np.int64)
+    later = np.empty(how_many, dtype=np.float64)
     immediate = np.empty(hand.shape[0], dtype=np.int64)
     immediate_penalties(hand, rnd, points, all_wild, table, scratch, immediate)
     n = best_candidates(immediate, rnd, points, how_many, kinds)
@@ -65,7 +71,7 @@ def expected_discards(hand, pile, known, info, table, scratch, how_many: int,
                                          scratch)
         hand[k] += 1
         now[j] = immediate[k]
-    return n
+    return n, kinds, now, later
 
 
 @njit(DECISION_SIGNATURE, cache=True)
@@ -77,11 +83,8 @@ def draw(hand, pile, known, info, hidden, params, table, scratch, rng):
 @njit(DECISION_SIGNATURE, cache=True)
 def discard(hand, pile, known, info, hidden, params, table, scratch, rng):
     """Least expected penalty after the next draw among the best `candidates` discards."""
-    how_many = int(params[1])
-    kinds = np.empty(how_many, dtype=np.int64)
-    now = np.empty(how_many, dtype=np.int64)
-    later = np.empty(how_many, dtype=np.float64)
-    n = expected_discards(hand, pile, known, info, table, scratch, how_many, kinds, now, later)
+    n, kinds, _, later = discard_outlooks(hand, pile, known, info, table, scratch,
+                                          int(params[1]))
     best = 0
     for j in range(1, n):
         if later[j] < later[best] - 1e-9:
