@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from fcsim.core.arrangement import solve
 from fcsim.core.cards import CardError, format_card, format_cards, parse_hand
 from fcsim.core.rules import RulesError, RuleSet
-from fcsim.core.solver import best_discard, min_penalty, solve
+from fcsim.core.solver import best_discard, min_penalty
 
 if TYPE_CHECKING:
     from fcsim.analysis.load import load_results

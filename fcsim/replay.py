@@ -11,9 +11,9 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 
 from fcsim.core import engine as E
+from fcsim.core.arrangement import solve
 from fcsim.core.cards import format_card, format_cards
 from fcsim.core.rules import RuleSet
-from fcsim.core.solver import solve
 from fcsim.strategies.registry import Strategy
 
 

@@ -8,8 +8,8 @@ import sys
 import click
 
 from fcsim.cli.options import make_rules, rule_options
+from fcsim.core.arrangement import Arrangement, solve
 from fcsim.core.cards import CardError
-from fcsim.core.solver import Arrangement, solve
 
 
 def _render(arr: Arrangement, round_number: int) -> str:

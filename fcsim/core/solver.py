@@ -17,17 +17,24 @@ out, plus the cheapest ``u`` wilds when ``u`` wilds are left out.
   natural card is a run in disguise (the card plus 2–10 wilds), except that a book holds
   any number of wilds; that matters only with all-wild melds off and 11 or more wilds,
   the one case where single-card books are enumerated too.
+  Three or more such cards make a book that "no book" can never beat, so that option is
+  dropped. The combinations of book options are walked like an odometer; before the
+  convolution each one is bounded by the suits' best run totals with the whole wild
+  budget (a prefix maximum stored beside the table), and skipped when it cannot win.
 * **Wilds left over** after books and runs are absorbed by any book (a book takes any
   number), or by an all-wild meld when there are three or more and the rules allow it;
   otherwise they count, cheapest first.
+
+:func:`penalty_memo` puts a small exact memo of recent hands in front of the kernel (games
+and lookahead strategies solve the same hands again and again); :func:`best_discard_kernel`
+tries discards most points first and stops when no remaining one can do better. The melds
+themselves, for display, are rebuilt by :mod:`fcsim.core.arrangement`.
 
 Among arrangements of equal penalty the one leaving the fewest wilds unmelded is chosen,
 which fixes how the penalty splits into natural / wild-rank / joker points.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
@@ -41,8 +48,6 @@ from fcsim.core.cards import (
     CardError,
     counts_from_kinds,
     format_card,
-    format_cards,
-    kind_of,
     parse_cards,
 )
 from fcsim.core.rules import RuleSet
@@ -79,6 +84,7 @@ _S_HI = 93  # 5
 _S_T = 98  # 5
 _S_PLAN = 103  # best arrangement: 11 packed book takes (base 3 over suits) …
 _S_PLAN_RUN_WILDS = _S_PLAN + N_RANKS  # … and the wilds in runs
+PLAN_BOOKS, PLAN_RUN_WILDS = _S_PLAN, _S_PLAN_RUN_WILDS  # read by fcsim.core.arrangement
 _S_OPT = _S_PLAN_RUN_WILDS + 1  # book options, _OPT_WIDTH each:
 _OPT_WIDTH = 7  # 5 per-suit pattern decrements, size, packed takes
 _S_MEMO = _S_OPT + N_RANKS * (MAX_BOOK_OPTIONS + 1) * _OPT_WIDTH  # see penalty_memo
@@ -509,7 +515,8 @@ def as_counts(hand: str | list | np.ndarray) -> np.ndarray:
     return counts_from_kinds(parse_cards(" ".join(str(x) for x in items)))
 
 
-def _setup(hand, round_number: int, rules: RuleSet | None) -> tuple[np.ndarray, int, bool]:
+def setup_hand(hand, round_number: int, rules: RuleSet | None) -> tuple[np.ndarray, int, bool]:
+    """Validated counts, wild points and all-wild flag for the Python API."""
     rules = rules or RuleSet()
     if not isinstance(round_number, (int, np.integer)) or not 1 <= round_number <= 11:
         raise ValueError(f"round must be 1 to 11, not {round_number!r}")
@@ -526,14 +533,14 @@ def min_penalty(hand, round_number: int, rules: RuleSet | None = None) -> int:
     >>> min_penalty("9H JS 7D JK 7S 3H 4H", 5)  # 7s wild: 3H 4H 7S, JS 7D JK; 9H left
     9
     """
-    counts, wild_points, all_wild = _setup(hand, round_number, rules)
+    counts, wild_points, all_wild = setup_hand(hand, round_number, rules)
     return int(penalty_kernel(counts, int(round_number), wild_points, all_wild, run_table(),
                               new_scratch())[0])
 
 
 def best_discard(hand, round_number: int, rules: RuleSet | None = None) -> tuple[str, int]:
     """For a hand of n+1 cards, the discard leaving the least penalty and that penalty."""
-    counts, wild_points, all_wild = _setup(hand, round_number, rules)
+    counts, wild_points, all_wild = setup_hand(hand, round_number, rules)
     if counts.sum() == 0:
         raise CardError("best discard needs at least one card")
     kind, pen = best_discard_kernel(counts, int(round_number), wild_points, all_wild,
@@ -557,164 +564,3 @@ def best_discard_batch(hands: np.ndarray, round_number: int,
     return best_discard_batch_kernel(np.ascontiguousarray(hands, dtype=np.int8),
                                      int(round_number), rules.wild_points(round_number),
                                      rules.all_wild_melds, run_table())
-
-
-@dataclass(frozen=True)
-class Arrangement:
-    """An optimal arrangement: the melds and the cards left over (kinds), and the penalty."""
-
-    penalty: int
-    melds: tuple[tuple[int, ...], ...]
-    deadwood: tuple[int, ...]
-    discard: int | None = None
-
-    def to_json(self) -> dict:
-        """``{"penalty", "melds", "deadwood"}`` (+ ``"discard"``) in RULES.md notation."""
-        out = {
-            "penalty": self.penalty,
-            "melds": [format_cards(m) for m in self.melds],
-            "deadwood": format_cards(self.deadwood),
-        }
-        if self.discard is not None:
-            out["discard"] = format_card(self.discard)
-        return out
-
-
-def solve(hand, round_number: int, rules: RuleSet | None = None,
-          discard: bool = False) -> Arrangement:
-    """The least penalty of ``hand`` with one optimal arrangement, for display.
-
-    With ``discard=True`` the hand is n+1 cards after a draw: the best discard is made first
-    and the arrangement is that of the n cards left.
-    """
-    counts, wild_points, all_wild = _setup(hand, round_number, rules)
-    table = run_table()
-    scratch = new_scratch()
-    discarded = None
-    if discard:
-        if counts.sum() == 0:
-            raise CardError("best discard needs at least one card")
-        discarded, _ = best_discard_kernel(counts, int(round_number), wild_points, all_wild,
-                                           table, scratch)
-        counts[discarded] -= 1
-    pen, left = penalty_kernel(counts, int(round_number), wild_points, all_wild, table, scratch)
-    plan_books = [int(x) for x in scratch[_S_PLAN:_S_PLAN + N_RANKS]]
-    run_wilds = int(scratch[_S_PLAN_RUN_WILDS])
-    melds, deadwood = _arrangement(counts, int(round_number), wild_points, int(left),
-                                   plan_books, run_wilds, table)
-    return Arrangement(int(pen), melds, deadwood,
-                       None if discarded is None else int(discarded))
-
-
-def _arrangement(counts, round_number, wild_points, left, plan_books, run_wilds, table):
-    """Rebuild the melds the kernel chose: books from the plan, runs from the run table."""
-    wild_pos = round_number - 1
-    rank_wilds = [kind_of(wild_pos + 3, s) for s in range(N_SUITS)
-                  for _ in range(int(counts[kind_of(wild_pos + 3, s)]))]
-    jokers = [JOKER] * int(counts[JOKER])
-    # The cheapest wilds are left over; the others are melded.
-    cheap_first = rank_wilds + jokers if wild_points <= JOKER_PENALTY else jokers + rank_wilds
-    wilds_left = cheap_first[:left]
-    wild_pool = cheap_first[left:][::-1]  # melded wilds, dearest first
-
-    remaining = counts.copy()
-    for s in range(N_SUITS):
-        remaining[kind_of(wild_pos + 3, s)] = 0
-    remaining[JOKER] = 0
-    books = []
-    for i, packed in enumerate(plan_books):
-        if packed:
-            book = []
-            for s in range(N_SUITS):
-                take = packed // 3**s % 3
-                book += [kind_of(i + 3, s)] * take
-                remaining[kind_of(i + 3, s)] -= take
-            books.append(book)
-    patterns = [sum(int(remaining[kind_of(i + 3, s)]) * 3**i for i in range(N_RANKS))
-                for s in range(N_SUITS)]
-    alloc = _split_run_wilds(patterns, run_wilds, table)
-    melds: list[list[int]] = []
-    for s in range(N_SUITS):
-        for positions, n_wild in _suit_runs(patterns[s], alloc[s], table):
-            run = [kind_of(i + 3, s) for i in positions]
-            for i in positions:
-                remaining[kind_of(i + 3, s)] -= 1
-            run_wild = [wild_pool.pop() for _ in range(n_wild)]
-            melds.append(_order_run(run, run_wild))
-    for book in books:
-        need = max(0, 3 - len(book))
-        melds.append(book + [wild_pool.pop() for _ in range(need)])
-    if wild_pool:  # wilds beyond what runs and books need: into a book, or their own meld
-        if books:
-            melds[len(melds) - len(books)] += wild_pool
-        else:
-            melds.append(wild_pool)
-    deadwood = [k for k in range(N_KINDS) for _ in range(int(remaining[k]))] + wilds_left
-    return tuple(tuple(m) for m in melds), tuple(deadwood)
-
-
-def _split_run_wilds(patterns, total, table) -> list[int]:
-    """Per-suit wild counts summing to ``total`` that reach the best run total."""
-    best: dict[int, tuple[int, list[int]]] = {0: (0, [])}
-    for pat in patterns:
-        nxt: dict[int, tuple[int, list[int]]] = {}
-        for used, (value, alloc) in best.items():
-            for w in range(total - used + 1):
-                v = int(table[pat, w])
-                if v == INFEASIBLE:
-                    continue
-                if used + w not in nxt or value + v > nxt[used + w][0]:
-                    nxt[used + w] = (value + v, [*alloc, w])
-        best = nxt
-    return best[total][1]
-
-
-def _suit_runs(pattern: int, wilds: int, table) -> list[tuple[list[int], int]]:
-    """Runs (rank positions, wild count) of one suit reaching ``table[pattern, wilds]``."""
-    target = int(table[pattern, wilds])
-    if pattern == 0 or target == 0:
-        return []
-    digits = [pattern // 3**i % 3 for i in range(N_RANKS)]
-    low = next(i for i in range(N_RANKS) if digits[i])
-    if int(table[pattern - 3**low, wilds]) == target:
-        return _suit_runs(pattern - 3**low, wilds, table)
-
-    def extend(run: list[int], rest: int):
-        span = run[-1] - low + 1
-        need = max(span, 3) - len(run)
-        value = sum(i + 3 for i in run)
-        for w_run in range(need, min(N_RANKS - len(run), wilds) + 1):
-            v = int(table[rest, wilds - w_run])
-            if v != INFEASIBLE and value + v == target:
-                return [(run, w_run), *_suit_runs(rest, wilds - w_run, table)]
-        for j in range(run[-1] + 1, min(run[-1] + 4, N_RANKS - 1) + 1):
-            if rest // 3**j % 3:
-                found = extend([*run, j], rest - 3**j)
-                if found:
-                    return found
-        return None
-
-    found = extend([low], pattern - 3**low)
-    assert found is not None, "run table and reconstruction disagree"
-    return found
-
-
-def _order_run(naturals: list[int], wilds: list[int]) -> list[int]:
-    """A run's cards in rank order, wilds in the gaps first, then above, then below."""
-    from fcsim.core.cards import rank_of
-
-    ranks = [rank_of(k) for k in naturals]
-    slots: dict[int, int] = dict(zip(ranks, naturals, strict=True))
-    pool = list(wilds)
-    for r in range(min(ranks), max(ranks) + 1):
-        if r not in slots:
-            slots[r] = pool.pop()
-    top, bottom = max(ranks), min(ranks)
-    while pool:
-        if top < 13:
-            top += 1
-            slots[top] = pool.pop()
-        else:
-            bottom -= 1
-            slots[bottom] = pool.pop()
-    return [slots[r] for r in sorted(slots)]

@@ -10,11 +10,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from fcsim.core.arrangement import Arrangement, solve
 from fcsim.core.cards import JOKER, N_KINDS, CardError, full_deck, kind_of, parse_cards
 from fcsim.core.rules import RuleSet
 from fcsim.core.solver import (
     MAX_HAND,
-    Arrangement,
     as_counts,
     best_discard,
     best_discard_batch,
@@ -23,7 +23,6 @@ from fcsim.core.solver import (
     min_penalty_batch,
     new_scratch,
     penalty_kernel,
-    solve,
 )
 from fcsim.core.tables import run_table
 from tests.reference.solver import (
