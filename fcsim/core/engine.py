@@ -104,11 +104,70 @@ def _wild_split(hand: np.ndarray, wild_pos: int, left: int, wild_points: int) ->
 
 
 @njit(cache=True)
-def _trace_cards(trace, row, col, hand):
+def _event(trace, row, code, a=0, b=0, c=0, d=0, e=0, f=0, h=0) -> int:
+    """Write trace row ``row`` (code and up to seven values) when tracing; the next row."""
+    if trace.shape[0] == 0:
+        return row
+    trace[row, 0], trace[row, 1], trace[row, 2], trace[row, 3] = code, a, b, c
+    trace[row, 4], trace[row, 5], trace[row, 6], trace[row, 7] = d, e, f, h
+    return row + 1
+
+
+@njit(cache=True)
+def _event_cards(trace, row, col, hand) -> None:
+    """Append the cards of ``hand`` (kind order, with repeats) to the previous trace row."""
+    if trace.shape[0] == 0:
+        return
     for kind in range(N_KINDS):
         for _ in range(hand[kind]):
-            trace[row, col] = kind
+            trace[row - 1, col] = kind
             col += 1
+
+
+@njit(cache=True)
+def _deal(deck, deal_rng, stock, hands, n, dealer) -> int:
+    """Shuffle the full deck into ``stock`` and deal ``n`` cards a seat from the dealer's
+    left, one pass at a time (the stock's top is its last card); the stock size left."""
+    players = hands.shape[0]
+    stock[:] = deck
+    shuffle(deal_rng, stock, DECK_SIZE)
+    stock_len = DECK_SIZE
+    hands[:, :] = 0
+    for _ in range(n):
+        for i in range(1, players + 1):
+            stock_len -= 1
+            hands[(dealer + i) % players, stock[stock_len]] += 1
+    return stock_len
+
+
+@njit(cache=True)
+def _reshuffle(stock, pile, pile_len, play_rng) -> int:
+    """Turn the discard pile but its top card into a shuffled stock; the new stock size."""
+    top = pile[pile_len - 1]
+    for j in range(pile_len - 1):
+        stock[j] = pile[j]
+    shuffle(play_rng, stock, pile_len - 1)
+    pile[0] = top
+    return pile_len - 1
+
+
+@njit(cache=True)
+def _reveal(hidden, hands, stock, stock_len) -> None:
+    """Fill an oracle's ``hidden`` view: every hand, then the stock from the top."""
+    players = hands.shape[0]
+    for s in range(players):
+        hidden[s, :N_KINDS] = hands[s]
+    hidden[players, :] = -1
+    for j in range(stock_len):
+        hidden[players, j] = stock[stock_len - 1 - j]
+
+
+@njit(cache=True)
+def _score(hand, r, wild_points, all_wild, table, scratch) -> tuple[int, int, int]:
+    """Least penalty of a kept hand, and its wild-rank and joker points."""
+    pen, left = penalty_memo(hand, r, wild_points, all_wild, table, scratch)
+    wp, jp = _wild_split(hand, r - 1, left, wild_points)
+    return pen, wp, jp
 
 
 @njit(cache=True)
@@ -131,9 +190,6 @@ def _play_games(
     scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)  # empty memo
     play_rng = np.zeros(4, dtype=np.uint64)
     deal_rng = np.zeros(4, dtype=np.uint64)
-    any_oracle = False
-    for s in range(oracle.shape[0]):
-        any_oracle = any_oracle or oracle[s]
     hidden_full = np.full((n_players + 1, DECK_SIZE), -1, dtype=np.int8)
     hidden_none = np.zeros((0, 0), dtype=np.int8)
     totals = np.zeros(n_players, dtype=np.int64)
@@ -144,42 +200,20 @@ def _play_games(
         totals[:] = 0
         for r in range(1, n_rounds + 1):
             n = r + 2
-            wild_pos = r - 1
             wild_points = n if rules[R_WILD_PENALTY] < 0 else rules[R_WILD_PENALTY]
             dealer = (r - 1) % n_players
             seed_state(deal_rng, stream_seed(seeds[g], r))
-            stock[:] = deck
-            shuffle(deal_rng, stock, DECK_SIZE)
-            stock_len = DECK_SIZE
-            hands[:, :] = 0
-            known[:, :] = 0
-            for _ in range(n):
-                for i in range(1, n_players + 1):
-                    stock_len -= 1
-                    hands[(dealer + i) % n_players, stock[stock_len]] += 1
-            stock_len -= 1
+            stock_len = _deal(deck, deal_rng, stock, hands, n, dealer) - 1
             pile[0] = stock[stock_len]
             pile_len = 1
-            if trace.shape[0]:
-                trace[row, 0] = EV_DEAL
-                trace[row, 1] = r
-                trace[row, 2] = dealer
-                trace[row, 3] = pile[0]
-                row += 1
-                for s in range(n_players):
-                    trace[row, 0] = EV_HAND
-                    trace[row, 1] = r
-                    trace[row, 2] = s
-                    trace[row, 3] = n
-                    _trace_cards(trace, row, _HAND_COL, hands[s])
-                    row += 1
-            info[I_ROUND] = r
-            info[I_WILD_RANK] = n
-            info[I_PLAYERS] = n_players
-            info[I_DEALER] = dealer
-            info[I_WILD_POINTS] = wild_points
-            info[I_ALL_WILD] = 1 if all_wild else 0
-            info[I_GO_OUT_BONUS] = go_out_bonus
+            known[:, :] = 0
+            row = _event(trace, row, EV_DEAL, r, dealer, pile[0])
+            for s in range(n_players):
+                row = _event(trace, row, EV_HAND, r, s, n)
+                _event_cards(trace, row, _HAND_COL, hands[s])
+            info[I_ROUND], info[I_WILD_RANK], info[I_PLAYERS] = r, n, n_players
+            info[I_DEALER], info[I_WILD_POINTS] = dealer, wild_points
+            info[I_ALL_WILD], info[I_GO_OUT_BONUS] = 1 if all_wild else 0, go_out_bonus
             for s in range(n_players):
                 info[I_TOTALS + s] = totals[s]
                 info[I_HAND_SIZES + s] = n
@@ -189,23 +223,16 @@ def _play_games(
             out = -1
             is_capped = False
             while True:
+                # One turn of seat `cur` (docs/ENGINE.md, step 4).
                 last = out >= 0
                 who = seating[g, cur]
-                info[I_SEAT] = cur
-                info[I_STOCK_SIZE] = stock_len
-                info[I_TURN] = t
-                info[I_LAST_TURN] = 1 if last else 0
-                info[I_OUT_SEAT] = out
-                info[I_BEST_DISCARD] = -1
-                info[I_BEST_PENALTY] = -1
+                info[I_SEAT], info[I_STOCK_SIZE], info[I_TURN] = cur, stock_len, t
+                info[I_LAST_TURN], info[I_OUT_SEAT] = 1 if last else 0, out
+                info[I_BEST_DISCARD], info[I_BEST_PENALTY] = -1, -1
                 hidden = hidden_none
-                if any_oracle and oracle[who]:
+                if oracle[who]:
                     hidden = hidden_full
-                    for s in range(n_players):
-                        hidden[s, :N_KINDS] = hands[s]
-                    hidden[n_players, :] = -1
-                    for j in range(stock_len):
-                        hidden[n_players, j] = stock[stock_len - 1 - j]
+                    _reveal(hidden, hands, stock, stock_len)
                 hand = hands[cur]
                 source = draws[who](hand, pile[:pile_len], known, info, hidden, params[who],
                                     table, scratch, play_rng)
@@ -214,18 +241,9 @@ def _play_games(
                     return
                 if source == 0:
                     if stock_len == 0:
-                        top = pile[pile_len - 1]
-                        for j in range(pile_len - 1):
-                            stock[j] = pile[j]
-                        stock_len = pile_len - 1
-                        shuffle(play_rng, stock, stock_len)
-                        pile[0] = top
+                        stock_len = _reshuffle(stock, pile, pile_len, play_rng)
                         pile_len = 1
-                        if trace.shape[0]:
-                            trace[row, 0] = EV_RESHUFFLE
-                            trace[row, 1] = r
-                            trace[row, 2] = stock_len
-                            row += 1
+                        row = _event(trace, row, EV_RESHUFFLE, r, stock_len)
                     stock_len -= 1
                     card = stock[stock_len]
                 else:
@@ -236,13 +254,12 @@ def _play_games(
                 info[I_HAND_SIZES + cur] = n + 1
                 best, best_pen = best_discard_kernel(hand, r, wild_points, all_wild, table,
                                                      scratch)
-                went_out = best_pen == 0
+                went_out = best_pen == 0  # going out is automatic
                 if went_out:
                     drop = best
                 else:
                     info[I_STOCK_SIZE] = stock_len
-                    info[I_BEST_DISCARD] = best
-                    info[I_BEST_PENALTY] = best_pen
+                    info[I_BEST_DISCARD], info[I_BEST_PENALTY] = best, best_pen
                     drop = discards[who](hand, pile[:pile_len], known, info, hidden,
                                          params[who], table, scratch, play_rng)
                     if drop < 0 or drop >= N_KINDS or hand[drop] == 0:
@@ -255,29 +272,16 @@ def _play_games(
                 if known[cur, drop] > 0:
                     known[cur, drop] -= 1
                 t += 1
-                if trace.shape[0]:
-                    trace[row, 0] = EV_TURN
-                    trace[row, 1] = r
-                    trace[row, 2] = cur
-                    trace[row, 3] = source
-                    trace[row, 4] = card
-                    trace[row, 5] = drop
-                    trace[row, 6] = 1 if went_out else 0
-                    trace[row, 7] = 1 if last else 0
-                    row += 1
+                row = _event(trace, row, EV_TURN, r, cur, source, card, drop,
+                             1 if went_out else 0, 1 if last else 0)
                 if last:
-                    pen, left = penalty_memo(hand, r, wild_points, all_wild, table, scratch)
-                    wp, jp = _wild_split(hand, wild_pos, left, wild_points)
-                    penalty[g, r - 1, cur] = pen
-                    wild_pts[g, r - 1, cur] = wp
-                    joker_pts[g, r - 1, cur] = jp
+                    penalty[g, r - 1, cur], wild_pts[g, r - 1, cur], joker_pts[g, r - 1, cur] = (
+                        _score(hand, r, wild_points, all_wild, table, scratch))
                     scored[cur] = True
                 elif went_out:
                     out = cur
                     out_turn[g, r - 1] = t
                     penalty[g, r - 1, cur] = go_out_bonus
-                    wild_pts[g, r - 1, cur] = 0
-                    joker_pts[g, r - 1, cur] = 0
                     scored[cur] = True
                 elif t >= turn_cap:
                     is_capped = True
@@ -286,31 +290,16 @@ def _play_games(
                 if out >= 0 and cur == out:
                     break
             if is_capped:
-                out_turn[g, r - 1] = 0
-                if trace.shape[0]:
-                    trace[row, 0] = EV_CAPPED
-                    trace[row, 1] = r
-                    row += 1
+                row = _event(trace, row, EV_CAPPED, r)
             for s in range(n_players):
                 if not scored[s]:
-                    pen, left = penalty_memo(hands[s], r, wild_points, all_wild, table,
-                                               scratch)
-                    wp, jp = _wild_split(hands[s], wild_pos, left, wild_points)
-                    penalty[g, r - 1, s] = pen
-                    wild_pts[g, r - 1, s] = wp
-                    joker_pts[g, r - 1, s] = jp
+                    penalty[g, r - 1, s], wild_pts[g, r - 1, s], joker_pts[g, r - 1, s] = (
+                        _score(hands[s], r, wild_points, all_wild, table, scratch))
                 totals[s] += penalty[g, r - 1, s]
-                if trace.shape[0]:
-                    trace[row, 0] = EV_SCORE
-                    trace[row, 1] = r
-                    trace[row, 2] = s
-                    trace[row, 3] = penalty[g, r - 1, s]
-                    trace[row, 4] = wild_pts[g, r - 1, s]
-                    trace[row, 5] = joker_pts[g, r - 1, s]
-                    trace[row, 6] = 1 if s == out else 0
-                    trace[row, 7] = n
-                    _trace_cards(trace, row, _SCORE_COL, hands[s])
-                    row += 1
+                row = _event(trace, row, EV_SCORE, r, s, penalty[g, r - 1, s],
+                             wild_pts[g, r - 1, s], joker_pts[g, r - 1, s], 1 if s == out else 0,
+                             n)
+                _event_cards(trace, row, _SCORE_COL, hands[s])
             out_seat[g, r - 1] = out
             turns[g, r - 1] = t
             capped[g, r - 1] = is_capped
@@ -325,8 +314,7 @@ def _play_games(
             win[g, s] = totals[s] == best_total
         if trace.shape[0]:
             trace[row, 0] = EV_END
-            for s in range(n_players):
-                trace[row, 1 + s] = totals[s]
+            trace[row, 1 : 1 + n_players] = totals
             row += 1
     error[4] = row
 
