@@ -20,9 +20,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-RUNS = [
-    ("greedy-variants", "greedy,greedy:take_margin=5,greedy:take_margin=15,random", 200_000, 1),
-    ("lookahead", "random,greedy,expected,aware", 4_000, 2),
+RUNS = [  # name, strategies, games, seed, chunk size (small chunks keep every core busy)
+    ("greedy-variants", "greedy,greedy:take_margin=5,greedy:take_margin=15,random", 200_000, 1,
+     10_000),
+    ("lookahead", "random,greedy,expected,aware", 4_000, 2, 250),
 ]
 
 
@@ -38,12 +39,12 @@ def main() -> None:
     report_dir = ROOT / "results" / "sample"
     shutil.rmtree(runs_dir, ignore_errors=True)
     paths = []
-    for name, strategies, games, seed in RUNS:
+    for name, strategies, games, seed, chunk_size in RUNS:
         games = max(4, int(games * args.scale))
         path = runs_dir / name
         start = time.perf_counter()
         _fcsim("simulate", "--strategies", strategies, "--games", str(games), "--seed",
-               str(seed), "--duplicate", "--out", str(path))
+               str(seed), "--duplicate", "--chunk-size", str(chunk_size), "--out", str(path))
         print(f"step=simulate-{name} games={games} wall_s={time.perf_counter() - start:.1f}",
               flush=True)
         paths.append(str(path))
