@@ -88,7 +88,7 @@ PLAN_BOOKS, PLAN_RUN_WILDS = _S_PLAN, _S_PLAN_RUN_WILDS  # read by fcsim.core.ar
 _S_OPT = _S_PLAN_RUN_WILDS + 1  # book options, _OPT_WIDTH each:
 _OPT_WIDTH = 7  # 5 per-suit pattern decrements, size, packed takes
 _S_MEMO = _S_OPT + N_RANKS * (MAX_BOOK_OPTIONS + 1) * _OPT_WIDTH  # see penalty_memo
-MEMO_SLOTS = 512
+MEMO_SLOTS = 4096
 _ZOBRIST = np.random.default_rng(20261130).integers(0, 2**63, N_KINDS + 1, dtype=np.uint64) | 1
 _MEMO_ENTRY = N_KINDS + 3  # the hand, a tag (round and rules; 0 = empty), penalty, left
 SCRATCH_SIZE = _S_MEMO + MEMO_SLOTS * _MEMO_ENTRY
@@ -286,7 +286,7 @@ def penalty_memo(
     h = np.uint64(tag) * _ZOBRIST[N_KINDS]
     for k in range(N_KINDS):
         h += np.uint64(counts[k]) * _ZOBRIST[k]  # independent terms: no dependency chain
-    base = _S_MEMO + int(h >> np.uint64(55)) % MEMO_SLOTS * _MEMO_ENTRY
+    base = _S_MEMO + int(h >> np.uint64(52)) % MEMO_SLOTS * _MEMO_ENTRY
     if scratch[base + N_KINDS] == tag:
         same = True
         for k in range(N_KINDS):
