@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from fcsim.core.solver import best_discard_kernel, penalty_memo
+from fcsim.core.solver import discard_search, penalty_memo
 from fcsim.strategies.base import (
     DECISION_SIGNATURE,
     I_ALL_WILD,
@@ -30,13 +30,13 @@ from fcsim.strategies.registry import Family, Param, register
 def take_discard(hand, pile, known, info, table, scratch, margin: float) -> int:
     """1 when the visible discard beats the expected stock draw by more than ``margin``."""
     rnd, points, all_wild = info[I_ROUND], info[I_WILD_POINTS], info[I_ALL_WILD] == 1
-    top = pile[pile.shape[0] - 1]
-    hand[top] += 1
-    _, from_pile = best_discard_kernel(hand, rnd, points, all_wild, table, scratch)
-    hand[top] -= 1
     # A stock draw never leaves more than today's penalty (the drawn card can go back), so
     # a discard that does not beat today's penalty cannot beat the expectation either.
     keep, _ = penalty_memo(hand, rnd, points, all_wild, table, scratch)
+    top = pile[pile.shape[0] - 1]
+    hand[top] += 1
+    _, from_pile = discard_search(hand, rnd, points, all_wild, table, scratch, top, keep)
+    hand[top] -= 1
     if from_pile >= keep - margin:
         return 0
     unseen = np.empty(hand.shape[0], dtype=np.int64)

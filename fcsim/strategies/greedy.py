@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from fcsim.core.solver import best_discard_kernel, penalty_memo
+from fcsim.core.solver import discard_search, penalty_memo
 from fcsim.strategies.base import (
     DECISION_SIGNATURE,
     I_ALL_WILD,
@@ -28,7 +28,8 @@ def draw(hand, pile, known, info, hidden, params, table, scratch, rng):
     now, _ = penalty_memo(hand, rnd, points, all_wild, table, scratch)
     top = pile[pile.shape[0] - 1]
     hand[top] += 1
-    _, after = best_discard_kernel(hand, rnd, points, all_wild, table, scratch)
+    # Discarding the top card again keeps `now`; search only for something better.
+    _, after = discard_search(hand, rnd, points, all_wild, table, scratch, top, now)
     hand[top] -= 1
     return 1 if after < now - params[0] else 0
 
