@@ -6,7 +6,7 @@ Prints one stable line per run::
 
 and one line for the parallel efficiency (the same run on 1 worker, then on 2)::
 
-    parallel games=20000 games_per_s_1=… games_per_s_2=… speedup=… efficiency=…
+    parallel games=200000 games_per_s_1=… games_per_s_2=… speedup=… efficiency=…
 
 Wall time covers the whole command (start-up, warm-up, writing). ``peak_rss_mb`` is the
 largest sum of resident memory over the command and all its worker processes, sampled
@@ -80,8 +80,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, action="append",
                         help="games per run (repeatable; default 100000 and 1000000)")
     parser.add_argument("--workers", type=int, default=len(os.sched_getaffinity(0)))
-    parser.add_argument("--parallel-games", type=int, default=20_000,
-                        help="games for the 1-vs-2-worker efficiency run (0 to skip)")
+    parser.add_argument("--parallel-games", type=int, default=200_000,
+                        help="games for the 1-vs-2-worker efficiency run (0 to skip); "
+                             "enough chunks that process start-up does not dominate")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench_simulate_") as scratch:
         for index, games in enumerate(args.games or [100_000, 1_000_000]):
