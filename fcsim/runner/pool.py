@@ -54,9 +54,13 @@ class InProcess:
         """Nothing to release."""
 
 
-def _start_worker(plan: RunPlan) -> None:
-    """Pool initializer: end with the parent, warm the kernels once."""
-    threading.Thread(target=_exit_with, args=(os.getppid(),), daemon=True).start()
+def _start_worker(plan: RunPlan, parent: int) -> None:
+    """Pool initializer: end with the parent, warm the kernels once.
+
+    ``parent`` is the pid the parent passed in: asking ``os.getppid()`` here would get the
+    wrong answer if the parent was killed while this worker was still starting.
+    """
+    threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
     prepare(plan)
 
 
@@ -76,7 +80,7 @@ class ProcessPool:
     def run(self, plan: RunPlan, indices: Iterable[int]) -> Iterator[ChunkOutput]:
         todo = iter(indices)
         pool = ProcessPoolExecutor(self.workers, mp_context=get_context("spawn"),
-                                   initializer=_start_worker, initargs=(plan,))
+                                   initializer=_start_worker, initargs=(plan, os.getpid()))
 
         def submit(count: int) -> set[Future]:
             return {pool.submit(run_chunk, plan, i) for i in islice(todo, count)}
