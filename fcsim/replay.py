@@ -65,10 +65,9 @@ def _events(trace: np.ndarray, rules: RuleSet) -> Iterator[dict]:
             hand = _cards(row, E._SCORE_COL, int(row[7]))
             went_out = bool(row[6])
             totals[int(row[2])] += int(row[3])
-            arrangement = solve(hand, r, rules)
+            shown = solve(hand, r, rules).to_json()  # the going-out hand melds everything
             yield {"event": "score", "round": r, "seat": int(row[2]), "hand": hand,
-                   "melds": [] if went_out else arrangement.to_json()["melds"],
-                   "deadwood": [] if went_out else arrangement.to_json()["deadwood"],
+                   "melds": shown["melds"], "deadwood": shown["deadwood"],
                    "penalty": int(row[3]), "wild_pts": int(row[4]), "joker_pts": int(row[5]),
                    "went_out": went_out, "total": totals[int(row[2])]}
         elif code == E.EV_END:
@@ -102,12 +101,11 @@ def render_text(events: Sequence[dict], strategies: Sequence[Strategy]) -> str:
         elif kind == "capped":
             lines.append(f"   (turn cap reached: round {e['round']} stopped, flagged capped)")
         elif kind == "score":
+            melds = "  ".join(" ".join(m) for m in e["melds"]) or "-"
+            left = " ".join(e["deadwood"]) or "-"
+            detail = f"melds {melds} | left {left}"
             if e["went_out"]:
-                detail = "went out"
-            else:
-                melds = "  ".join(" ".join(m) for m in e["melds"]) or "-"
-                left = " ".join(e["deadwood"]) or "-"
-                detail = f"melds {melds} | left {left}"
+                detail = f"went out: {detail}"
             lines.append(f"   seat {e['seat']}: {e['penalty']:>4} points ({detail}); "
                          f"total {e['total']}")
         elif kind == "end":

@@ -34,6 +34,8 @@ def test_replay_json_lines_follow_the_documented_events() -> None:
                          "last_turn"}
     score = next(e for e in events if e["event"] == "score")
     assert {"hand", "melds", "deadwood", "penalty", "went_out"} <= set(score)
+    out = [e for e in events if e["event"] == "score" and e["went_out"]]
+    assert out and all(e["melds"] and not e["deadwood"] for e in out)  # the going-out hand
     end = events[-1]
     assert end["event"] == "end" and len(end["totals"]) == 3
 
