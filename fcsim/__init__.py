@@ -10,10 +10,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from fcsim.core.arrangement import solve
-from fcsim.core.cards import CardError, format_card, format_cards, parse_hand
-from fcsim.core.rules import RulesError, RuleSet
-from fcsim.core.solver import best_discard, min_penalty
+from fcsim import _numba_cache
+
+_numba_cache.configure()  # before any kernel is compiled or loaded
+
+from fcsim.core.arrangement import solve  # noqa: E402
+from fcsim.core.cards import CardError, format_card, format_cards, parse_hand  # noqa: E402
+from fcsim.core.rules import RulesError, RuleSet  # noqa: E402
+from fcsim.core.solver import best_discard, min_penalty  # noqa: E402
 
 if TYPE_CHECKING:
     from fcsim.analysis.load import load_results

@@ -29,6 +29,8 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from fcsim._numba_cache import cache_root
+
 N_RANKS = 11
 N_PATTERNS = 3**N_RANKS  # 177,147
 MAX_WILDS = 16  # 6 jokers + 10 cards of the wild rank
@@ -116,11 +118,7 @@ def _build_run_table(pow3: np.ndarray) -> np.ndarray:
 
 
 def _cache_path() -> Path:
-    root = os.environ.get("FCSIM_CACHE_DIR") or os.environ.get("XDG_CACHE_HOME")
-    base = Path(root) if root else Path.home() / ".cache"
-    if not os.environ.get("FCSIM_CACHE_DIR"):
-        base = base / "fcsim"
-    return base / f"run_table_v{TABLE_VERSION}.npy"
+    return cache_root() / f"run_table_v{TABLE_VERSION}.npy"
 
 
 def build_run_table() -> np.ndarray:
