@@ -1,4 +1,5 @@
-"""Discard candidates ranked by the penalty they leave right now (shared helper)."""
+"""Shared helpers: what taking the visible discard is worth, and discard candidates ranked
+by the penalty they leave right now."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import numpy as np
 from numba import njit
 
 from fcsim.core.cards import JOKER, JOKER_PENALTY, N_KINDS, N_RANKS
-from fcsim.core.solver import penalty_memo
+from fcsim.core.solver import discard_search, penalty_memo
 
 
 @njit(cache=True)
@@ -17,6 +18,21 @@ def card_points(kind: int, round_number: int, wild_points: int) -> int:
     if kind % N_RANKS == round_number - 1:
         return wild_points
     return kind % N_RANKS + 3
+
+
+@njit(cache=True)
+def pile_outlook(hand: np.ndarray, pile: np.ndarray, round_number: int, wild_points: int,
+                 all_wild: bool, table: np.ndarray, scratch: np.ndarray) -> tuple[int, int]:
+    """(penalty of ``hand`` now, least penalty after taking the pile's top card and
+    discarding the best card). Discarding the top card again keeps today's penalty, so the
+    search only looks for something better."""
+    now, _ = penalty_memo(hand, round_number, wild_points, all_wild, table, scratch)
+    top = pile[pile.shape[0] - 1]
+    hand[top] += 1
+    _, after = discard_search(hand, round_number, wild_points, all_wild, table, scratch, top,
+                              now)
+    hand[top] -= 1
+    return now, after
 
 
 @njit(cache=True)

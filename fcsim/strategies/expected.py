@@ -13,7 +13,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from fcsim.core.solver import discard_search, penalty_memo
 from fcsim.strategies.base import (
     DECISION_SIGNATURE,
     I_ALL_WILD,
@@ -21,7 +20,7 @@ from fcsim.strategies.base import (
     I_SEAT,
     I_WILD_POINTS,
 )
-from fcsim.strategies.candidates import best_candidates, immediate_penalties
+from fcsim.strategies.candidates import best_candidates, immediate_penalties, pile_outlook
 from fcsim.strategies.lookahead import expected_draw_penalty, unseen_counts
 from fcsim.strategies.registry import Family, Param, register
 
@@ -32,11 +31,7 @@ def take_discard(hand, pile, known, info, table, scratch, margin: float) -> int:
     rnd, points, all_wild = info[I_ROUND], info[I_WILD_POINTS], info[I_ALL_WILD] == 1
     # A stock draw never leaves more than today's penalty (the drawn card can go back), so
     # a discard that does not beat today's penalty cannot beat the expectation either.
-    keep, _ = penalty_memo(hand, rnd, points, all_wild, table, scratch)
-    top = pile[pile.shape[0] - 1]
-    hand[top] += 1
-    _, from_pile = discard_search(hand, rnd, points, all_wild, table, scratch, top, keep)
-    hand[top] -= 1
+    keep, from_pile = pile_outlook(hand, pile, rnd, points, all_wild, table, scratch)
     if from_pile >= keep - margin:
         return 0
     unseen = np.empty(hand.shape[0], dtype=np.int64)

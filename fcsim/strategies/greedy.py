@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from numba import njit
 
-from fcsim.core.solver import discard_search, penalty_memo
 from fcsim.strategies.base import (
     DECISION_SIGNATURE,
     I_ALL_WILD,
@@ -18,19 +17,15 @@ from fcsim.strategies.base import (
     I_ROUND,
     I_WILD_POINTS,
 )
+from fcsim.strategies.candidates import pile_outlook
 from fcsim.strategies.registry import Family, Param, register
 
 
 @njit(DECISION_SIGNATURE, cache=True)
 def draw(hand, pile, known, info, hidden, params, table, scratch, rng):
     """1 (discard pile) iff taking the top card beats the current penalty by > take_margin."""
-    rnd, points, all_wild = info[I_ROUND], info[I_WILD_POINTS], info[I_ALL_WILD] == 1
-    now, _ = penalty_memo(hand, rnd, points, all_wild, table, scratch)
-    top = pile[pile.shape[0] - 1]
-    hand[top] += 1
-    # Discarding the top card again keeps `now`; search only for something better.
-    _, after = discard_search(hand, rnd, points, all_wild, table, scratch, top, now)
-    hand[top] -= 1
+    now, after = pile_outlook(hand, pile, info[I_ROUND], info[I_WILD_POINTS],
+                              info[I_ALL_WILD] == 1, table, scratch)
     return 1 if after < now - params[0] else 0
 
 
