@@ -26,7 +26,7 @@ from fcsim.strategies.base import (
     I_SEAT,
     I_TURN,
 )
-from fcsim.strategies.expected import discard_outlooks, take_discard
+from fcsim.strategies.expected import TAKE_MARGIN, discard_outlooks, take_discard
 from fcsim.strategies.registry import Family, Param, register
 
 
@@ -80,8 +80,7 @@ FAMILY = register(Family(
     draw,
     discard,
     (
-        Param("take_margin", 0, "points the discard must beat the expected stock draw by",
-              integer=False, low=0, high=100),
+        TAKE_MARGIN,
         Param("candidates", 4, "discards (best now) compared", low=1, high=14),
         Param("feed_weight", 3, "extra points counted for a discard the next seat collects",
               integer=False, low=0, high=100),

@@ -87,14 +87,16 @@ def discard(hand, pile, known, info, hidden, params, table, scratch, rng):
     return kinds[best]
 
 
+TAKE_MARGIN = Param("take_margin", 0, "points the discard must beat the expected stock draw by",
+                    integer=False, low=0, high=100)
+
 FAMILY = register(Family(
     "expected",
     "Exact expectation over unseen cards for the draw and (among the best few) the discard.",
     draw,
     discard,
     (
-        Param("take_margin", 0, "points the discard must beat the expected stock draw by",
-              integer=False, low=0, high=100),
+        TAKE_MARGIN,
         Param("candidates", 3, "discards (best now) compared by expected penalty", low=1,
               high=14),
     ),
