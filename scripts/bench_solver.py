@@ -23,7 +23,7 @@ from numba import njit
 from fcsim.core.cards import DECK_SIZE, N_KINDS, full_deck
 from fcsim.core.rng import new_state, shuffle
 from fcsim.core.solver import best_discard_batch_kernel, penalty_batch_kernel
-from fcsim.core.tables import run_table
+from fcsim.core.tables import solver_table
 
 CASES = [(4, 2), (8, 6), (11, 9), (13, 11), (14, 11)]  # (cards, round)
 
@@ -60,7 +60,7 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=1_000_000)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    table = run_table()
+    table = solver_table()
     state = new_state(args.seed)
     deck = full_deck()
     for cards, rnd in CASES:

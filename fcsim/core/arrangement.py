@@ -30,7 +30,7 @@ from fcsim.core.solver import (
     penalty_kernel,
     setup_hand,
 )
-from fcsim.core.tables import INFEASIBLE, run_table
+from fcsim.core.tables import INFEASIBLE, run_table, solver_table
 
 
 @dataclass(frozen=True)
@@ -62,7 +62,7 @@ def solve(hand, round_number: int, rules: RuleSet | None = None,
     and the arrangement is that of the n cards left.
     """
     counts, wild_points, all_wild = setup_hand(hand, round_number, rules)
-    table = run_table()
+    table = solver_table()
     scratch = new_scratch()
     discarded = None
     if discard:
@@ -75,7 +75,7 @@ def solve(hand, round_number: int, rules: RuleSet | None = None,
     plan_books = [int(x) for x in scratch[PLAN_BOOKS:PLAN_BOOKS + N_RANKS]]
     run_wilds = int(scratch[PLAN_RUN_WILDS])
     melds, deadwood = _arrangement(counts, int(round_number), wild_points, int(left),
-                                   plan_books, run_wilds, table)
+                                   plan_books, run_wilds, run_table())
     return Arrangement(int(pen), melds, deadwood,
                        None if discarded is None else int(discarded))
 

@@ -27,7 +27,7 @@ from fcsim.core.rules import (
     RuleSet,
 )
 from fcsim.core.solver import SCRATCH_SIZE, best_discard_kernel, penalty_memo
-from fcsim.core.tables import run_table
+from fcsim.core.tables import solver_table
 from fcsim.strategies.base import (
     I_ALL_WILD,
     I_BEST_DISCARD,
@@ -354,7 +354,7 @@ def _run(seeds, seating, strategies, rules, trace_rows: int):
     trace = np.zeros((trace_rows, TRACE_WIDTH), np.int16)
     error = np.zeros(5, np.int64)
     draws, discards, params, oracle = _function_tuples(strategies)
-    _play_games(seeds, seating, draws, discards, params, oracle, rules.as_array(), run_table(),
+    _play_games(seeds, seating, draws, discards, params, oracle, rules.as_array(), solver_table(),
                 full_deck(),
                 res.total, res.place, res.win, res.penalty, res.wild_pts, res.joker_pts,
                 res.out_seat, res.out_turn, res.turns, res.capped, trace, error)

@@ -18,17 +18,21 @@ out, plus the cheapest ``u`` wilds when ``u`` wilds are left out.
   any number of wilds; that matters only with all-wild melds off and 11 or more wilds,
   the one case where single-card books are enumerated too.
   Three or more such cards make a book that "no book" can never beat, so that option is
-  dropped. The combinations of book options are walked like an odometer; before the
-  convolution each one is bounded by the suits' best run totals with the whole wild
-  budget (a prefix maximum stored beside the table), and skipped when it cannot win.
+  dropped. The combinations of book options are walked like an odometer, biggest books
+  first (they usually win, and then prune the rest); before the convolution each one is
+  bounded by the suits' best run totals with the whole wild budget (a prefix maximum
+  stored beside the table), and skipped when it cannot win.
 * **Wilds left over** after books and runs are absorbed by any book (a book takes any
   number), or by an all-wild meld when there are three or more and the rules allow it;
   otherwise they count, cheapest first.
 
 :func:`penalty_memo` puts a small exact memo of recent hands in front of the kernel (games
-and lookahead strategies solve the same hands again and again); :func:`best_discard_kernel`
-tries discards most points first and stops when no remaining one can do better. The melds
-themselves, for display, are rebuilt by :mod:`fcsim.core.arrangement`.
+and lookahead strategies solve the same hands again and again). :func:`discard_kernel`
+finds the best discard in one walk of the same book combinations: the penalty after
+discarding ``d`` is that of the whole hand arranged with ``d`` left out, so it tracks, per
+combination, the best runs that leave one natural out for free (a column of the table)
+and the best with one wild fewer. The melds themselves, for display, are rebuilt by
+:mod:`fcsim.core.arrangement`.
 
 Among arrangements of equal penalty the one leaving the fewest wilds unmelded is chosen,
 which fixes how the penalty splits into natural / wild-rank / joker points.
@@ -51,7 +55,16 @@ from fcsim.core.cards import (
     parse_cards,
 )
 from fcsim.core.rules import RuleSet
-from fcsim.core.tables import BOUND, INFEASIBLE, POW3, run_table
+from fcsim.core.tables import (
+    FREE_ROWS,
+    INFEASIBLE,
+    NARROW,
+    NO_CARD,
+    POW3,
+    RUN_ROWS,
+    WIDE_ROWS,
+    solver_table,
+)
 
 MAX_HAND = 20
 MAX_BOOK_OPTIONS = 243  # per rank: at most 3**5 sub-multisets of its cards
@@ -71,18 +84,20 @@ def _wild_cost(u: int, n_rank_wilds: int, n_jokers: int, wild_points: int) -> in
     return cheap_n * cheap + (u - cheap_n) * dear
 
 
-# Layout of the int64 scratch array the kernel works in (no allocation per call).
+# Layout of the int64 scratch array the kernels work in (no allocation per call).
 _S_PAT = 0  # 5 suit patterns of the hand
 _S_CUR = 5  # 5 suit patterns left for runs under the current book choice
-_S_RUNS = 10  # 17 best run totals by exact wild count
-_S_CHOICE = 44  # 11 option index per candidate rank (0 = no book)
-_S_CAND = 55  # 11 candidate rank positions
-_S_NOPT = 66  # 11 option count per candidate (including "no book")
-_S_FIRST = 77  # 11 index of each candidate's first book option
-_S_LO = 88  # 5
-_S_HI = 93  # 5
-_S_T = 98  # 5
-_S_PLAN = 103  # best arrangement: 11 packed book takes (base 3 over suits) …
+_S_MASK = 10  # 5 bit sets of the natural ranks each suit holds
+_S_RUNS = 15  # 17 best run totals by exact wild count (discard search: scaled, see below)
+_S_FREE = 32  # 17 the same with one natural card left out for free (discard search)
+_S_CHOICE = 49  # 11 option index per candidate rank (0 = no book)
+_S_CAND = 60  # 11 candidate rank positions
+_S_NOPT = 71  # 11 option count per candidate (including "no book")
+_S_FIRST = 82  # 11 index of each candidate's first book option
+_S_LO = 93  # 5
+_S_HI = 98  # 5
+_S_T = 103  # 5
+_S_PLAN = 108  # best arrangement: 11 packed book takes (base 3 over suits) …
 _S_PLAN_RUN_WILDS = _S_PLAN + N_RANKS  # … and the wilds in runs
 PLAN_BOOKS, PLAN_RUN_WILDS = _S_PLAN, _S_PLAN_RUN_WILDS  # read by fcsim.core.arrangement
 _S_OPT = _S_PLAN_RUN_WILDS + 1  # book options, _OPT_WIDTH each:
@@ -93,6 +108,10 @@ _ZOBRIST = np.random.default_rng(20261130).integers(0, 2**63, N_KINDS + 1, dtype
 _MEMO_ENTRY = N_KINDS + 3  # the hand, a tag (round and rules; 0 = empty), penalty, left
 SCRATCH_SIZE = _S_MEMO + MEMO_SLOTS * _MEMO_ENTRY
 
+# Same-suit ranks within two of rank i: a natural card with none of them held is isolated.
+_NEAR = np.array([sum(1 << j for j in range(max(0, i - 2), min(N_RANKS, i + 3)) if j != i)
+                  for i in range(N_RANKS)], dtype=np.int64)
+
 
 def new_scratch() -> np.ndarray:
     """A work array for the kernels (reuse it across calls): memo empty, the rest free."""
@@ -101,57 +120,41 @@ def new_scratch() -> np.ndarray:
     return scratch
 
 
-@njit(cache=True)
-def penalty_kernel(
-    counts: np.ndarray,
-    round_number: int,
-    wild_points: int,
-    all_wild: bool,
-    table: np.ndarray,
-    scratch: np.ndarray,
-) -> tuple[int, int]:
-    """Exact minimum penalty of a hand, and how many wilds that arrangement leaves out.
-
-    Parameters
-    ----------
-    counts : int8[56]
-        Copies of each kind in the hand (naturals 0–2, jokers 0–6), at most 20 cards.
-    round_number : int
-        1–11; the wild rank is ``round_number + 2`` (rank position ``round_number - 1``).
-    wild_points : int
-        Penalty of an unmelded card of the wild rank (20, or its face value).
-    all_wild : bool
-        Whether three or more wilds alone form a meld.
-    table : uint8[3**11, 34]
-        The run table of :mod:`fcsim.core.tables`.
-    scratch : int64[SCRATCH_SIZE]
-        Work space from :func:`new_scratch`; on return it also holds the arrangement
-        found (read by :func:`solve`).
-
-    Returns
-    -------
-    (penalty, wilds_left) : (int, int)
-        Among arrangements of least penalty, the one leaving the fewest wilds unmelded;
-        the wilds left out are the cheapest ones.
-    """
-    wild_pos = round_number - 1
-    n_jokers = int(counts[JOKER])
-    n_rank_wilds = 0
+@njit(cache=True, inline="always")
+def _read_hand(counts: np.ndarray, wild_pos: int, scratch: np.ndarray) -> tuple[int, int, int]:
+    """Suit patterns and rank sets into ``scratch``; returns (natural points, wild-rank
+    cards, points of the highest natural card)."""
     nat_total = 0
+    n_rank_wilds = 0
+    top = 0
     for s in range(N_SUITS):
         base = s * N_RANKS
-        n_rank_wilds += counts[base + wild_pos]
         pat = 0
+        mask = 0
         for i in range(N_RANKS):
             c = counts[base + i]
-            if c and i != wild_pos:
-                pat += c * POW3[i]
-                nat_total += c * (i + 3)
+            if c:
+                if i == wild_pos:
+                    n_rank_wilds += c
+                else:
+                    pat += c * POW3[i]
+                    mask |= 1 << i
+                    nat_total += c * (i + 3)
+                    top = max(top, i + 3)
         scratch[_S_PAT + s] = pat
-    n_wilds = n_jokers + n_rank_wilds
+        scratch[_S_CUR + s] = pat
+        scratch[_S_MASK + s] = mask
+    return nat_total, n_rank_wilds, top
 
-    # Book options per candidate rank, stored flat: option 0 of each rank is "no book".
-    min_book = 1 if (not all_wild and n_wilds >= 11) else 2
+
+@njit(cache=True, inline="always")
+def _book_options(counts: np.ndarray, wild_pos: int, n_wilds: int, min_book: int,
+                  scratch: np.ndarray) -> int:
+    """Store each candidate rank's book options in ``scratch``; returns the candidates.
+
+    Option 0 of a rank is "no book", dropped when three or more of its cards are isolated;
+    the others take a sub-multiset of the rank's cards holding every isolated one.
+    """
     n_cand = 0
     n_stored = 0
     for i in range(N_RANKS):
@@ -166,19 +169,12 @@ def penalty_kernel(
             continue
         forced = 0
         for s in range(N_SUITS):
-            lo = 0
-            if scratch[_S_HI + s] > 0:
-                lo = scratch[_S_HI + s]  # isolated unless a same-suit card is within 2 ranks
-                for d in (-2, -1, 1, 2):
-                    j = i + d
-                    if 0 <= j < N_RANKS and j != wild_pos and counts[s * N_RANKS + j] > 0:
-                        lo = 0
-                        break
+            lo = scratch[_S_HI + s] if (scratch[_S_MASK + s] & _NEAR[i]) == 0 else 0
             scratch[_S_LO + s] = lo
             scratch[_S_T + s] = lo
             forced += lo
         first = n_stored
-        if forced < 3:  # three or more isolated cards make a book "no book" never beats
+        if forced < 3:
             for f in range(_OPT_WIDTH):
                 scratch[_S_OPT + n_stored * _OPT_WIDTH + f] = 0
             n_stored += 1
@@ -206,28 +202,121 @@ def penalty_kernel(
             scratch[_S_CAND + n_cand] = i
             scratch[_S_NOPT + n_cand] = n_stored - first
             scratch[_S_FIRST + n_cand] = first
-            scratch[_S_CHOICE + n_cand] = 0
+            scratch[_S_CHOICE + n_cand] = n_stored - first - 1  # the biggest book first
             n_cand += 1
         else:
             n_stored = first  # only "no book": nothing to choose
+    return n_cand
 
-    # Walk every combination of book options (an odometer over the candidate ranks),
-    # keeping the patterns left for runs, the books' wild need and value up to date.
-    book_need = 0
-    book_value = 0
+
+@njit(cache=True, inline="always")
+def _apply_option(scratch: np.ndarray, c_i: int, sign: int, need: int, value: int
+                  ) -> tuple[int, int]:
+    """Take (sign=1) or give back (sign=-1) candidate c_i's chosen book; new need, value."""
+    q = _S_OPT + (scratch[_S_FIRST + c_i] + scratch[_S_CHOICE + c_i]) * _OPT_WIDTH
+    size = scratch[q + 5]
+    if size == 0:
+        return need, value
     for s in range(N_SUITS):
-        scratch[_S_CUR + s] = scratch[_S_PAT + s]
+        scratch[_S_CUR + s] -= sign * scratch[q + s]
+    return need + sign * max(0, 3 - size), value + sign * size * (scratch[_S_CAND + c_i] + 3)
+
+
+@njit(cache=True, inline="always")
+def _first_combination(scratch: np.ndarray, n_cand: int) -> tuple[int, int]:
+    """Apply every candidate's first option; returns the books' (wild need, rank total)."""
+    need, value = 0, 0
     for c_i in range(n_cand):
-        book_need, book_value = _apply_option(scratch, c_i, 1, book_need, book_value)
+        need, value = _apply_option(scratch, c_i, 1, need, value)
+    return need, value
+
+
+@njit(cache=True, inline="always")
+def _next_combination(scratch: np.ndarray, n_cand: int, need: int, value: int
+                      ) -> tuple[bool, int, int]:
+    """Step the odometer over the candidates' options, from the last option of each (the
+    biggest book, usually best: found early, it prunes the rest) down to option 0;
+    (False, …) after the last combination."""
+    c_i = 0
+    while c_i < n_cand and scratch[_S_CHOICE + c_i] == 0:
+        need, value = _apply_option(scratch, c_i, -1, need, value)
+        scratch[_S_CHOICE + c_i] = scratch[_S_NOPT + c_i] - 1
+        need, value = _apply_option(scratch, c_i, 1, need, value)
+        c_i += 1
+    if c_i == n_cand:
+        return False, need, value
+    need, value = _apply_option(scratch, c_i, -1, need, value)
+    scratch[_S_CHOICE + c_i] -= 1
+    need, value = _apply_option(scratch, c_i, 1, need, value)
+    return True, need, value
+
+
+@njit(cache=True, inline="always")
+def _exact(table: np.ndarray, pat: int, w: int) -> int:
+    """A suit's best run total with exactly ``w`` wilds, or ``_NEG``."""
+    v = table[RUN_ROWS + pat, w] if w < NARROW else table[WIDE_ROWS + 2 * pat, w - NARROW]
+    return _NEG if v == INFEASIBLE else int(v)
+
+
+@njit(cache=True, inline="always")
+def _best_upto(table: np.ndarray, pat: int, budget: int) -> int:
+    """A suit's best run total with at most ``budget`` wilds."""
+    if budget < NARROW:
+        return int(table[RUN_ROWS + pat, NARROW + budget])
+    return int(table[WIDE_ROWS + 2 * pat + 1, budget - NARROW])
+
+
+@njit(cache=True)
+def penalty_kernel(
+    counts: np.ndarray,
+    round_number: int,
+    wild_points: int,
+    all_wild: bool,
+    table: np.ndarray,
+    scratch: np.ndarray,
+) -> tuple[int, int]:
+    """Exact minimum penalty of a hand, and how many wilds that arrangement leaves out.
+
+    Parameters
+    ----------
+    counts : int8[56]
+        Copies of each kind in the hand (naturals 0–2, jokers 0–6), at most 20 cards.
+    round_number : int
+        1–11; the wild rank is ``round_number + 2`` (rank position ``round_number - 1``).
+    wild_points : int
+        Penalty of an unmelded card of the wild rank (20, or its face value).
+    all_wild : bool
+        Whether three or more wilds alone form a meld.
+    table : uint8[4 * 3**11, 16]
+        :func:`fcsim.core.tables.solver_table`.
+    scratch : int64[SCRATCH_SIZE]
+        Work space from :func:`new_scratch`; on return it also holds the arrangement
+        found (read by :func:`solve`).
+
+    Returns
+    -------
+    (penalty, wilds_left) : (int, int)
+        Among arrangements of least penalty, the one leaving the fewest wilds unmelded;
+        the wilds left out are the cheapest ones.
+    """
+    wild_pos = round_number - 1
+    n_jokers = int(counts[JOKER])
+    nat_total, n_rank_wilds, _ = _read_hand(counts, wild_pos, scratch)
+    n_wilds = n_jokers + n_rank_wilds
+    min_book = 1 if (not all_wild and n_wilds >= 11) else 2
+    n_cand = _book_options(counts, wild_pos, n_wilds, min_book, scratch)
+    book_need, book_value = _first_combination(scratch, n_cand)
     best_pen = _BIG
     best_left = _BIG
-    while True:
+    combination = best_combination = best_w = 0
+    more = True
+    while more:
         if book_need <= n_wilds:
             budget = n_wilds - book_need
             # Bound: each suit's runs hold at most their best with <= budget wilds.
             bound = nat_total - book_value
             for s in range(N_SUITS):
-                bound -= table[scratch[_S_CUR + s], BOUND + budget]
+                bound -= _best_upto(table, scratch[_S_CUR + s], budget)
             if bound < best_pen or (bound == best_pen and best_left > 0):
                 _convolve_runs(scratch, table, budget)
                 has_book = book_value > 0
@@ -243,27 +332,30 @@ def penalty_kernel(
                     if pen < best_pen or (pen == best_pen and left < best_left):
                         best_pen = pen
                         best_left = left
-                        for i in range(N_RANKS):
-                            scratch[_S_PLAN + i] = 0
-                        for c_i in range(n_cand):
-                            q = scratch[_S_FIRST + c_i] + scratch[_S_CHOICE + c_i]
-                            q = _S_OPT + q * _OPT_WIDTH
-                            scratch[_S_PLAN + scratch[_S_CAND + c_i]] = scratch[q + 6]
-                        scratch[_S_PLAN_RUN_WILDS] = w
+                        best_combination = combination
+                        best_w = w
         if best_pen == 0 and best_left == 0:
             break
-        c_i = 0
-        while c_i < n_cand and scratch[_S_CHOICE + c_i] == scratch[_S_NOPT + c_i] - 1:
-            book_need, book_value = _apply_option(scratch, c_i, -1, book_need, book_value)
-            scratch[_S_CHOICE + c_i] = 0
-            book_need, book_value = _apply_option(scratch, c_i, 1, book_need, book_value)
-            c_i += 1
-        if c_i == n_cand:
-            break
-        book_need, book_value = _apply_option(scratch, c_i, -1, book_need, book_value)
-        scratch[_S_CHOICE + c_i] += 1
-        book_need, book_value = _apply_option(scratch, c_i, 1, book_need, book_value)
+        more, book_need, book_value = _next_combination(scratch, n_cand, book_need, book_value)
+        combination += 1
+    _write_plan(scratch, n_cand, best_combination, best_w)
     return best_pen, best_left
+
+
+@njit(cache=True, inline="always")
+def _write_plan(scratch: np.ndarray, n_cand: int, combination: int, run_wilds: int) -> None:
+    """Store the books of the ``combination``-th combination walked (the odometer's digits
+    count down from each candidate's last option) and the wilds in runs, for :func:`solve`.
+    """
+    for i in range(N_RANKS):
+        scratch[_S_PLAN + i] = 0
+    for c_i in range(n_cand):
+        n_opt = scratch[_S_NOPT + c_i]
+        choice = n_opt - 1 - combination % n_opt
+        combination //= n_opt
+        q = _S_OPT + (scratch[_S_FIRST + c_i] + choice) * _OPT_WIDTH
+        scratch[_S_PLAN + scratch[_S_CAND + c_i]] = scratch[q + 6]
+    scratch[_S_PLAN_RUN_WILDS] = run_wilds
 
 
 @njit(cache=True)
@@ -305,25 +397,6 @@ def penalty_memo(
 
 
 @njit(cache=True, inline="always")
-def _apply_option(scratch: np.ndarray, c_i: int, sign: int, need: int, value: int
-                  ) -> tuple[int, int]:
-    """Take (sign=1) or give back (sign=-1) candidate c_i's chosen book; new need, value."""
-    q = _S_OPT + (scratch[_S_FIRST + c_i] + scratch[_S_CHOICE + c_i]) * _OPT_WIDTH
-    size = scratch[q + 5]
-    if size == 0:
-        return need, value
-    for s in range(N_SUITS):
-        scratch[_S_CUR + s] -= sign * scratch[q + s]
-    return need + sign * max(0, 3 - size), value + sign * size * (scratch[_S_CAND + c_i] + 3)
-
-
-@njit(cache=True, inline="always")
-def _entry(row: np.ndarray, w: int) -> int:
-    v = row[w]
-    return _NEG if v == INFEASIBLE else int(v)
-
-
-@njit(cache=True, inline="always")
 def _convolve_small(scratch: np.ndarray, table: np.ndarray, budget: int) -> None:
     """:func:`_convolve_runs` for budgets of 0–3 wilds, kept in registers."""
     r0, r1, r2, r3 = 0, _NEG, _NEG, _NEG
@@ -331,16 +404,16 @@ def _convolve_small(scratch: np.ndarray, table: np.ndarray, budget: int) -> None
         pat = scratch[_S_CUR + s]
         if pat == 0:
             continue
-        row = table[pat]
-        v0 = int(row[0])  # never infeasible: no runs at all
+        v0 = int(table[pat, 0])  # never infeasible: no runs at all
         if budget == 0:
             r0 += v0
             continue
-        v1 = _entry(row, 1)
+        v1 = _exact(table, pat, 1)
         if budget >= 3:
-            r3 = max(max(r3 + v0, r2 + v1), max(r1 + _entry(row, 2), r0 + _entry(row, 3)))
+            r3 = max(max(r3 + v0, r2 + v1), max(r1 + _exact(table, pat, 2),
+                                                r0 + _exact(table, pat, 3)))
         if budget >= 2:
-            r2 = max(max(r2 + v0, r1 + v1), r0 + _entry(row, 2))
+            r2 = max(max(r2 + v0, r1 + v1), r0 + _exact(table, pat, 2))
         r1 = max(r1 + v0, r0 + v1)
         r0 += v0
     scratch[_S_RUNS] = r0
@@ -366,15 +439,158 @@ def _convolve_runs(scratch: np.ndarray, table: np.ndarray, budget: int) -> None:
         pat = scratch[_S_CUR + s]
         if pat == 0:
             continue
-        row = table[pat]
         for w in range(budget, -1, -1):
             best = _NEG
             for b in range(w + 1):
-                v = row[b]
+                v = _exact(table, pat, b)
                 have = scratch[_S_RUNS + w - b]
-                if v != INFEASIBLE and have != _NEG and have + v > best:
+                if v != _NEG and have != _NEG and have + v > best:
                     best = have + v
             scratch[_S_RUNS + w] = best
+
+
+# The one-pass discard search ranks (arrangement, discard) pairs by one integer *key*:
+# 256 × the penalty left, plus a tie-break below 256 — a natural discard
+# 127 - (8 × points + 7 - suit) (16…103: more points, then the lower suit, win), a wild
+# _KEY_WILD or _KEY_WILD + 1 (after every natural of equal penalty).
+_KEY_SCALE = 256
+_KEY_WILD = 200
+_FAR = -(1 << 40)  # "no such runs" in the scaled sums
+
+
+@njit(cache=True, inline="always")
+def _convolve_free(scratch: np.ndarray, table: np.ndarray, budget: int) -> None:
+    """Over the five suits, for exactly w = 0…budget (≤ 7) wilds in runs: ``runs[w]`` =
+    256 × the best run total, and ``free[w]`` = the best of 256 × (run total + one natural
+    left out) + 8 × that card's points + 7 - its suit (``_FAR`` when there is none)."""
+    for w in range(budget + 1):
+        scratch[_S_RUNS + w] = _FAR
+        scratch[_S_FREE + w] = _FAR
+    scratch[_S_RUNS] = 0
+    for s in range(N_SUITS):
+        pat = scratch[_S_CUR + s]
+        if pat == 0:
+            continue
+        free_row = FREE_ROWS + pat
+        for w in range(budget, -1, -1):
+            keep = _FAR
+            free = _FAR
+            for b in range(w + 1):
+                have = scratch[_S_RUNS + w - b]
+                v = table[RUN_ROWS + pat, b]
+                if v != INFEASIBLE:
+                    keep = max(keep, have + _KEY_SCALE * v)
+                    free = max(free, scratch[_S_FREE + w - b] + _KEY_SCALE * v)
+                f = table[free_row, b]
+                if f != NO_CARD:
+                    card = table[free_row, NARROW + b]
+                    free = max(free, have + _KEY_SCALE * f + 8 * card + 7 - s)
+            scratch[_S_RUNS + w] = keep if keep > _FAR // 2 else _FAR
+            scratch[_S_FREE + w] = free if free > _FAR // 2 else _FAR
+
+
+@njit(cache=True)
+def discard_kernel(
+    counts: np.ndarray,
+    round_number: int,
+    wild_points: int,
+    all_wild: bool,
+    table: np.ndarray,
+    scratch: np.ndarray,
+    best_kind: int,
+    best_pen: int,
+) -> tuple[int, int]:
+    """The best discard of a hand of n+1 cards in one search over its arrangements.
+
+    Discarding ``d`` and arranging the rest is arranging the whole hand with ``d`` left
+    out, so the least penalty after a discard is the least over arrangements of the
+    whole hand of (its penalty - the points of one card it leaves out). A natural card
+    left out comes from the free-card rows of the table through :func:`_convolve_free`,
+    a wild by spending one wild fewer; the key (above) makes ties go to a natural over a
+    wild, then to more points, then to the lower kind, as :func:`discard_search` does.
+    The isolated-card shortcuts of the book options stay exact for this search unless the
+    whole hand melds with nothing left out, and the free-card rows stop at seven wilds:
+    those hands (and hands with eight or more wilds) go to :func:`discard_search`.
+
+    ``best_kind`` / ``best_pen`` is a known discard and the penalty it leaves (-1 and a
+    huge number for none): only a strictly better one replaces it.
+
+    Returns
+    -------
+    (kind, penalty) : (int, int)
+        ``kind`` is -1 for an empty hand.
+    """
+    wild_pos = round_number - 1
+    n_jokers = int(counts[JOKER])
+    nat_total, n_rank_wilds, top = _read_hand(counts, wild_pos, scratch)
+    n_wilds = n_jokers + n_rank_wilds
+    if n_wilds >= NARROW:
+        return discard_search(counts, round_number, wild_points, all_wild, table, scratch,
+                              best_kind, best_pen)
+    rank_wild = -1
+    for s in range(N_SUITS):
+        if counts[s * N_RANKS + wild_pos] > 0:
+            rank_wild = s * N_RANKS + wild_pos
+            break
+    joker_first = wild_points < JOKER_PENALTY  # the wild worth more goes first
+    n_cand = _book_options(counts, wild_pos, n_wilds, 2, scratch)
+    book_need, book_value = _first_combination(scratch, n_cand)
+    best_key = _KEY_SCALE * min(best_pen, _BIG)
+    melds_all = False
+    more = True
+    while more:
+        if book_need <= n_wilds:
+            budget = n_wilds - book_need
+            bound = nat_total - book_value
+            for s in range(N_SUITS):
+                bound -= _best_upto(table, scratch[_S_CUR + s], budget)
+            # No key of this combination is below this (the card left out <= top).
+            if _KEY_SCALE * bound - (_KEY_SCALE + 8) * top + 120 < best_key:
+                _convolve_free(scratch, table, budget)
+                has_book = book_value > 0
+                base = nat_total - book_value
+                for w in range(budget + 1):
+                    keep = scratch[_S_RUNS + w]
+                    if keep == _FAR:
+                        continue
+                    left = budget - w
+                    if has_book or (all_wild and left >= 3):
+                        left = 0
+                    cost = base + _wild_cost(left, n_rank_wilds, n_jokers, wild_points)
+                    if cost * _KEY_SCALE == keep:
+                        melds_all = True
+                    free = scratch[_S_FREE + w]
+                    if free != _FAR:
+                        best_key = min(best_key, _KEY_SCALE * cost + 127 - free)
+                    if w == budget:
+                        continue
+                    # A wild discarded: one wild fewer to leave out.
+                    left = budget - 1 - w
+                    if has_book or (all_wild and left >= 3):
+                        left = 0
+                    if n_jokers > 0:
+                        cost = base + _wild_cost(left, n_rank_wilds, n_jokers - 1, wild_points)
+                        key = _KEY_SCALE * cost - keep + _KEY_WILD
+                        best_key = min(best_key, key + (0 if joker_first else 1))
+                    if rank_wild >= 0:
+                        cost = base + _wild_cost(left, n_rank_wilds - 1, n_jokers, wild_points)
+                        key = _KEY_SCALE * cost - keep + _KEY_WILD
+                        best_key = min(best_key, key + (1 if joker_first else 0))
+        more, book_need, book_value = _next_combination(scratch, n_cand, book_need, book_value)
+    if melds_all:
+        return discard_search(counts, round_number, wild_points, all_wild, table, scratch,
+                              best_kind, best_pen)
+    if best_key < _KEY_SCALE * min(best_pen, _BIG):
+        best_pen = best_key // _KEY_SCALE
+        tie = best_key % _KEY_SCALE
+        if tie >= _KEY_WILD:
+            best_kind = JOKER if (tie == _KEY_WILD) == joker_first else rank_wild
+        else:
+            order = 127 - tie  # 8 × points + 7 - suit
+            best_kind = (7 - order % 8) * N_RANKS + order // 8 - 3
+    if best_kind < 0:
+        return -1, 0
+    return best_kind, best_pen
 
 
 @njit(cache=True)
@@ -386,18 +602,18 @@ def best_discard_kernel(
     table: np.ndarray,
     scratch: np.ndarray,
 ) -> tuple[int, int]:
-    """The discard that leaves the least penalty, and that penalty.
+    """The discard that leaves the least penalty, and that penalty (:func:`discard_kernel`).
 
     ``counts`` (``int8[56]``) is a hand of n+1 cards after a draw; it is restored before
-    returning; hands are solved through :func:`penalty_memo`. Ties go to a natural card
-    over a wild, then to the card worth more points, then to the lowest kind.
+    returning. Ties go to a natural card over a wild, then to the card worth more points,
+    then to the lowest kind.
 
     Returns
     -------
     (kind, penalty) : (int, int)
         ``kind`` is -1 for an empty hand.
     """
-    return discard_search(counts, round_number, wild_points, all_wild, table, scratch, -1,
+    return discard_kernel(counts, round_number, wild_points, all_wild, table, scratch, -1,
                           _BIG)
 
 
@@ -412,8 +628,8 @@ def discard_search(
     best_kind: int,
     best_pen: int,
 ) -> tuple[int, int]:
-    """:func:`best_discard_kernel` starting from a known discard ``best_kind`` that leaves
-    ``best_pen`` (-1 and a huge number for none): only a strictly better one replaces it.
+    """:func:`discard_kernel` by solving the hand less each card in turn (slower; for the
+    hands the one-pass search hands over).
 
     Discards that cannot beat the best so far are skipped using
     ``penalty(hand - d) >= penalty(hand) - points(d)``.
@@ -534,7 +750,7 @@ def min_penalty(hand, round_number: int, rules: RuleSet | None = None) -> int:
     9
     """
     counts, wild_points, all_wild = setup_hand(hand, round_number, rules)
-    return int(penalty_kernel(counts, int(round_number), wild_points, all_wild, run_table(),
+    return int(penalty_kernel(counts, int(round_number), wild_points, all_wild, solver_table(),
                               new_scratch())[0])
 
 
@@ -544,7 +760,7 @@ def best_discard(hand, round_number: int, rules: RuleSet | None = None) -> tuple
     if counts.sum() == 0:
         raise CardError("best discard needs at least one card")
     kind, pen = best_discard_kernel(counts, int(round_number), wild_points, all_wild,
-                                    run_table(), new_scratch())
+                                    solver_table(), new_scratch())
     return format_card(int(kind)), int(pen)
 
 
@@ -554,7 +770,7 @@ def min_penalty_batch(hands: np.ndarray, round_number: int,
     rules = rules or RuleSet()
     return penalty_batch_kernel(np.ascontiguousarray(hands, dtype=np.int8), int(round_number),
                                 rules.wild_points(round_number), rules.all_wild_melds,
-                                run_table())
+                                solver_table())
 
 
 def best_discard_batch(hands: np.ndarray, round_number: int,
@@ -563,4 +779,4 @@ def best_discard_batch(hands: np.ndarray, round_number: int,
     rules = rules or RuleSet()
     return best_discard_batch_kernel(np.ascontiguousarray(hands, dtype=np.int8),
                                      int(round_number), rules.wild_points(round_number),
-                                     rules.all_wild_melds, run_table())
+                                     rules.all_wild_melds, solver_table())

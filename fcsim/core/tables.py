@@ -18,6 +18,13 @@ It is built by a recursion on the lowest natural card X of the pattern: X is lef
 (``value(U) + RUN_TABLE[p - U, w - w_U]``). Two consecutive naturals of a run are at most
 four ranks apart: a run with a gap of four or more wilds splits into two runs that need no
 more wilds and can hold more, so no optimum is lost.
+
+The kernels read :func:`solver_table`, the same numbers laid out for the cache: one
+16-byte row per pattern for the common case of at most seven wilds, so the rows a round
+touches fit in a core's L2 cache (the wide 34-byte rows did not, and cost a third of the
+solve time in cache misses), with the rarer wild counts 8…16 in a section of their own.
+It also holds, per pattern, the best runs that leave one natural card out *for free*:
+the best discard's one-pass search (:func:`fcsim.core.solver.discard_kernel`) reads it.
 """
 
 from __future__ import annotations
@@ -39,6 +46,13 @@ BOUND = MAX_WILDS + 1  # first column of the prefix-maximum half
 TABLE_VERSION = 2
 POW3 = np.array([3**i for i in range(N_RANKS + 1)], dtype=np.int64)
 MAX_GAP = 4  # largest rank distance between consecutive naturals of a run (see above)
+
+# Sections of the solver table, 16 one-byte columns a row (see solver_table).
+NARROW = 8  # wild counts 0…7 live in the narrow rows
+RUN_ROWS = 0  # row p: exact best for w = 0…7, then the best over w' <= w, w = 0…7
+FREE_ROWS = N_PATTERNS  # row N + p: best runs + one free natural (w = 0…7), then its points
+WIDE_ROWS = 2 * N_PATTERNS  # rows 2N + 2p and 2N + 2p + 1: exact, best over w' <= w; w = 8…16
+NO_CARD = 255  # a free-card entry with no natural left out (or no runs with exactly w)
 
 
 @njit(cache=True)
@@ -131,7 +145,47 @@ def table_digest(table: np.ndarray) -> str:
     return hashlib.sha256(np.ascontiguousarray(table).tobytes()).hexdigest()
 
 
+def build_solver_table(table: np.ndarray) -> np.ndarray:
+    """The kernels' layout of ``table`` (``uint8[4 * 3**11, 16]``, sections above).
+
+    The free-card rows hold, for exactly ``w`` wilds in runs, the best of (run total + the
+    points of one natural card of the pattern left out of the runs), and in the second
+    half that card's points (the higher card among equal totals): by the recursion
+    ``free[p, w] = max over naturals X of p of table[p - X, w] + points(X)``.
+    """
+    out = np.zeros((4 * N_PATTERNS, 2 * NARROW), dtype=np.uint8)
+    out[:N_PATTERNS, :NARROW] = table[:, :NARROW]
+    out[:N_PATTERNS, NARROW:] = table[:, BOUND : BOUND + NARROW]
+    wide = slice(NARROW, MAX_WILDS + 1)
+    out[WIDE_ROWS::2][:, : MAX_WILDS + 1 - NARROW] = table[:, wide]
+    out[WIDE_ROWS + 1 :: 2][:, : MAX_WILDS + 1 - NARROW] = table[:, BOUND + NARROW :]
+    patterns = np.arange(N_PATTERNS)
+    best = np.full((N_PATTERNS, NARROW), -1, dtype=np.int16)
+    card = np.zeros((N_PATTERNS, NARROW), dtype=np.int16)
+    for i in range(N_RANKS):  # rising points, so ">=" keeps the higher card on ties
+        held = patterns[(patterns // 3**i) % 3 > 0]
+        rest = table[held - 3**i, :NARROW].astype(np.int16)
+        total = np.where(rest == INFEASIBLE, -1, rest + (i + 3))
+        better = (total >= best[held]) & (total >= 0)
+        best[held] = np.where(better, total, best[held])
+        card[held] = np.where(better, i + 3, card[held])
+    free = out[FREE_ROWS:WIDE_ROWS]
+    free[:, :NARROW] = np.where(best < 0, NO_CARD, best)
+    free[:, NARROW:] = np.where(best < 0, NO_CARD, card)
+    return out
+
+
 _TABLE: np.ndarray | None = None
+_SOLVER_TABLE: np.ndarray | None = None
+
+
+def solver_table() -> np.ndarray:
+    """The table the solver kernels take (:func:`build_solver_table` of :func:`run_table`),
+    built once per process."""
+    global _SOLVER_TABLE
+    if _SOLVER_TABLE is None:
+        _SOLVER_TABLE = build_solver_table(run_table())
+    return _SOLVER_TABLE
 
 
 def run_table() -> np.ndarray:

@@ -17,7 +17,7 @@ Arguments of every decision function (the player's *view*; nothing hidden):
                        rows 0…P-1 hold every hand (counts) and row P the stock, top first,
                        padded with -1
 ``params``   float64[:]  the strategy's parameters, in the order of its declaration
-``table``    uint8[3**11, 17]  the solver's run table (for ``fcsim.core.solver`` kernels)
+``table``    uint8[4 * 3**11, 16]  the solver's table (``fcsim.core.tables.solver_table``)
 ``scratch``  int64[:]  solver work space (``fcsim.core.solver.SCRATCH_SIZE``)
 ``rng``      uint64[4]  the game's play stream (``fcsim.core.rng``), for random choices
 

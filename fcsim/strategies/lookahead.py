@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit
 
 from fcsim.core.cards import COPIES, JOKER, N_JOKERS, N_KINDS, N_NATURAL, N_RANKS, N_SUITS
-from fcsim.core.solver import discard_search, penalty_memo
+from fcsim.core.solver import discard_kernel, penalty_memo
 from fcsim.core.tables import MAX_GAP
 
 
@@ -83,7 +83,7 @@ def expected_draw_penalty(hand: np.ndarray, unseen: np.ndarray, n_unseen: int,
                 continue
             if pos != wild_pos and _related(hand, k, wild_pos):
                 hand[k] += 1
-                _, pen = discard_search(hand, round_number, wild_points, all_wild, table,
+                _, pen = discard_kernel(hand, round_number, wild_points, all_wild, table,
                                         scratch, k, keep)
                 hand[k] -= 1
                 total += unseen[k] * pen
@@ -92,13 +92,13 @@ def expected_draw_penalty(hand: np.ndarray, unseen: np.ndarray, n_unseen: int,
                 stand_in = k
         if stand_in >= 0:
             hand[stand_in] += 1
-            _, pen = discard_search(hand, round_number, wild_points, all_wild, table, scratch,
+            _, pen = discard_kernel(hand, round_number, wild_points, all_wild, table, scratch,
                                     stand_in, keep)
             hand[stand_in] -= 1
             total += weight_alike * pen
     if unseen[JOKER] > 0:
         hand[JOKER] += 1
-        _, pen = discard_search(hand, round_number, wild_points, all_wild, table, scratch,
+        _, pen = discard_kernel(hand, round_number, wild_points, all_wild, table, scratch,
                                 JOKER, keep)
         hand[JOKER] -= 1
         total += unseen[JOKER] * pen

@@ -19,12 +19,14 @@ from fcsim.core.solver import (
     best_discard,
     best_discard_batch,
     best_discard_kernel,
+    discard_kernel,
+    discard_search,
     min_penalty,
     min_penalty_batch,
     new_scratch,
     penalty_kernel,
 )
-from fcsim.core.tables import run_table
+from fcsim.core.tables import solver_table
 from tests.reference.solver import (
     arrangement_problems,
     card_points,
@@ -67,7 +69,7 @@ def fc_penalty(kinds: list[int], round_number: int, rules: RuleSet) -> tuple[int
         round_number,
         rules.wild_points(round_number),
         rules.all_wild_melds,
-        run_table(),
+        solver_table(),
         SCRATCH,
     )
     return int(pen), int(left)
@@ -80,7 +82,7 @@ def fc_discard(kinds: list[int], round_number: int, rules: RuleSet) -> tuple[int
         round_number,
         rules.wild_points(round_number),
         rules.all_wild_melds,
-        run_table(),
+        solver_table(),
         SCRATCH,
     )
     return int(kind), int(pen)
@@ -368,6 +370,45 @@ def test_bulk_discards_match_reference() -> None:
             ), (kinds, round_number, rules)
 
 
+@pytest.mark.parametrize("seed", [31, 32])
+def test_one_pass_discard_matches_card_by_card_search(seed: int) -> None:
+    """The one-pass search equals solving the hand less each card, tie-breaks included,
+    with and without a known starting discard (as the strategies call it)."""
+    rng = np.random.default_rng(seed)
+    deck = np.array(DECK)
+    table, scratch = solver_table(), new_scratch()
+    for i in range(2500):
+        round_number = int(rng.integers(1, 12))
+        size = round_number + 3 if i % 3 else int(rng.integers(1, 21))
+        if i % 5 == 0:  # many wilds: the one pass runs with budgets up to seven
+            wilds = [p for p in wild_positions(round_number) if rng.random() < 0.4]
+            rest = [p for p in rng.permutation(deck) if p not in wilds]
+            kinds = (wilds + rest)[:size]
+        else:
+            kinds = rng.permutation(deck)[:size].tolist()
+        counts = np.bincount(np.array(kinds), minlength=N_KINDS).astype(np.int8)
+        rules = (VARIANTS + ODD_VARIANTS)[i % 10]
+        args = (round_number, rules.wild_points(round_number), rules.all_wild_melds, table,
+                scratch)
+        assert discard_kernel(counts, *args, -1, 1 << 30) == discard_search(
+            counts, *args, -1, 1 << 30), (kinds, round_number, rules)
+        start = int(rng.choice(np.flatnonzero(counts)))
+        counts[start] -= 1
+        start_pen = int(penalty_kernel(counts, *args)[0])
+        counts[start] += 1
+        assert discard_kernel(counts, *args, start, start_pen) == discard_search(
+            counts, *args, start, start_pen), (kinds, round_number, rules, start)
+
+
+def test_one_pass_discard_when_the_whole_hand_melds() -> None:
+    """A hand that melds whole hands over to the card-by-card search (forced book cards
+    may be the best discard); both answers are exact."""
+    assert best_discard("KH KS KD KC", 1) == ("KS", 0)  # four isolated kings
+    assert best_discard("KH KS KD 9H", 1) == ("9H", 0)
+    # Round 4, 6s wild: without 7H the wild 6H joins the kings and 5H is left.
+    assert best_discard("5H 6H 7H KH KS KD", 4) == ("7H", 5)
+
+
 # ---------------------------------------------------------------------------------------
 # RULES.md worked examples and edge cases (hand-checked numbers).
 
@@ -505,7 +546,7 @@ def test_empty_hand() -> None:
     with pytest.raises(CardError, match="at least one card"):
         solve("", 1, discard=True)
     assert best_discard_kernel(
-        np.zeros(N_KINDS, np.int8), 1, 20, True, run_table(), new_scratch()
+        np.zeros(N_KINDS, np.int8), 1, 20, True, solver_table(), new_scratch()
     ) == (-1, 0)
 
 
@@ -561,8 +602,8 @@ def test_kernels_leave_the_hand_unchanged() -> None:
     """The kernels read the count vector; the discard search restores it."""
     counts = as_counts("9H JS 7D JK 7S 3H 4H KD")
     before = counts.copy()
-    penalty_kernel(counts, 5, 20, True, run_table(), new_scratch())
-    best_discard_kernel(counts, 5, 20, True, run_table(), new_scratch())
+    penalty_kernel(counts, 5, 20, True, solver_table(), new_scratch())
+    best_discard_kernel(counts, 5, 20, True, solver_table(), new_scratch())
     assert counts.tolist() == before.tolist()
 
 
@@ -579,8 +620,8 @@ def test_shared_work_array_gives_fresh_answers() -> None:
         for round_number in range(1, 12):
             for rules in VARIANTS + ODD_VARIANTS:
                 args = (round_number, rules.wild_points(round_number), rules.all_wild_melds)
-                got = best_discard_kernel(counts, *args, run_table(), shared)
-                assert got == best_discard_kernel(counts, *args, run_table(), new_scratch())
+                got = best_discard_kernel(counts, *args, solver_table(), shared)
+                assert got == best_discard_kernel(counts, *args, solver_table(), new_scratch())
                 assert got[1] == ref_discard(kinds, round_number, rules)[1]
 
 
@@ -659,7 +700,7 @@ def test_golden_digest() -> None:
     for counts, round_number, v in deals_:
         hands.update(counts.tobytes() + bytes([round_number, v]))
     assert hands.hexdigest() == GOLDEN_HANDS, "the deals changed (numpy RNG?), not the solver"
-    table, scratch = run_table(), new_scratch()
+    table, scratch = solver_table(), new_scratch()
     answers, discards = [], []
     for i, (counts, round_number, v) in enumerate(deals_):
         rules = VARIANTS[v]

@@ -8,16 +8,23 @@ import pytest
 from fcsim.core.cards import kind_of
 from fcsim.core.tables import (
     BOUND,
+    FREE_ROWS,
     INFEASIBLE,
     MAX_WILDS,
     N_PATTERNS,
+    NARROW,
+    NO_CARD,
+    WIDE_ROWS,
     build_run_table,
+    build_solver_table,
     run_table,
+    solver_table,
     table_digest,
 )
 from tests.reference.solver import reference_run_totals
 
 RUN_TABLE_DIGEST = "6576c65c8a8e8ee65d8435cc400c216a69329a7b0ed423f5baa93719e4a4779f"
+SOLVER_TABLE_DIGEST = "ce4011391762a58df9a3e38a6db26397d52aab90cd9304d0f1d238d3c4d8fca8"
 HEARTS = 1
 
 
@@ -93,3 +100,49 @@ def test_empty_pattern() -> None:
     assert row[0] == 0
     assert (row[1 : MAX_WILDS + 1] == INFEASIBLE).all()
     assert (row[BOUND:] == 0).all()
+
+
+def test_solver_table_digest_pinned() -> None:
+    """The kernels' layout is a pure function of the run table; its bytes are pinned too."""
+    table = solver_table()
+    assert table.shape == (4 * N_PATTERNS, 2 * NARROW) and table.dtype == np.uint8
+    assert table_digest(table) == SOLVER_TABLE_DIGEST
+    assert np.array_equal(build_solver_table(run_table()), table)
+
+
+def check_solver_rows(pattern: int) -> None:
+    """The narrow and wide rows repeat the run table; the free-card rows match the reference
+    (best runs with one natural left out, plus its points; the higher card on ties)."""
+    table, runs = solver_table(), run_table()
+    for w in range(MAX_WILDS + 1):
+        if w < NARROW:
+            assert table[pattern, w] == runs[pattern, w]
+            assert table[pattern, NARROW + w] == runs[pattern, BOUND + w]
+        else:
+            assert table[WIDE_ROWS + 2 * pattern, w - NARROW] == runs[pattern, w]
+            assert table[WIDE_ROWS + 2 * pattern + 1, w - NARROW] == runs[pattern, BOUND + w]
+    cards = pattern_cards(pattern)
+    for w in range(NARROW):
+        best, card = None, None
+        for left_out in sorted(set(cards)):
+            rest = list(cards)
+            rest.remove(left_out)
+            got = reference_run_totals(rest, w)[w]
+            points = left_out % 11 + 3
+            if got is not None and (best is None or (got + points, points) > (best, card)):
+                best, card = got + points, points
+        row = table[FREE_ROWS + pattern]
+        assert (row[w], row[NARROW + w]) == ((NO_CARD, NO_CARD) if best is None else (best, card))
+
+
+def test_solver_rows_sampled() -> None:
+    """Seeded random patterns of up to 8 cards, plus the empty and a full one."""
+    rng = np.random.default_rng(9)
+    patterns = [0, sum(3**i for i in range(11))]
+    for _ in range(60):
+        digits = rng.choice(3, size=11, p=[0.6, 0.3, 0.1])
+        while digits.sum() > 8:
+            digits[rng.integers(11)] = 0
+        patterns.append(int(sum(int(d) * 3**i for i, d in enumerate(digits))))
+    for pattern in patterns:
+        check_solver_rows(pattern)

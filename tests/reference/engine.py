@@ -43,7 +43,7 @@ from fcsim.core.cards import (
     wild_rank,
 )
 from fcsim.core.solver import as_counts, new_scratch, penalty_kernel
-from fcsim.core.tables import run_table
+from fcsim.core.tables import solver_table
 
 from .rng import Xoshiro256, game_seed, stream_seed
 
@@ -163,7 +163,7 @@ def score_split(hand: list[int], round_number: int, rules: RuleSet) -> tuple[int
     counts = as_counts(hand)
     wild_points = rules.wild_points(round_number)
     penalty, wilds_left = penalty_kernel(counts, round_number, wild_points,
-                                         rules.all_wild_melds, run_table(), new_scratch())
+                                         rules.all_wild_melds, solver_table(), new_scratch())
     penalty, wilds_left = int(penalty), int(wilds_left)
     assert penalty == min_penalty(hand, round_number, rules)
     rank = wild_rank(round_number)
