@@ -121,51 +121,72 @@ def new_scratch() -> np.ndarray:
 
 
 @njit(cache=True, inline="always")
-def _read_hand(counts: np.ndarray, wild_pos: int, scratch: np.ndarray) -> tuple[int, int, int]:
-    """Suit patterns and rank sets into ``scratch``; returns (natural points, wild-rank
-    cards, points of the highest natural card)."""
+def _read_hand(counts: np.ndarray, wild_pos: int, scratch: np.ndarray
+               ) -> tuple[int, int, int, int]:
+    """Suit patterns and rank sets into ``scratch`` (branch-free: hands are random).
+
+    Returns (natural points, wild-rank cards, points of the highest natural card, the set
+    of ranks holding two or more natural cards).
+    """
     nat_total = 0
     n_rank_wilds = 0
-    top = 0
+    seen = 0  # ranks held in some suit so far
+    twice = 0  # ranks held twice: in two suits, or both copies in one
     for s in range(N_SUITS):
         base = s * N_RANKS
         pat = 0
         mask = 0
+        doubled = 0
         for i in range(N_RANKS):
-            c = counts[base + i]
-            if c:
-                if i == wild_pos:
-                    n_rank_wilds += c
-                else:
-                    pat += c * POW3[i]
-                    mask |= 1 << i
-                    nat_total += c * (i + 3)
-                    top = max(top, i + 3)
+            c = np.int64(counts[base + i])
+            pat += c * POW3[i]
+            nat_total += c * (i + 3)
+            mask |= np.int64(c > 0) << i
+            doubled |= np.int64(c > 1) << i
+        c = np.int64(counts[base + wild_pos])
+        n_rank_wilds += c
+        pat -= c * POW3[wild_pos]
+        nat_total -= c * (wild_pos + 3)
+        mask &= ~(1 << wild_pos)
         scratch[_S_PAT + s] = pat
         scratch[_S_CUR + s] = pat
         scratch[_S_MASK + s] = mask
-    return nat_total, n_rank_wilds, top
+        twice |= (seen & mask) | doubled
+        seen |= mask
+    top = 0
+    while seen >> top:
+        top += 1
+    return nat_total, n_rank_wilds, top + 2 if top else 0, twice & ~(1 << wild_pos)
 
 
 @njit(cache=True, inline="always")
 def _book_options(counts: np.ndarray, wild_pos: int, n_wilds: int, min_book: int,
-                  scratch: np.ndarray) -> int:
+                  twice: int, scratch: np.ndarray) -> int:
     """Store each candidate rank's book options in ``scratch``; returns the candidates.
 
     Option 0 of a rank is "no book", dropped when three or more of its cards are isolated;
     the others take a sub-multiset of the rank's cards holding every isolated one.
+    ``twice`` is the set of ranks with two or more natural cards (the only candidates
+    unless single-card books are allowed).
     """
     n_cand = 0
     n_stored = 0
-    for i in range(N_RANKS):
-        if i == wild_pos:
-            continue
+    ranks = twice
+    if min_book == 1:
+        ranks = 0
+        for s in range(N_SUITS):
+            ranks |= scratch[_S_MASK + s]
+    while ranks:
+        i = 0
+        while not (ranks >> i) & 1:
+            i += 1
+        ranks &= ranks - 1
         total = 0
         for s in range(N_SUITS):
             c = counts[s * N_RANKS + i]
             scratch[_S_HI + s] = c
             total += c
-        if total < min_book or total + n_wilds < 3:
+        if total + n_wilds < 3:
             continue
         forced = 0
         for s in range(N_SUITS):
@@ -301,10 +322,10 @@ def penalty_kernel(
     """
     wild_pos = round_number - 1
     n_jokers = int(counts[JOKER])
-    nat_total, n_rank_wilds, _ = _read_hand(counts, wild_pos, scratch)
+    nat_total, n_rank_wilds, _, twice = _read_hand(counts, wild_pos, scratch)
     n_wilds = n_jokers + n_rank_wilds
     min_book = 1 if (not all_wild and n_wilds >= 11) else 2
-    n_cand = _book_options(counts, wild_pos, n_wilds, min_book, scratch)
+    n_cand = _book_options(counts, wild_pos, n_wilds, min_book, twice, scratch)
     book_need, book_value = _first_combination(scratch, n_cand)
     best_pen = _BIG
     best_left = _BIG
@@ -522,7 +543,7 @@ def discard_kernel(
     """
     wild_pos = round_number - 1
     n_jokers = int(counts[JOKER])
-    nat_total, n_rank_wilds, top = _read_hand(counts, wild_pos, scratch)
+    nat_total, n_rank_wilds, top, twice = _read_hand(counts, wild_pos, scratch)
     n_wilds = n_jokers + n_rank_wilds
     if n_wilds >= NARROW:
         return discard_search(counts, round_number, wild_points, all_wild, table, scratch,
@@ -533,7 +554,7 @@ def discard_kernel(
             rank_wild = s * N_RANKS + wild_pos
             break
     joker_first = wild_points < JOKER_PENALTY  # the wild worth more goes first
-    n_cand = _book_options(counts, wild_pos, n_wilds, 2, scratch)
+    n_cand = _book_options(counts, wild_pos, n_wilds, 2, twice, scratch)
     book_need, book_value = _first_combination(scratch, n_cand)
     best_key = _KEY_SCALE * min(best_pen, _BIG)
     melds_all = False
