@@ -379,6 +379,43 @@ def _write_plan(scratch: np.ndarray, n_cand: int, combination: int, run_wilds: i
     scratch[_S_PLAN_RUN_WILDS] = run_wilds
 
 
+@njit(cache=True, inline="always")
+def _memo_slot(counts: np.ndarray, tag: int, scratch: np.ndarray) -> tuple[int, bool]:
+    """The memo entry for (``counts``, ``tag``) and whether it holds them already.
+
+    Entries (``_MEMO_ENTRY`` int64 each, ``MEMO_SLOTS`` of them at ``_S_MEMO``): the hand,
+    the tag (what was asked: round, rules, question; 0 = empty), two answers. Direct-mapped
+    on a hash of hand and tag; a hit compares the whole hand, so it is exact.
+    """
+    h = np.uint64(tag) * _ZOBRIST[N_KINDS]
+    for k in range(N_KINDS):
+        h += np.uint64(counts[k]) * _ZOBRIST[k]  # independent terms: no dependency chain
+    base = _S_MEMO + int(h >> np.uint64(52)) % MEMO_SLOTS * _MEMO_ENTRY
+    if scratch[base + N_KINDS] != tag:
+        return base, False
+    for k in range(N_KINDS):
+        if scratch[base + k] != counts[k]:
+            return base, False
+    return base, True
+
+
+@njit(cache=True, inline="always")
+def _memo_store(counts: np.ndarray, tag: int, scratch: np.ndarray, base: int, first: int,
+                second: int) -> None:
+    """Fill the memo entry at ``base`` (from :func:`_memo_slot`)."""
+    for k in range(N_KINDS):
+        scratch[base + k] = counts[k]
+    scratch[base + N_KINDS] = tag
+    scratch[base + N_KINDS + 1] = first
+    scratch[base + N_KINDS + 2] = second
+
+
+@njit(cache=True, inline="always")
+def _rules_tag(round_number: int, wild_points: int, all_wild: bool) -> int:
+    """A memo tag for a round and rules (non-zero; distinct for distinct arguments)."""
+    return 1 + round_number + 16 * wild_points + (1 << 24) * int(all_wild)
+
+
 @njit(cache=True)
 def penalty_memo(
     counts: np.ndarray,
@@ -391,30 +428,17 @@ def penalty_memo(
     """:func:`penalty_kernel` through a memo of recent hands kept in ``scratch``.
 
     Games and lookahead strategies solve the same hands again and again (a best discard
-    re-solves the hand kept last turn, a lookahead re-solves each candidate). The memo is
-    direct-mapped on a hash of the hand and checks the whole hand, so a hit is exact.
-    It does not refresh the arrangement :func:`solve` reads; use the kernel for that.
+    re-solves the hand kept last turn, a lookahead re-solves each candidate); a hit is
+    exact. It does not refresh the arrangement :func:`solve` reads; use the kernel for that.
     """
-    tag = 1 + round_number + 16 * wild_points + (1 << 24) * int(all_wild)
-    h = np.uint64(tag) * _ZOBRIST[N_KINDS]
-    for k in range(N_KINDS):
-        h += np.uint64(counts[k]) * _ZOBRIST[k]  # independent terms: no dependency chain
-    base = _S_MEMO + int(h >> np.uint64(52)) % MEMO_SLOTS * _MEMO_ENTRY
-    if scratch[base + N_KINDS] == tag:
-        same = True
-        for k in range(N_KINDS):
-            if scratch[base + k] != counts[k]:
-                same = False
-                break
-        if same:
-            return scratch[base + N_KINDS + 1], scratch[base + N_KINDS + 2]
+    tag = _rules_tag(round_number, wild_points, all_wild)
+    base, hit = _memo_slot(counts, tag, scratch)
+    if hit:
+        return scratch[base + N_KINDS + 1], scratch[base + N_KINDS + 2]
     pen, left = penalty_kernel(counts, round_number, wild_points, all_wild, table, scratch)
-    for k in range(N_KINDS):
-        scratch[base + k] = counts[k]
-    scratch[base + N_KINDS] = tag
-    scratch[base + N_KINDS + 1] = pen
-    scratch[base + N_KINDS + 2] = left
+    _memo_store(counts, tag, scratch, base, pen, left)
     return pen, left
+
 
 
 @njit(cache=True, inline="always")

@@ -26,7 +26,12 @@ from fcsim.strategies.base import (
     I_SEAT,
     I_TURN,
 )
-from fcsim.strategies.expected import TAKE_MARGIN, discard_outlooks, take_discard
+from fcsim.strategies.expected import (
+    TAKE_MARGIN,
+    discard_candidates,
+    expected_after,
+    take_discard,
+)
 from fcsim.strategies.registry import Family, Param, register
 
 
@@ -56,8 +61,8 @@ def discard(hand, pile, known, info, hidden, params, table, scratch, rng):
     """Expected penalty, plus feeding cost, weighed with the penalty now when it is late."""
     if info[I_LAST_TURN] == 1:
         return info[I_BEST_DISCARD]
-    n, kinds, now, later = discard_outlooks(hand, pile, known, info, table, scratch,
-                                            int(params[1]))
+    n, kinds, now, unseen, n_unseen = discard_candidates(hand, pile, known, info, table,
+                                                         scratch, int(params[1]))
     players = info[I_PLAYERS]
     late = info[I_TURN] >= params[3] * players
     weight_now = params[4] if late else 0.0
@@ -65,9 +70,20 @@ def discard(hand, pile, known, info, hidden, params, table, scratch, rng):
     best = 0
     best_score = 0.0
     for j in range(n):
-        score = (1.0 - weight_now) * later[j] + weight_now * now[j]
-        if feeds(known[nxt], kinds[j], info[I_ROUND] - 1):
-            score += params[2]
+        feed = params[2] if feeds(known[nxt], kinds[j], info[I_ROUND] - 1) else 0.0
+        # The expectation can stop once the score cannot beat the best (j > 0).
+        stop = np.inf
+        if j > 0:
+            stop = -np.inf
+            if weight_now < 1.0:
+                stop = (best_score - 1e-9 - weight_now * now[j] - feed) / (1.0 - weight_now)
+        later = expected_after(hand, kinds[j], unseen, n_unseen, info, table, scratch, stop)
+        score = (1.0 - weight_now) * later + weight_now * now[j] + feed
+        if later > stop and score < best_score - 1e-9 and weight_now < 1.0:
+            # Stopped early yet winning: only float rounding of ``stop`` can do that.
+            later = expected_after(hand, kinds[j], unseen, n_unseen, info, table, scratch,
+                                   np.inf)
+            score = (1.0 - weight_now) * later + weight_now * now[j] + feed
         if j == 0 or score < best_score - 1e-9:
             best = j
             best_score = score

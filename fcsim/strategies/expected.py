@@ -36,37 +36,45 @@ def take_discard(hand, pile, known, info, table, scratch, margin: float) -> int:
         return 0
     unseen = np.empty(hand.shape[0], dtype=np.int64)
     n_unseen = unseen_counts(hand, pile, known, info[I_SEAT], unseen)
+    threshold = from_pile + margin
     from_stock = expected_draw_penalty(hand, unseen, n_unseen, rnd, points, all_wild, table,
-                                       scratch)
-    return 1 if from_pile < from_stock - margin else 0
+                                       scratch, threshold)
+    return 1 if from_stock > threshold else 0
 
 
 @njit(cache=True)
-def discard_outlooks(hand, pile, known, info, table, scratch, how_many: int):
-    """The ``how_many`` best discards now, each with the penalty it leaves now and the
-    expected penalty after the next stock draw.
+def discard_candidates(hand, pile, known, info, table, scratch, how_many: int):
+    """The ``how_many`` best discards now, best first, with the penalty each leaves now,
+    and the unseen cards that :func:`expected_after` averages over.
 
-    Returns ``(n, kinds int64[how_many], now int64[how_many], later float64[how_many])``,
-    the first ``n`` entries filled, best-now first.
+    Returns ``(n, kinds int64[how_many], now int64[how_many], unseen int64[56], n_unseen)``
+    with the first ``n`` entries filled.
     """
     rnd, points, all_wild = info[I_ROUND], info[I_WILD_POINTS], info[I_ALL_WILD] == 1
     kinds = np.empty(how_many, dtype=np.int64)
     now = np.empty(how_many, dtype=np.int64)
-    later = np.empty(how_many, dtype=np.float64)
     immediate = np.empty(hand.shape[0], dtype=np.int64)
     immediate_penalties(hand, rnd, points, all_wild, table, scratch, immediate)
     n = best_candidates(immediate, rnd, points, how_many, kinds)
+    for j in range(n):
+        now[j] = immediate[kinds[j]]
     # Counted with the n+1 cards: the discard moves from the hand to the pile, both seen.
     unseen = np.empty(hand.shape[0], dtype=np.int64)
     n_unseen = unseen_counts(hand, pile, known, info[I_SEAT], unseen)
-    for j in range(n):
-        k = kinds[j]
-        hand[k] -= 1
-        later[j] = expected_draw_penalty(hand, unseen, n_unseen, rnd, points, all_wild, table,
-                                         scratch)
-        hand[k] += 1
-        now[j] = immediate[k]
-    return n, kinds, now, later
+    return n, kinds, now, unseen, n_unseen
+
+
+@njit(cache=True)
+def expected_after(hand, kind: int, unseen, n_unseen: int, info, table, scratch,
+                   stop_above: float) -> float:
+    """Expected penalty after discarding ``kind``, drawing from the stock and discarding
+    best (``hand`` restored); ``stop_above`` as in
+    :func:`fcsim.strategies.lookahead.expected_draw_penalty` (``np.inf``: exact)."""
+    hand[kind] -= 1
+    later = expected_draw_penalty(hand, unseen, n_unseen, info[I_ROUND], info[I_WILD_POINTS],
+                                  info[I_ALL_WILD] == 1, table, scratch, stop_above)
+    hand[kind] += 1
+    return later
 
 
 @njit(DECISION_SIGNATURE, cache=True)
@@ -77,13 +85,20 @@ def draw(hand, pile, known, info, hidden, params, table, scratch, rng):
 
 @njit(DECISION_SIGNATURE, cache=True)
 def discard(hand, pile, known, info, hidden, params, table, scratch, rng):
-    """Least expected penalty after the next draw among the best `candidates` discards."""
-    n, kinds, _, later = discard_outlooks(hand, pile, known, info, table, scratch,
-                                          int(params[1]))
+    """Least expected penalty after the next draw among the best `candidates` discards.
+
+    A candidate's expectation stops being summed once it cannot beat the best so far."""
+    n, kinds, _, unseen, n_unseen = discard_candidates(hand, pile, known, info, table,
+                                                       scratch, int(params[1]))
     best = 0
+    best_later = expected_after(hand, kinds[0], unseen, n_unseen, info, table, scratch,
+                                np.inf)
     for j in range(1, n):
-        if later[j] < later[best] - 1e-9:
+        later = expected_after(hand, kinds[j], unseen, n_unseen, info, table, scratch,
+                               best_later - 1e-9)
+        if later < best_later - 1e-9:
             best = j
+            best_later = later
     return kinds[best]
 
 

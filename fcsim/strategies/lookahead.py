@@ -60,14 +60,29 @@ def _related(hand: np.ndarray, kind: int, wild_pos: int) -> bool:
     return False
 
 
+@njit(cache=True, inline="always")
+def _after_draw(hand: np.ndarray, kind: int, keep: int, round_number: int, wild_points: int,
+                all_wild: bool, table: np.ndarray, scratch: np.ndarray) -> int:
+    """Least penalty after drawing ``kind`` and making the best discard (``hand`` restored).
+    Discarding ``kind`` again keeps today's penalty ``keep``, so the search starts there."""
+    hand[kind] += 1
+    _, pen = discard_kernel(hand, round_number, wild_points, all_wild, table, scratch, kind,
+                            keep)
+    hand[kind] -= 1
+    return pen
+
+
 @njit(cache=True)
 def expected_draw_penalty(hand: np.ndarray, unseen: np.ndarray, n_unseen: int,
                           round_number: int, wild_points: int, all_wild: bool,
-                          table: np.ndarray, scratch: np.ndarray) -> float:
+                          table: np.ndarray, scratch: np.ndarray,
+                          stop_above: float = np.inf) -> float:
     """``E_k[best_discard(hand + k)]`` over the next stock card ``k`` (exact).
 
-    ``hand`` (``int8[56]``, n cards) is restored before returning. Drawing k and
-    discarding it again keeps today's penalty, so each search starts from that.
+    ``hand`` (``int8[56]``, n cards) is restored before returning. Every term is a
+    penalty (>= 0), so once the partial sum divided by ``n_unseen`` exceeds ``stop_above``
+    the expectation does too: that partial mean is returned at once (a caller comparing
+    against ``stop_above`` gets the same answer, sooner).
     """
     if n_unseen == 0:
         return 0.0
@@ -82,24 +97,17 @@ def expected_draw_penalty(hand: np.ndarray, unseen: np.ndarray, n_unseen: int,
             if unseen[k] == 0:
                 continue
             if pos != wild_pos and _related(hand, k, wild_pos):
-                hand[k] += 1
-                _, pen = discard_kernel(hand, round_number, wild_points, all_wild, table,
-                                        scratch, k, keep)
-                hand[k] -= 1
-                total += unseen[k] * pen
+                total += unseen[k] * _after_draw(hand, k, keep, round_number, wild_points,
+                                                    all_wild, table, scratch)
             else:
                 weight_alike += unseen[k]
                 stand_in = k
         if stand_in >= 0:
-            hand[stand_in] += 1
-            _, pen = discard_kernel(hand, round_number, wild_points, all_wild, table, scratch,
-                                    stand_in, keep)
-            hand[stand_in] -= 1
-            total += weight_alike * pen
+            total += weight_alike * _after_draw(hand, stand_in, keep, round_number,
+                                                   wild_points, all_wild, table, scratch)
+        if total / n_unseen > stop_above:
+            return total / n_unseen
     if unseen[JOKER] > 0:
-        hand[JOKER] += 1
-        _, pen = discard_kernel(hand, round_number, wild_points, all_wild, table, scratch,
-                                JOKER, keep)
-        hand[JOKER] -= 1
-        total += unseen[JOKER] * pen
+        total += unseen[JOKER] * _after_draw(hand, JOKER, keep, round_number, wild_points,
+                                                all_wild, table, scratch)
     return total / n_unseen
