@@ -504,10 +504,62 @@ _FAR = -(1 << 40)  # "no such runs" in the scaled sums
 
 
 @njit(cache=True, inline="always")
+def _scaled_runs(table: np.ndarray, pat: int, w: int) -> int:
+    """256 × a suit's best run total with exactly ``w`` (<= 7) wilds, or ``_FAR``."""
+    v = table[RUN_ROWS + pat, w]
+    return _FAR if v == INFEASIBLE else _KEY_SCALE * int(v)
+
+
+@njit(cache=True, inline="always")
+def _scaled_free(table: np.ndarray, pat: int, w: int, suit: int) -> int:
+    """A suit's best runs with one natural left out, as the key part
+    256 × (runs + card) + 8 × card + 7 - suit, or ``_FAR``."""
+    f = table[FREE_ROWS + pat, w]
+    if f == NO_CARD:
+        return _FAR
+    return _KEY_SCALE * int(f) + 8 * int(table[FREE_ROWS + pat, NARROW + w]) + 7 - suit
+
+
+@njit(cache=True, inline="always")
+def _convolve_free_small(scratch: np.ndarray, table: np.ndarray, budget: int) -> None:
+    """:func:`_convolve_free` for budgets of 0–2 wilds, kept in registers."""
+    r0, r1, r2 = 0, _FAR, _FAR
+    f0, f1, f2 = _FAR, _FAR, _FAR
+    for s in range(N_SUITS):
+        pat = scratch[_S_CUR + s]
+        if pat == 0:
+            continue
+        v0 = _scaled_runs(table, pat, 0)
+        g0 = _scaled_free(table, pat, 0, s)
+        if budget >= 1:
+            v1 = _scaled_runs(table, pat, 1)
+            g1 = _scaled_free(table, pat, 1, s)
+            if budget >= 2:
+                v2 = _scaled_runs(table, pat, 2)
+                g2 = _scaled_free(table, pat, 2, s)
+                f2 = max(max(max(f2 + v0, f1 + v1), max(f0 + v2, r2 + g0)),
+                         max(r1 + g1, r0 + g2))
+                r2 = max(max(r2 + v0, r1 + v1), r0 + v2)
+            f1 = max(max(f1 + v0, f0 + v1), max(r1 + g0, r0 + g1))
+            r1 = max(r1 + v0, r0 + v1)
+        f0 = max(f0 + v0, r0 + g0)
+        r0 += v0
+    scratch[_S_RUNS] = r0
+    scratch[_S_FREE] = f0 if f0 > _FAR // 2 else _FAR
+    scratch[_S_RUNS + 1] = r1 if r1 > _FAR // 2 else _FAR
+    scratch[_S_FREE + 1] = f1 if f1 > _FAR // 2 else _FAR
+    scratch[_S_RUNS + 2] = r2 if r2 > _FAR // 2 else _FAR
+    scratch[_S_FREE + 2] = f2 if f2 > _FAR // 2 else _FAR
+
+
+@njit(cache=True, inline="always")
 def _convolve_free(scratch: np.ndarray, table: np.ndarray, budget: int) -> None:
     """Over the five suits, for exactly w = 0…budget (≤ 7) wilds in runs: ``runs[w]`` =
     256 × the best run total, and ``free[w]`` = the best of 256 × (run total + one natural
     left out) + 8 × that card's points + 7 - its suit (``_FAR`` when there is none)."""
+    if budget <= 2:
+        _convolve_free_small(scratch, table, budget)
+        return
     for w in range(budget + 1):
         scratch[_S_RUNS + w] = _FAR
         scratch[_S_FREE + w] = _FAR
@@ -516,20 +568,15 @@ def _convolve_free(scratch: np.ndarray, table: np.ndarray, budget: int) -> None:
         pat = scratch[_S_CUR + s]
         if pat == 0:
             continue
-        free_row = FREE_ROWS + pat
         for w in range(budget, -1, -1):
             keep = _FAR
             free = _FAR
             for b in range(w + 1):
                 have = scratch[_S_RUNS + w - b]
-                v = table[RUN_ROWS + pat, b]
-                if v != INFEASIBLE:
-                    keep = max(keep, have + _KEY_SCALE * v)
-                    free = max(free, scratch[_S_FREE + w - b] + _KEY_SCALE * v)
-                f = table[free_row, b]
-                if f != NO_CARD:
-                    card = table[free_row, NARROW + b]
-                    free = max(free, have + _KEY_SCALE * f + 8 * card + 7 - s)
+                v = _scaled_runs(table, pat, b)
+                keep = max(keep, have + v)
+                free = max(free, max(scratch[_S_FREE + w - b] + v,
+                                     have + _scaled_free(table, pat, b, s)))
             scratch[_S_RUNS + w] = keep if keep > _FAR // 2 else _FAR
             scratch[_S_FREE + w] = free if free > _FAR // 2 else _FAR
 
