@@ -104,8 +104,11 @@ _S_OPT = _S_PLAN_RUN_WILDS + 1  # book options, _OPT_WIDTH each:
 _OPT_WIDTH = 7  # 5 per-suit pattern decrements, size, packed takes
 _S_MEMO = _S_OPT + N_RANKS * (MAX_BOOK_OPTIONS + 1) * _OPT_WIDTH  # see penalty_memo
 MEMO_SLOTS = 4096
-_ZOBRIST = np.random.default_rng(20261130).integers(0, 2**63, N_KINDS + 1, dtype=np.uint64) | 1
-_MEMO_ENTRY = N_KINDS + 3  # the hand, a tag (round and rules; 0 = empty), penalty, left
+_HAND_WORDS = 7  # a hand packed 8 kinds (one byte of copies each) to an int64 word
+_ZOBRIST = np.random.default_rng(20261130).integers(0, 2**63, _HAND_WORDS + 1,
+                                                    dtype=np.uint64) | 1
+_MEMO_ENTRY = _HAND_WORDS + 3  # the packed hand, a tag (0 = empty), two answers
+_M_TAG, _M_FIRST, _M_SECOND = _HAND_WORDS, _HAND_WORDS + 1, _HAND_WORDS + 2
 SCRATCH_SIZE = _S_MEMO + MEMO_SLOTS * _MEMO_ENTRY
 
 # Same-suit ranks within two of rank i: a natural card with none of them held is isolated.
@@ -380,21 +383,47 @@ def _write_plan(scratch: np.ndarray, n_cand: int, combination: int, run_wilds: i
 
 
 @njit(cache=True, inline="always")
-def _memo_slot(counts: np.ndarray, tag: int, scratch: np.ndarray) -> tuple[int, bool]:
+def _hand_word(counts: np.ndarray, j: int) -> np.uint64:
+    """Kinds 8j…8j+7 of a hand, one byte of copies each."""
+    word = np.uint64(0)
+    for i in range(8):
+        word |= np.uint64(counts[8 * j + i]) << np.uint64(8 * i)
+    return word
+
+
+@njit(cache=True, inline="always")
+def hand_hash(counts: np.ndarray) -> np.uint64:
+    """A hash of a hand that is a sum over its cards, so adding card ``k`` adds
+    ``card_hash(k)`` (lookaheads hash each hand after a draw in O(1))."""
+    h = np.uint64(0)
+    for j in range(_HAND_WORDS):
+        h += _hand_word(counts, j) * _ZOBRIST[j]
+    return h
+
+
+@njit(cache=True, inline="always")
+def card_hash(kind: int) -> np.uint64:
+    """What one card of ``kind`` adds to :func:`hand_hash`."""
+    return _ZOBRIST[kind // 8] << np.uint64(8 * (kind % 8))
+
+
+@njit(cache=True, inline="always")
+def _memo_slot(counts: np.ndarray, tag: int, hashed: np.uint64, scratch: np.ndarray
+               ) -> tuple[int, bool]:
     """The memo entry for (``counts``, ``tag``) and whether it holds them already.
 
-    Entries (``_MEMO_ENTRY`` int64 each, ``MEMO_SLOTS`` of them at ``_S_MEMO``): the hand,
-    the tag (what was asked: round, rules, question; 0 = empty), two answers. Direct-mapped
-    on a hash of hand and tag; a hit compares the whole hand, so it is exact.
+    Entries (``_MEMO_ENTRY`` int64 each, ``MEMO_SLOTS`` of them at ``_S_MEMO``, 320 KiB in
+    all, so they stay in a core's L2 cache): the hand packed in words, the tag (what was
+    asked: round, rules, question; 0 = empty), two answers. Direct-mapped on ``hashed``
+    (:func:`hand_hash` of ``counts``) and the tag; a hit compares the whole hand, so it is
+    exact.
     """
-    h = np.uint64(tag) * _ZOBRIST[N_KINDS]
-    for k in range(N_KINDS):
-        h += np.uint64(counts[k]) * _ZOBRIST[k]  # independent terms: no dependency chain
+    h = hashed + np.uint64(tag) * _ZOBRIST[_HAND_WORDS]
     base = _S_MEMO + int(h >> np.uint64(52)) % MEMO_SLOTS * _MEMO_ENTRY
-    if scratch[base + N_KINDS] != tag:
+    if scratch[base + _M_TAG] != tag:
         return base, False
-    for k in range(N_KINDS):
-        if scratch[base + k] != counts[k]:
+    for j in range(_HAND_WORDS):
+        if scratch[base + j] != np.int64(_hand_word(counts, j)):
             return base, False
     return base, True
 
@@ -403,11 +432,11 @@ def _memo_slot(counts: np.ndarray, tag: int, scratch: np.ndarray) -> tuple[int, 
 def _memo_store(counts: np.ndarray, tag: int, scratch: np.ndarray, base: int, first: int,
                 second: int) -> None:
     """Fill the memo entry at ``base`` (from :func:`_memo_slot`)."""
-    for k in range(N_KINDS):
-        scratch[base + k] = counts[k]
-    scratch[base + N_KINDS] = tag
-    scratch[base + N_KINDS + 1] = first
-    scratch[base + N_KINDS + 2] = second
+    for j in range(_HAND_WORDS):
+        scratch[base + j] = np.int64(_hand_word(counts, j))
+    scratch[base + _M_TAG] = tag
+    scratch[base + _M_FIRST] = first
+    scratch[base + _M_SECOND] = second
 
 
 @njit(cache=True, inline="always")
@@ -432,12 +461,42 @@ def penalty_memo(
     exact. It does not refresh the arrangement :func:`solve` reads; use the kernel for that.
     """
     tag = _rules_tag(round_number, wild_points, all_wild)
-    base, hit = _memo_slot(counts, tag, scratch)
+    base, hit = _memo_slot(counts, tag, hand_hash(counts), scratch)
     if hit:
-        return scratch[base + N_KINDS + 1], scratch[base + N_KINDS + 2]
+        return scratch[base + _M_FIRST], scratch[base + _M_SECOND]
     pen, left = penalty_kernel(counts, round_number, wild_points, all_wild, table, scratch)
     _memo_store(counts, tag, scratch, base, pen, left)
     return pen, left
+
+
+@njit(cache=True)
+def discard_memo(
+    counts: np.ndarray,
+    round_number: int,
+    wild_points: int,
+    all_wild: bool,
+    table: np.ndarray,
+    scratch: np.ndarray,
+    best_kind: int,
+    best_pen: int,
+    hashed: np.uint64,
+) -> tuple[int, int]:
+    """:func:`discard_kernel` through the memo of :func:`penalty_memo`; ``hashed`` is
+    :func:`hand_hash` of ``counts``.
+
+    A lookahead asks the same questions again: the hands after each possible draw are
+    asked about when deciding to draw, again when the drawn card is a discard candidate,
+    and again next turn. The question (starting discard included) is part of the tag.
+    """
+    tag = (_rules_tag(round_number, wild_points, all_wild) + (1 << 25)
+           + (best_kind + 1) * (1 << 26) + min(best_pen, 1 << 20) * (1 << 33))
+    base, hit = _memo_slot(counts, tag, hashed, scratch)
+    if hit:
+        return scratch[base + _M_FIRST], scratch[base + _M_SECOND]
+    kind, pen = discard_kernel(counts, round_number, wild_points, all_wild, table, scratch,
+                               best_kind, best_pen)
+    _memo_store(counts, tag, scratch, base, kind, pen)
+    return kind, pen
 
 
 

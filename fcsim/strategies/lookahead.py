@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit
 
 from fcsim.core.cards import COPIES, JOKER, N_JOKERS, N_KINDS, N_NATURAL, N_RANKS, N_SUITS
-from fcsim.core.solver import discard_kernel, penalty_memo
+from fcsim.core.solver import card_hash, discard_memo, hand_hash, penalty_memo
 from fcsim.core.tables import MAX_GAP
 
 
@@ -61,13 +61,15 @@ def _related(hand: np.ndarray, kind: int, wild_pos: int) -> bool:
 
 
 @njit(cache=True, inline="always")
-def _after_draw(hand: np.ndarray, kind: int, keep: int, round_number: int, wild_points: int,
-                all_wild: bool, table: np.ndarray, scratch: np.ndarray) -> int:
-    """Least penalty after drawing ``kind`` and making the best discard (``hand`` restored).
-    Discarding ``kind`` again keeps today's penalty ``keep``, so the search starts there."""
+def _after_draw(hand: np.ndarray, hashed: np.uint64, kind: int, keep: int, round_number: int,
+                wild_points: int, all_wild: bool, table: np.ndarray, scratch: np.ndarray
+                ) -> int:
+    """Least penalty after drawing ``kind`` and making the best discard (``hand`` restored;
+    ``hashed`` is its hash). Discarding ``kind`` again keeps today's penalty ``keep``, so
+    the search starts there; the answer is memoised (asked again next turn)."""
     hand[kind] += 1
-    _, pen = discard_kernel(hand, round_number, wild_points, all_wild, table, scratch, kind,
-                            keep)
+    _, pen = discard_memo(hand, round_number, wild_points, all_wild, table, scratch, kind,
+                          keep, hashed + card_hash(kind))
     hand[kind] -= 1
     return pen
 
@@ -88,6 +90,7 @@ def expected_draw_penalty(hand: np.ndarray, unseen: np.ndarray, n_unseen: int,
         return 0.0
     wild_pos = round_number - 1
     keep, _ = penalty_memo(hand, round_number, wild_points, all_wild, table, scratch)
+    hashed = hand_hash(hand)
     total = 0.0
     for pos in range(N_RANKS):
         weight_alike = 0
@@ -97,17 +100,17 @@ def expected_draw_penalty(hand: np.ndarray, unseen: np.ndarray, n_unseen: int,
             if unseen[k] == 0:
                 continue
             if pos != wild_pos and _related(hand, k, wild_pos):
-                total += unseen[k] * _after_draw(hand, k, keep, round_number, wild_points,
+                total += unseen[k] * _after_draw(hand, hashed, k, keep, round_number, wild_points,
                                                     all_wild, table, scratch)
             else:
                 weight_alike += unseen[k]
                 stand_in = k
         if stand_in >= 0:
-            total += weight_alike * _after_draw(hand, stand_in, keep, round_number,
+            total += weight_alike * _after_draw(hand, hashed, stand_in, keep, round_number,
                                                    wild_points, all_wild, table, scratch)
         if total / n_unseen > stop_above:
             return total / n_unseen
     if unseen[JOKER] > 0:
-        total += unseen[JOKER] * _after_draw(hand, JOKER, keep, round_number, wild_points,
+        total += unseen[JOKER] * _after_draw(hand, hashed, JOKER, keep, round_number, wild_points,
                                                 all_wild, table, scratch)
     return total / n_unseen
