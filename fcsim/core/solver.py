@@ -640,6 +640,19 @@ def _convolve_free(scratch: np.ndarray, table: np.ndarray, budget: int) -> None:
             scratch[_S_FREE + w] = free if free > _FAR // 2 else _FAR
 
 
+@njit(cache=True, inline="always")
+def _isolated_in_books(counts: np.ndarray, n_cand: int, scratch: np.ndarray) -> int:
+    """The kinds (a bit set) of the isolated natural cards of the candidate book ranks."""
+    kinds = 0
+    for c_i in range(n_cand):
+        i = scratch[_S_CAND + c_i]
+        for s in range(N_SUITS):
+            k = s * N_RANKS + i
+            if counts[k] > 0 and (scratch[_S_MASK + s] & _NEAR[i]) == 0:
+                kinds |= 1 << k
+    return kinds
+
+
 @njit(cache=True)
 def discard_kernel(
     counts: np.ndarray,
@@ -659,9 +672,12 @@ def discard_kernel(
     left out comes from the free-card rows of the table through :func:`_convolve_free`,
     a wild by spending one wild fewer; the key (above) makes ties go to a natural over a
     wild, then to more points, then to the lower kind, as :func:`discard_search` does.
-    The isolated-card shortcuts of the book options stay exact for this search unless the
-    whole hand melds with nothing left out, and the free-card rows stop at seven wilds:
-    those hands (and hands with eight or more wilds) go to :func:`discard_search`.
+    The walk puts an isolated card in its rank's book whenever that rank has one, so it
+    never leaves one out; that loses nothing unless the whole hand melds with nothing left
+    out (any arrangement leaving a card out is then beaten by one putting the isolated
+    card back in its book and leaving that card out instead), and then those few cards are
+    tried one by one. The free-card rows stop at seven wilds: hands with eight or more go
+    to :func:`discard_search`.
 
     ``best_kind`` / ``best_pen`` is a known discard and the penalty it leaves (-1 and a
     huge number for none): only a strictly better one replaces it.
@@ -671,6 +687,8 @@ def discard_kernel(
     (kind, penalty) : (int, int)
         ``kind`` is -1 for an empty hand.
     """
+    if best_kind >= 0 and best_pen <= 0:
+        return best_kind, best_pen  # nothing leaves less than nothing
     wild_pos = round_number - 1
     n_jokers = int(counts[JOKER])
     nat_total, n_rank_wilds, top, twice = _read_hand(counts, wild_pos, scratch)
@@ -729,8 +747,19 @@ def discard_kernel(
                         best_key = min(best_key, key + (1 if joker_first else 0))
         more, book_need, book_value = _next_combination(scratch, n_cand, book_need, book_value)
     if melds_all:
-        return discard_search(counts, round_number, wild_points, all_wild, table, scratch,
-                              best_kind, best_pen)
+        # The walk never left out a card its rank's book always holds (an isolated one);
+        # that matters only here (see above), so those few are tried one by one.
+        isolated = _isolated_in_books(counts, n_cand, scratch)
+        while isolated:
+            k = 0
+            while not (isolated >> k) & 1:
+                k += 1
+            isolated &= isolated - 1
+            counts[k] -= 1
+            pen, _ = penalty_memo(counts, round_number, wild_points, all_wild, table, scratch)
+            counts[k] += 1
+            order = 8 * (k % N_RANKS + 3) + 7 - k // N_RANKS
+            best_key = min(best_key, _KEY_SCALE * pen + 127 - order)
     if best_key < _KEY_SCALE * min(best_pen, _BIG):
         best_pen = best_key // _KEY_SCALE
         tie = best_key % _KEY_SCALE
