@@ -4,9 +4,11 @@ The unseen cards are the 116 less the player's hand, the discard pile and the ca
 to be in other hands. By symmetry each unseen card is equally likely to be the next stock
 card, so ``E[best penalty after drawing from the stock]`` is an exact finite sum over the
 unseen kinds. Cards of the wild rank all play alike, and so do natural kinds of one rank
-with no card of that rank and no card of their suit within four ranks in the hand (such a
-card can only meld with wilds alone: a run gap of four or more wilds never pays), so each
-such group is evaluated once.
+with no card of that rank in the hand and no card of their suit within *reach*: a card
+``d`` ranks from the nearest natural of its suit joins it in a run only with ``d - 1``
+wilds between them, and a gap of four or more wilds never pays, so the reach is the
+hand's wilds + 1, at most four. Such a card can only meld with wilds alone, whatever its
+suit, so each such group is evaluated once (most hands hold few wilds: most draws are).
 """
 
 from __future__ import annotations
@@ -44,8 +46,9 @@ def unseen_counts(hand: np.ndarray, pile: np.ndarray, known: np.ndarray, seat: i
 
 
 @njit(cache=True)
-def _related(hand: np.ndarray, kind: int, wild_pos: int) -> bool:
-    """Whether ``kind`` can meld with a natural card of ``hand`` (or is wild)."""
+def _related(hand: np.ndarray, kind: int, wild_pos: int, reach: int) -> bool:
+    """Whether ``kind`` can meld with a natural card of ``hand`` (or is wild); ``reach``
+    is the farthest rank distance a run can bridge with the hand's wilds."""
     if kind == JOKER:
         return True
     suit, pos = kind // N_RANKS, kind % N_RANKS
@@ -54,7 +57,7 @@ def _related(hand: np.ndarray, kind: int, wild_pos: int) -> bool:
     for s in range(N_SUITS):
         if hand[s * N_RANKS + pos] > 0:
             return True
-    for j in range(max(0, pos - MAX_GAP), min(N_RANKS, pos + MAX_GAP + 1)):
+    for j in range(max(0, pos - reach), min(N_RANKS, pos + reach + 1)):
         if j != pos and j != wild_pos and hand[suit * N_RANKS + j] > 0:
             return True
     return False
@@ -91,6 +94,10 @@ def expected_draw_penalty(hand: np.ndarray, unseen: np.ndarray, n_unseen: int,
     wild_pos = round_number - 1
     keep, _ = penalty_memo(hand, round_number, wild_points, all_wild, table, scratch)
     hashed = hand_hash(hand)
+    wilds = hand[JOKER]
+    for s in range(N_SUITS):
+        wilds += hand[s * N_RANKS + wild_pos]
+    reach = min(MAX_GAP, wilds + 1)
     total = 0.0
     for pos in range(N_RANKS):
         weight_alike = 0
@@ -99,7 +106,7 @@ def expected_draw_penalty(hand: np.ndarray, unseen: np.ndarray, n_unseen: int,
             k = s * N_RANKS + pos
             if unseen[k] == 0:
                 continue
-            if pos != wild_pos and _related(hand, k, wild_pos):
+            if pos != wild_pos and _related(hand, k, wild_pos, reach):
                 total += unseen[k] * _after_draw(hand, hashed, k, keep, round_number, wild_points,
                                                     all_wild, table, scratch)
             else:
