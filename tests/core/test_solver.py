@@ -19,8 +19,11 @@ from fcsim.core.solver import (
     best_discard,
     best_discard_batch,
     best_discard_kernel,
+    card_hash,
     discard_kernel,
+    discard_memo,
     discard_search,
+    hand_hash,
     min_penalty,
     min_penalty_batch,
     new_scratch,
@@ -398,6 +401,34 @@ def test_one_pass_discard_matches_card_by_card_search(seed: int) -> None:
         counts[start] += 1
         assert discard_kernel(counts, *args, start, start_pen) == discard_search(
             counts, *args, start, start_pen), (kinds, round_number, rules, start)
+
+
+def test_hand_hash_is_a_sum_over_cards() -> None:
+    """Adding a card adds its hash (lookaheads hash each hand after a draw in O(1))."""
+    rng = np.random.default_rng(4)
+    for _ in range(200):
+        counts = as_counts(rng.permutation(np.array(DECK))[: rng.integers(0, 20)].tolist())
+        k = int(rng.integers(0, N_KINDS))
+        before = hand_hash(counts)
+        counts[k] += 1
+        assert hand_hash(counts) == (before + card_hash(k)) % 2**64  # uint64 arithmetic
+
+
+def test_discard_memo_answers_as_the_kernel() -> None:
+    """Asked again (a memo hit) or with another starting discard, the memo answers as the
+    kernel does; one work array serves every question."""
+    rng = np.random.default_rng(6)
+    table, shared = solver_table(), new_scratch()
+    for i in range(600):
+        round_number = 1 + i % 11
+        counts = as_counts(rng.permutation(np.array(DECK))[: round_number + 3].tolist())
+        start = int(rng.choice(np.flatnonzero(counts)))
+        for start_kind, start_pen in ((-1, 1 << 30), (start, int(rng.integers(0, 40)))):
+            args = (round_number, 20, True, table)
+            want = discard_kernel(counts, *args, new_scratch(), start_kind, start_pen)
+            for _ in range(2):
+                assert discard_memo(counts, *args, shared, start_kind, start_pen,
+                                    np.uint64(hand_hash(counts))) == want
 
 
 def test_one_pass_discard_when_the_whole_hand_melds() -> None:

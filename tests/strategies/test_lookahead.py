@@ -1,0 +1,102 @@
+"""The one-draw lookahead is an exact expectation: checked kind by kind, without grouping."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from fcsim.core.cards import DECK_SIZE, JOKER, N_KINDS, full_deck
+from fcsim.core.rules import RuleSet
+from fcsim.core.solver import discard_search, new_scratch, penalty_kernel
+from fcsim.core.tables import solver_table
+from fcsim.strategies.lookahead import expected_draw_penalty, unseen_counts
+from tests.reference.solver import reference_best_discard
+
+VARIANTS = [RuleSet(), RuleSet(wild_penalty="face", all_wild_melds=False)]
+
+
+def dealt(rng: np.random.Generator, round_number: int, wild_share: float
+          ) -> tuple[np.ndarray, np.ndarray]:
+    """A hand of round + 2 cards (each wild of the deck moved to the top with odds
+    ``wild_share``) and a discard pile of the next 15."""
+    deck = rng.permutation(full_deck())
+    wild = (deck == JOKER) | (deck % 11 == round_number - 1)
+    ahead = wild & (rng.random(DECK_SIZE) < wild_share)
+    deck = np.concatenate([deck[ahead], deck[~ahead]])
+    size = round_number + 2
+    return np.bincount(deck[:size], minlength=N_KINDS).astype(np.int8), deck[size : size + 15]
+
+
+def kind_by_kind(hand: np.ndarray, unseen: np.ndarray, round_number: int, rules: RuleSet,
+                 best_after) -> float:
+    """The expectation the slow way: every unseen kind on its own."""
+    total = 0
+    for k in np.flatnonzero(unseen):
+        hand[k] += 1
+        total += unseen[k] * best_after(hand)
+        hand[k] -= 1
+    return total / unseen.sum()
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_expectation_equals_the_sum_over_every_unseen_kind(seed: int) -> None:
+    """Grouping alike draws (by the hand's wild count), the memo and the one-pass discard
+    change nothing: the card-by-card best discard of every draw gives the same mean."""
+    rng = np.random.default_rng(seed)
+    table, scratch = solver_table(), new_scratch()
+    for i in range(60):
+        round_number = 1 + i % 11
+        rules = VARIANTS[i % 2]
+        wp, aw = rules.wild_points(round_number), rules.all_wild_melds
+        hand, pile = dealt(rng, round_number, (0.0, 0.3, 0.8)[i % 3])
+        unseen = np.zeros(N_KINDS, dtype=np.int64)
+        n_unseen = unseen_counts(hand, pile, np.zeros((1, N_KINDS), np.int8), 0, unseen)
+        got = expected_draw_penalty(hand, unseen, n_unseen, round_number, wp, aw, table,
+                                    scratch)
+
+        def best_after(h: np.ndarray, r: int = round_number, w: int = wp, a: bool = aw) -> int:
+            return discard_search(h, r, w, a, table, new_scratch(), -1, 1 << 30)[1]
+
+        want = kind_by_kind(hand, unseen, round_number, rules, best_after)
+        assert got == pytest.approx(want, abs=1e-9), (hand.nonzero(), round_number, rules)
+
+
+def test_expectation_matches_the_reference_on_small_hands() -> None:
+    """Rounds 1–3 against the exhaustive reference solver."""
+    rng = np.random.default_rng(7)
+    table, scratch = solver_table(), new_scratch()
+    for i in range(9):
+        round_number = 1 + i % 3
+        hand, pile = dealt(rng, round_number, 0.3)
+        unseen = np.zeros(N_KINDS, dtype=np.int64)
+        n_unseen = unseen_counts(hand, pile, np.zeros((1, N_KINDS), np.int8), 0, unseen)
+        got = expected_draw_penalty(hand, unseen, n_unseen, round_number, 20, True, table,
+                                    scratch)
+
+        def best_after(h: np.ndarray, r: int = round_number) -> int:
+            return reference_best_discard(h, r)[1]
+
+        assert got == pytest.approx(kind_by_kind(hand, unseen, round_number, RuleSet(),
+                                                 best_after), abs=1e-9)
+
+
+def test_stop_above_returns_a_partial_mean_only_above_the_bar() -> None:
+    """With a bar, the answer is the exact mean, or a partial mean above the bar that the
+    exact mean does not undercut."""
+    rng = np.random.default_rng(5)
+    table, scratch = solver_table(), new_scratch()
+    stopped = 0
+    for i in range(40):
+        round_number = 1 + i % 11
+        hand, pile = dealt(rng, round_number, 0.2)
+        unseen = np.zeros(N_KINDS, dtype=np.int64)
+        n_unseen = unseen_counts(hand, pile, np.zeros((1, N_KINDS), np.int8), 0, unseen)
+        args = (hand, unseen, n_unseen, round_number, 20, True, table, scratch)
+        exact = expected_draw_penalty(*args)
+        bar = exact * rng.uniform(0.2, 1.2)
+        got = expected_draw_penalty(*args, bar)
+        assert got == exact or (bar < got <= exact)
+        stopped += got != exact
+        if penalty_kernel(hand, round_number, 20, True, table, scratch)[0] > 0:
+            assert expected_draw_penalty(*args, -1.0) > -1.0
+    assert stopped > 0
