@@ -58,6 +58,7 @@ from fcsim.core.rules import RuleSet
 from fcsim.core.tables import (
     FREE_ROWS,
     INFEASIBLE,
+    MAX_WILDS,
     NARROW,
     NO_CARD,
     POW3,
@@ -85,19 +86,18 @@ def _wild_cost(u: int, n_rank_wilds: int, n_jokers: int, wild_points: int) -> in
 
 
 # Layout of the int64 scratch array the kernels work in (no allocation per call).
-_S_PAT = 0  # 5 suit patterns of the hand
-_S_CUR = 5  # 5 suit patterns left for runs under the current book choice
-_S_MASK = 10  # 5 bit sets of the natural ranks each suit holds
-_S_RUNS = 15  # 17 best run totals by exact wild count (discard search: scaled, see below)
-_S_FREE = 32  # 17 the same with one natural card left out for free (discard search)
-_S_CHOICE = 49  # 11 option index per candidate rank (0 = no book)
-_S_CAND = 60  # 11 candidate rank positions
-_S_NOPT = 71  # 11 option count per candidate (including "no book")
-_S_FIRST = 82  # 11 index of each candidate's first book option
-_S_LO = 93  # 5
-_S_HI = 98  # 5
-_S_T = 103  # 5
-_S_PLAN = 108  # best arrangement: 11 packed book takes (base 3 over suits) …
+_S_CUR = 0  # 5 suit patterns left for runs under the current book choice
+_S_MASK = _S_CUR + N_SUITS  # 5 bit sets of the natural ranks each suit holds
+_S_RUNS = _S_MASK + N_SUITS  # 17 best run totals by exact wild count (discard: scaled)
+_S_FREE = _S_RUNS + MAX_WILDS + 1  # 17 the same with one natural card left out for free (discard)
+_S_CHOICE = _S_FREE + MAX_WILDS + 1  # 11 option index per candidate rank (0 = no book)
+_S_CAND = _S_CHOICE + N_RANKS  # 11 candidate rank positions
+_S_NOPT = _S_CAND + N_RANKS  # 11 option count per candidate (including "no book")
+_S_FIRST = _S_NOPT + N_RANKS  # 11 index of each candidate's first book option
+_S_LO = _S_FIRST + N_RANKS  # 5 cards of the rank each option must take, per suit …
+_S_HI = _S_LO + N_SUITS  # 5 … it may take …
+_S_T = _S_HI + N_SUITS  # 5 … and takes (the option being stored)
+_S_PLAN = _S_T + N_SUITS  # best arrangement: 11 packed book takes (base 3 over suits) …
 _S_PLAN_RUN_WILDS = _S_PLAN + N_RANKS  # … and the wilds in runs
 PLAN_BOOKS, PLAN_RUN_WILDS = _S_PLAN, _S_PLAN_RUN_WILDS  # read by fcsim.core.arrangement
 _S_OPT = _S_PLAN_RUN_WILDS + 1  # book options, _OPT_WIDTH each:
@@ -151,7 +151,6 @@ def _read_hand(counts: np.ndarray, wild_pos: int, scratch: np.ndarray
         pat -= c * POW3[wild_pos]
         nat_total -= c * (wild_pos + 3)
         mask &= ~(1 << wild_pos)
-        scratch[_S_PAT + s] = pat
         scratch[_S_CUR + s] = pat
         scratch[_S_MASK + s] = mask
         twice |= (seen & mask) | doubled
