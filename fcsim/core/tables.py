@@ -131,10 +131,6 @@ def _build_run_table(pow3: np.ndarray) -> np.ndarray:
     return out
 
 
-def _cache_path() -> Path:
-    return cache_root() / f"run_table_v{TABLE_VERSION}.npy"
-
-
 def build_run_table() -> np.ndarray:
     """Build the run table from scratch (about a second; :func:`run_table` caches it)."""
     return _build_run_table(POW3)
@@ -175,40 +171,48 @@ def build_solver_table(table: np.ndarray) -> np.ndarray:
     return out
 
 
-_TABLE: np.ndarray | None = None
-_SOLVER_TABLE: np.ndarray | None = None
+def _load_or_build(file_name: str, shape: tuple[int, int], build) -> np.ndarray:
+    """``build()``'s table, cached as ``<cache root>/<file_name>`` (a file of another shape,
+    or an unreadable one, is rebuilt; a read-only cache just rebuilds each time)."""
+    path = cache_root() / file_name
+    table = None
+    if path.exists():
+        try:
+            table = np.load(path, allow_pickle=False)
+        except (OSError, ValueError):
+            table = None
+        if table is not None and table.shape != shape:
+            table = None
+    if table is None:
+        table = build()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(f".{os.getpid()}.tmp.npy")
+            np.save(tmp, table)
+            os.replace(tmp, path)
+        except OSError:
+            pass
+    return table
 
 
-def solver_table() -> np.ndarray:
-    """The table the solver kernels take (:func:`build_solver_table` of :func:`run_table`),
-    built once per process."""
-    global _SOLVER_TABLE
-    if _SOLVER_TABLE is None:
-        _SOLVER_TABLE = build_solver_table(run_table())
-    return _SOLVER_TABLE
+_TABLES: dict[str, np.ndarray] = {}
 
 
 def run_table() -> np.ndarray:
     """The run table, loaded from the disk cache or built (and cached) on first use."""
-    global _TABLE
-    if _TABLE is None:
-        path = _cache_path()
-        table = None
-        if path.exists():
-            try:
-                table = np.load(path, allow_pickle=False)
-            except (OSError, ValueError):
-                table = None
-            if table is not None and table.shape != (N_PATTERNS, 2 * BOUND):
-                table = None
-        if table is None:
-            table = build_run_table()
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                tmp = path.with_suffix(f".{os.getpid()}.tmp.npy")
-                np.save(tmp, table)
-                os.replace(tmp, path)
-            except OSError:
-                pass  # a read-only home still works, it just rebuilds next time
-        _TABLE = table
-    return _TABLE
+    if "run" not in _TABLES:
+        _TABLES["run"] = _load_or_build(f"run_table_v{TABLE_VERSION}.npy",
+                                        (N_PATTERNS, 2 * BOUND), build_run_table)
+    return _TABLES["run"]
+
+
+def solver_table() -> np.ndarray:
+    """The table the solver kernels take (:func:`build_solver_table` of :func:`run_table`),
+    loaded from the disk cache or built (and cached) on first use. Its file is named after
+    a digest of this module, so a change of layout never loads a stale file."""
+    if "solver" not in _TABLES:
+        digest = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
+        _TABLES["solver"] = _load_or_build(f"solver_table_{digest}.npy",
+                                           (4 * N_PATTERNS, 2 * NARROW),
+                                           lambda: build_solver_table(run_table()))
+    return _TABLES["solver"]
