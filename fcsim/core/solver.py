@@ -21,7 +21,9 @@ out, plus the cheapest ``u`` wilds when ``u`` wilds are left out.
   dropped. The combinations of book options are walked like an odometer, biggest books
   first (they usually win, and then prune the rest); before the convolution each one is
   bounded by the suits' best run totals with the whole wild budget (a prefix maximum
-  stored beside the table), and skipped when it cannot win.
+  stored beside the table), and skipped when it cannot win; when the books of the
+  slower-moving candidates alone need more wilds than the hand holds, the whole block of
+  combinations below them is skipped.
 * **Wilds left over** after books and runs are absorbed by any book (a book takes any
   number), or by an all-wild meld when there are three or more and the rules allow it;
   otherwise they count, cheapest first.
@@ -275,6 +277,34 @@ def _next_combination(scratch: np.ndarray, n_cand: int, need: int, value: int
 
 
 @njit(cache=True, inline="always")
+def _skip_unaffordable(scratch: np.ndarray, n_cand: int, n_wilds: int, need: int,
+                       value: int) -> tuple[int, int, int]:
+    """For a combination needing more wilds than the hand has: when candidates c…n-1
+    alone already do, no choice below c helps, so those jump to their last option (the
+    next step then moves c). Returns the new (need, value) and the combinations skipped.
+    """
+    high = need  # wilds needed by candidates c_top and above
+    c_top = 0
+    while c_top + 1 < n_cand:
+        q = _S_OPT + (scratch[_S_FIRST + c_top] + scratch[_S_CHOICE + c_top]) * _OPT_WIDTH
+        size = scratch[q + 5]
+        rest = high - (max(0, 3 - size) if size else 0)
+        if rest <= n_wilds:
+            break
+        high = rest
+        c_top += 1
+    skipped = 0
+    radix = 1
+    for c_i in range(c_top):
+        skipped += scratch[_S_CHOICE + c_i] * radix
+        radix *= scratch[_S_NOPT + c_i]
+        need, value = _apply_option(scratch, c_i, -1, need, value)
+        scratch[_S_CHOICE + c_i] = 0
+        need, value = _apply_option(scratch, c_i, 1, need, value)
+    return need, value, skipped
+
+
+@njit(cache=True, inline="always")
 def _exact(table: np.ndarray, pat: int, w: int) -> int:
     """A suit's best run total with exactly ``w`` wilds, or ``_NEG``."""
     v = table[RUN_ROWS + pat, w] if w < NARROW else table[WIDE_ROWS + 2 * pat, w - NARROW]
@@ -357,6 +387,10 @@ def penalty_kernel(
                         best_left = left
                         best_combination = combination
                         best_w = w
+        else:
+            book_need, book_value, skipped = _skip_unaffordable(scratch, n_cand, n_wilds,
+                                                                book_need, book_value)
+            combination += skipped
         if best_pen == 0 and best_left == 0:
             break
         more, book_need, book_value = _next_combination(scratch, n_cand, book_need, book_value)
@@ -744,6 +778,9 @@ def discard_kernel(
                         cost = base + _wild_cost(left, n_rank_wilds - 1, n_jokers, wild_points)
                         key = _KEY_SCALE * cost - keep + _KEY_WILD
                         best_key = min(best_key, key + (1 if joker_first else 0))
+        else:
+            book_need, book_value, _ = _skip_unaffordable(scratch, n_cand, n_wilds, book_need,
+                                                          book_value)
         more, book_need, book_value = _next_combination(scratch, n_cand, book_need, book_value)
     if melds_all:
         # The walk never left out a card its rank's book always holds (an isolated one);
