@@ -29,8 +29,8 @@ from fcsim.strategies.base import (
 from fcsim.strategies.expected import (
     TAKE_MARGIN,
     discard_candidates,
+    draw,  # as expected: the discard pile iff it beats the expected stock draw
     expected_after,
-    take_discard,
 )
 from fcsim.strategies.registry import Family, Param, register
 
@@ -48,12 +48,6 @@ def feeds(known_row: np.ndarray, kind: int, wild_pos: int) -> bool:
         if known_row[suit * N_RANKS + j] > 0:
             return True
     return False
-
-
-@njit(DECISION_SIGNATURE, cache=True)
-def draw(hand, pile, known, info, hidden, params, table, scratch, rng):
-    """As ``expected``: the discard pile iff it beats the expected stock draw."""
-    return take_discard(hand, pile, known, info, table, scratch, params[0])
 
 
 @njit(DECISION_SIGNATURE, cache=True)
