@@ -7,7 +7,9 @@ Prints one stable ``key=value`` line per case (compare figures across commits):
     startup import_and_first_solve_s=…
 
 Times are CPU time of this process on one core (``time.process_time``), after a warm-up,
-so other work on the machine disturbs them less. ``--hands N`` changes the sample size.
+so other work on the machine disturbs them less; each figure is the median of
+``--passes`` (5) timed passes over the same hands, as this machine's speed drifts by up to
+a quarter between runs. ``--hands N`` changes the sample size.
 """
 
 from __future__ import annotations
@@ -39,11 +41,15 @@ def deal_hands(state: np.ndarray, deck: np.ndarray, n_hands: int, size: int) -> 
     return hands
 
 
-def _timed(func, *args) -> tuple[float, np.ndarray]:
+def _timed(func, passes: int, *args) -> float:
+    """Median CPU seconds of ``passes`` calls of ``func(*args)``, after a warm-up call."""
     func(args[0][:16], *args[1:])  # warm-up (compile or load from the numba cache)
-    start = time.process_time()
-    out = func(*args)
-    return time.process_time() - start, out
+    times = []
+    for _ in range(passes):
+        start = time.process_time()
+        func(*args)
+        times.append(time.process_time() - start)
+    return float(np.median(times))
 
 
 def startup_seconds() -> float:
@@ -59,17 +65,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=1_000_000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--passes", type=int, default=5)
     args = parser.parse_args()
     table = solver_table()
     state = new_state(args.seed)
     deck = full_deck()
     for cards, rnd in CASES:
         hands = deal_hands(state, deck, args.hands, cards)
-        secs, _ = _timed(penalty_batch_kernel, hands, rnd, 20, True, table)
+        secs = _timed(penalty_batch_kernel, args.passes, hands, rnd, 20, True, table)
         print(f"solve cards={cards} round={rnd} hands={args.hands} "
               f"ns_per_hand={secs / args.hands * 1e9:.1f}", flush=True)
     hands = deal_hands(state, deck, args.hands, 14)
-    secs, _ = _timed(best_discard_batch_kernel, hands, 11, 20, True, table)
+    secs = _timed(best_discard_batch_kernel, args.passes, hands, 11, 20, True, table)
     print(f"best_discard cards=14 round=11 hands={args.hands} "
           f"ns_per_decision={secs / args.hands * 1e9:.1f}", flush=True)
     print(f"startup import_and_first_solve_s={startup_seconds():.2f}", flush=True)

@@ -106,7 +106,8 @@ def _arrangement(counts, round_number, wild_points, left, plan_books, run_wilds,
             books.append(book)
     patterns = [sum(int(remaining[kind_of(i + 3, s)]) * 3**i for i in range(N_RANKS))
                 for s in range(N_SUITS)]
-    alloc = _split_run_wilds(patterns, run_wilds, table)
+    # With a book, wilds the runs leave join it: the kernel gives the most runs may take.
+    alloc = _split_run_wilds(patterns, run_wilds, table, at_most=bool(books))
     melds: list[list[int]] = []
     for s in range(N_SUITS):
         for positions, n_wild in _suit_runs(patterns[s], alloc[s], table):
@@ -127,8 +128,9 @@ def _arrangement(counts, round_number, wild_points, left, plan_books, run_wilds,
     return tuple(tuple(m) for m in melds), tuple(deadwood)
 
 
-def _split_run_wilds(patterns, total, table) -> list[int]:
-    """Per-suit wild counts summing to ``total`` that reach the best run total."""
+def _split_run_wilds(patterns, total, table, at_most: bool) -> list[int]:
+    """Per-suit wild counts summing to ``total`` (or, ``at_most``, to the best count up to
+    ``total``, the fewest among equals) that reach the best run total."""
     best: dict[int, tuple[int, list[int]]] = {0: (0, [])}
     for pat in patterns:
         nxt: dict[int, tuple[int, list[int]]] = {}
@@ -140,6 +142,8 @@ def _split_run_wilds(patterns, total, table) -> list[int]:
                 if used + w not in nxt or value + v > nxt[used + w][0]:
                     nxt[used + w] = (value + v, [*alloc, w])
         best = nxt
+    if at_most:
+        total = max(best, key=lambda used: (best[used][0], -used))
     return best[total][1]
 
 

@@ -8,8 +8,8 @@ A hand is its natural cards, split by suit into base-3 *patterns*, plus ``W`` wi
 out, plus the cheapest ``u`` wilds when ``u`` wilds are left out.
 
 * **Runs** are read from :mod:`fcsim.core.tables`: per suit, the best rank total for
-  *exactly* ``w`` wilds. A max-plus convolution over the five suits gives the best run
-  total for exactly ``w`` wilds in all.
+  *exactly* ``w`` wilds, and (a prefix maximum stored beside it) for *at most* ``w``.
+  A max-plus convolution over the five suits gives the best run total in all.
 * **Books** cross suits, so they are enumerated: for each rank holding at least two natural
   cards, either no book, or a book taking some of them (the others stay for runs). A
   natural card with no card of its suit within two ranks is never better in a run than in
@@ -18,23 +18,26 @@ out, plus the cheapest ``u`` wilds when ``u`` wilds are left out.
   any number of wilds; that matters only with all-wild melds off and 11 or more wilds,
   the one case where single-card books are enumerated too.
   Three or more such cards make a book that "no book" can never beat, so that option is
-  dropped. The combinations of book options are walked like an odometer, biggest books
-  first (they usually win, and then prune the rest); before the convolution each one is
-  bounded by the suits' best run totals with the whole wild budget (a prefix maximum
-  stored beside the table), and skipped when it cannot win; when the books of the
-  slower-moving candidates alone need more wilds than the hand holds, the whole block of
-  combinations below them is skipped.
+  dropped. Each rank's options come from a table of the books its cards can make, biggest
+  first, so they go by the wilds they need and a combination only ever meets options it
+  can pay for. The candidates with the most options are tried in nested loops; the rest
+  are listed first (a list of at most ``_SLICE``; more are taken a slice at a time).
 * **Wilds left over** after books and runs are absorbed by any book (a book takes any
   number), or by an all-wild meld when there are three or more and the rules allow it;
-  otherwise they count, cheapest first.
+  otherwise they count, cheapest first. So a combination with a book needs only its best
+  runs with *at most* its budget of wilds, a convolution of prefix maxima kept in
+  registers: each is solved exactly, unless the whole hand's runs with that budget plus
+  its books cannot beat the best so far (a book only takes cards away from the runs).
+  The one combination with no book is solved last, wild count by wild count, and only
+  when that bound says it could win.
 
 :func:`penalty_memo` puts a small exact memo of recent hands in front of the kernel (games
 and lookahead strategies solve the same hands again and again). :func:`discard_kernel`
-finds the best discard in one walk of the same book combinations: the penalty after
-discarding ``d`` is that of the whole hand arranged with ``d`` left out, so it tracks, per
-combination, the best runs that leave one natural out for free (a column of the table)
-and the best with one wild fewer. The melds themselves, for display, are rebuilt by
-:mod:`fcsim.core.arrangement`.
+finds the best discard in one pass over the same book combinations, least bound first:
+the penalty after discarding ``d`` is that of the whole hand arranged with ``d`` left
+out, so it tracks, per combination, the best runs that leave one natural out for free (a
+column of the table) and the best with one wild fewer. The melds themselves, for display,
+are rebuilt by :mod:`fcsim.core.arrangement`.
 
 Among arrangements of equal penalty the one leaving the fewest wilds unmelded is chosen,
 which fixes how the penalty splits into natural / wild-rank / joker points.
@@ -76,6 +79,14 @@ _BIG = 1 << 30
 
 
 @njit(cache=True, inline="always")
+def _ix(i: int) -> np.uint64:
+    """An array index as unsigned: numba reads a negative signed index from the end of the
+    array, a check on every access (an eighth of a solve); the kernels' indices are
+    never negative, and an unsigned one skips it."""
+    return np.uint64(i)
+
+
+@njit(cache=True, inline="always")
 def _wild_cost(u: int, n_rank_wilds: int, n_jokers: int, wild_points: int) -> int:
     """Points of the ``u`` cheapest of the hand's wilds left unmelded."""
     if wild_points <= JOKER_PENALTY:
@@ -87,24 +98,33 @@ def _wild_cost(u: int, n_rank_wilds: int, n_jokers: int, wild_points: int) -> in
     return cheap_n * cheap + (u - cheap_n) * dear
 
 
+# Five suit patterns travel packed in two int64 words (suits 0-2, then 3-4), 18 bits
+# each (3**11 < 2**18): a book option takes its cards from all suits in two subtractions.
+_PACK_BITS = 18
+_PACK_MASK = (1 << _PACK_BITS) - 1
+_RANK_MASK = (1 << N_RANKS) - 1
+
 # Layout of the int64 scratch array the kernels work in (no allocation per call).
-_S_CUR = 0  # 5 suit patterns left for runs under the current book choice
+_S_CUR = 0  # 5 suit patterns left for runs by the combination being evaluated
 _S_MASK = _S_CUR + N_SUITS  # 5 bit sets of the natural ranks each suit holds
 _S_RUNS = _S_MASK + N_SUITS  # 17 best run totals by exact wild count (discard: scaled)
 _S_FREE = _S_RUNS + MAX_WILDS + 1  # 17 the same with one natural card left out for free (discard)
-_S_CHOICE = _S_FREE + MAX_WILDS + 1  # 11 option index per candidate rank (0 = no book)
-_S_CAND = _S_CHOICE + N_RANKS  # 11 candidate rank positions
-_S_NOPT = _S_CAND + N_RANKS  # 11 option count per candidate (including "no book")
-_S_FIRST = _S_NOPT + N_RANKS  # 11 index of each candidate's first book option
-_S_LO = _S_FIRST + N_RANKS  # 5 cards of the rank each option must take, per suit …
-_S_HI = _S_LO + N_SUITS  # 5 … it may take …
-_S_T = _S_HI + N_SUITS  # 5 … and takes (the option being stored)
-_S_PLAN = _S_T + N_SUITS  # best arrangement: 11 packed book takes (base 3 over suits) …
+_S_CAND = _S_FREE + MAX_WILDS + 1  # 11 candidate rank positions
+_S_UPTO = _S_CAND + N_RANKS  # 3 x 11 options per candidate needing <= 0, 1, 2 wilds
+_S_NOPT = _S_UPTO + 2  # (so the option count of candidate c is at _S_NOPT + 3c)
+_S_FIRST = _S_UPTO + 3 * N_RANKS  # 11 index of each candidate's first book option
+_S_SHIFT = _S_FIRST + N_RANKS  # 12 bit position of each candidate's choice in a code
+_S_PLAN = _S_SHIFT + N_RANKS + 1  # best arrangement: 11 packed book takes (base 3 over suits) …
 _S_PLAN_RUN_WILDS = _S_PLAN + N_RANKS  # … and the wilds in runs
 PLAN_BOOKS, PLAN_RUN_WILDS = _S_PLAN, _S_PLAN_RUN_WILDS  # read by fcsim.core.arrangement
-_S_OPT = _S_PLAN_RUN_WILDS + 1  # book options, _OPT_WIDTH each:
-_OPT_WIDTH = 7  # 5 per-suit pattern decrements, size, packed takes
-_S_MEMO = _S_OPT + N_RANKS * (MAX_BOOK_OPTIONS + 1) * _OPT_WIDTH  # see penalty_memo
+_S_OPT = _S_PLAN_RUN_WILDS + 1  # book options, _OPT_WIDTH fields each:
+_O_LO, _O_HI, _O_NEED, _O_VALUE, _O_TAKES = range(5)  # packed pattern decrements, the
+_OPT_WIDTH = 5  # wilds the book needs, its rank total, its takes (base 3 over suits)
+_SLICE = 512  # most combinations of book options listed at once (see _fill_slice)
+_S_SLICE = _S_OPT + N_RANKS * (MAX_BOOK_OPTIONS + 1) * _OPT_WIDTH  # two lists of _SLICE
+_E_LO, _E_HI, _E_NEED, _E_VALUE, _E_CODE, _E_BOUND = range(6)  # combinations: patterns,
+_ENTRY = 6  # the books' wild need and rank total, the choices' code, the penalty bound
+_S_MEMO = _S_SLICE + 2 * _SLICE * _ENTRY  # see penalty_memo
 MEMO_SLOTS = 4096
 _HAND_WORDS = 7  # a hand packed 8 kinds (one byte of copies each) to an int64 word
 _ZOBRIST = np.random.default_rng(20261130).integers(0, 2**63, _HAND_WORDS + 1,
@@ -125,53 +145,131 @@ def new_scratch() -> np.ndarray:
     return scratch
 
 
+_BYTE_LSB = 0x0101010101010101  # bit 0 of each byte of a word
+# Per set of ranks of one suit (11 bits): 3**rank summed (its pattern, one copy each) in the
+# low 32 bits, rank points summed in the high 32, so one lookup reads both.
+_RANK_SETS = np.array([sum(3**i for i in range(N_RANKS) if m >> i & 1)
+                       | sum(i + 3 for i in range(N_RANKS) if m >> i & 1) << 32
+                       for m in range(1 << N_RANKS)], dtype=np.int64)
+
+
+@njit(cache=True, inline="always")
+def _byte_bits(bits: int) -> int:
+    """Bit 0 of each byte of a word, gathered into 8 bits (shifts only: numba's integer
+    products may not overflow, so the usual multiply trick is out)."""
+    bits = (bits | (bits >> 7)) & 0x0003000300030003
+    bits = (bits | (bits >> 14)) & 0x0000000F0000000F
+    return (bits | (bits >> 28)) & 0xFF
+
+
 @njit(cache=True, inline="always")
 def _read_hand(counts: np.ndarray, wild_pos: int, scratch: np.ndarray
-               ) -> tuple[int, int, int, int]:
-    """Suit patterns and rank sets into ``scratch`` (branch-free: hands are random).
+               ) -> tuple[int, int, int, int, int, int]:
+    """Rank sets into ``scratch``, and the hand's numbers, branch-free (hands are random).
 
-    Returns (natural points, wild-rank cards, points of the highest natural card, the set
-    of ranks holding two or more natural cards).
+    The 56 counts are read as 7 words: the kinds held once or more, and twice, become two
+    bit sets, whose 11-bit slices are the suits' rank sets; a suit's pattern and points
+    are those of its ranks held plus those of its ranks held twice.
+
+    Returns (natural points, wild-rank cards, the set of ranks held, the set of ranks
+    holding two or more natural cards, the suit patterns packed in two words), naturals
+    only.
     """
+    words = counts.view(np.int64)
+    held = 0  # kinds held, one bit each
+    doubled = 0  # kinds held twice
+    for j in range(N_KINDS // 8):
+        w = words[_ix(j)]
+        held |= _byte_bits((w | (w >> 1)) & _BYTE_LSB) << (8 * j)
+        doubled |= _byte_bits((w >> 1) & _BYTE_LSB) << (8 * j)
     nat_total = 0
     n_rank_wilds = 0
     seen = 0  # ranks held in some suit so far
     twice = 0  # ranks held twice: in two suits, or both copies in one
+    low_word = 0
+    high_word = 0
+    not_wild = ~(1 << wild_pos)
     for s in range(N_SUITS):
-        base = s * N_RANKS
-        pat = 0
-        mask = 0
-        doubled = 0
-        for i in range(N_RANKS):
-            c = np.int64(counts[base + i])
-            pat += c * POW3[i]
-            nat_total += c * (i + 3)
-            mask |= np.int64(c > 0) << i
-            doubled |= np.int64(c > 1) << i
-        c = np.int64(counts[base + wild_pos])
-        n_rank_wilds += c
-        pat -= c * POW3[wild_pos]
-        nat_total -= c * (wild_pos + 3)
-        mask &= ~(1 << wild_pos)
-        scratch[_S_CUR + s] = pat
-        scratch[_S_MASK + s] = mask
-        twice |= (seen & mask) | doubled
+        mask = (held >> (N_RANKS * s)) & _RANK_MASK
+        pair = (doubled >> (N_RANKS * s)) & _RANK_MASK
+        n_rank_wilds += ((mask >> wild_pos) & 1) + ((pair >> wild_pos) & 1)
+        mask &= not_wild
+        pair &= not_wild
+        both = _RANK_SETS[_ix(mask)] + _RANK_SETS[_ix(pair)]
+        nat_total += both >> 32
+        if s < 3:
+            low_word |= (both & 0xFFFFFFFF) << (_PACK_BITS * s)
+        else:
+            high_word |= (both & 0xFFFFFFFF) << (_PACK_BITS * (s - 3))
+        scratch[_ix(_S_MASK + s)] = mask
+        twice |= (seen & mask) | pair
         seen |= mask
-    top = 0
-    while seen >> top:
-        top += 1
-    return nat_total, n_rank_wilds, top + 2 if top else 0, twice & ~(1 << wild_pos)
+    return nat_total, n_rank_wilds, seen, twice, low_word, high_word
+
+
+@njit(cache=True, inline="always")
+def _unpack(low_word: int, high_word: int, s: int) -> int:
+    """Suit ``s``'s pattern from the packed words."""
+    if s < 3:
+        return (low_word >> (_PACK_BITS * s)) & _PACK_MASK
+    return (high_word >> (_PACK_BITS * (s - 3))) & _PACK_MASK
+
+
+def _rank_books() -> tuple[np.ndarray, np.ndarray]:
+    """Every book one rank's natural cards can make, by the copies each suit holds
+    (``held`` = sum of copies * 3**suit): entries ``start[held]`` to ``start[held + 1]``
+    of ``books``, biggest first. An entry packs the copies taken per suit (2 bits each),
+    the size (bits 10-13), the suits whose copies are all taken (bits 14-18) and the takes
+    as a base-3 number over suits (bits 19-26)."""
+    books, start = [], [0]
+    for held in range(3**N_SUITS):
+        have = [held // 3**s % 3 for s in range(N_SUITS)]
+        subs = []
+        for t in np.ndindex(*[c + 1 for c in have]):
+            if sum(t):
+                full = sum(1 << s for s in range(N_SUITS) if t[s] == have[s])
+                per_suit = sum(t[s] << (2 * s) for s in range(N_SUITS))
+                base3 = sum(t[s] * 3**s for s in range(N_SUITS))
+                subs.append((-sum(t), per_suit | sum(t) << 10 | full << 14 | base3 << 19))
+        books += [entry for _, entry in sorted(subs)]
+        start.append(len(books))
+    return np.array(books, dtype=np.int32), np.array(start, dtype=np.int32)
+
+
+_BOOKS, _BOOKS_START = _rank_books()
+# One card per copy taken, packed like the patterns: suits 0-2 (an entry's low 6 bits)
+# and suits 3-4 (its next 4 bits); times 3**rank, the book's pattern decrements.
+_UNIT_LOW = np.array([sum((t >> (2 * s) & 3) << (_PACK_BITS * s) for s in range(3))
+                      for t in range(64)], dtype=np.int64)
+_UNIT_HIGH = np.array([sum((t >> (2 * s) & 3) << (_PACK_BITS * s) for s in range(2))
+                       for t in range(16)], dtype=np.int64)
+
+
+# The 32-bit de Bruijn sequence 0x077CB531: the top 5 bits of 2**k times it are distinct.
+_DE_BRUIJN = 0x077CB531
+_DE_BRUIJN_POS = np.zeros(32, dtype=np.int64)
+for _k in range(32):
+    _DE_BRUIJN_POS[_ix(((_DE_BRUIJN << _k) & 0xFFFFFFFF) >> 27)] = _k
+
+
+@njit(cache=True, inline="always")
+def _lowest(bits: int) -> int:
+    """The position of the lowest set bit of ``bits`` (non-zero, below bit 32)."""
+    return _DE_BRUIJN_POS[_ix((((bits & -bits) * _DE_BRUIJN) & 0xFFFFFFFF) >> 27)]
 
 
 @njit(cache=True, inline="always")
 def _book_options(counts: np.ndarray, wild_pos: int, n_wilds: int, min_book: int,
-                  twice: int, scratch: np.ndarray) -> int:
-    """Store each candidate rank's book options in ``scratch``; returns the candidates.
+                  twice: int, at_least: int, scratch: np.ndarray) -> tuple[int, int]:
+    """Store each candidate rank's book options in ``scratch``; returns how many
+    candidates there are, and how many are stored: at least ``at_least``, padded with
+    stand-ins that have one option, no book (at the wild rank, which has no book).
 
     Option 0 of a rank is "no book", dropped when three or more of its cards are isolated;
-    the others take a sub-multiset of the rank's cards holding every isolated one.
-    ``twice`` is the set of ranks with two or more natural cards (the only candidates
-    unless single-card books are allowed).
+    the others take a sub-multiset of the rank's cards holding every isolated one, biggest
+    first. So a candidate's options go by the wilds they need: its first ``upto[k]``
+    options need at most ``k``. ``twice`` is the set of ranks with two or more natural
+    cards (the only candidates unless single-card books are allowed).
     """
     n_cand = 0
     n_stored = 0
@@ -179,135 +277,218 @@ def _book_options(counts: np.ndarray, wild_pos: int, n_wilds: int, min_book: int
     if min_book == 1:
         ranks = 0
         for s in range(N_SUITS):
-            ranks |= scratch[_S_MASK + s]
+            ranks |= scratch[_ix(_S_MASK + s)]
+    smallest = max(min_book, 3 - n_wilds)
     while ranks:
-        i = 0
-        while not (ranks >> i) & 1:
-            i += 1
+        i = _lowest(ranks)
         ranks &= ranks - 1
-        total = 0
+        held = 0  # copies per suit, base 3
+        forced = 0  # suits whose copies are isolated: a book of this rank takes them
+        n_forced = 0
         for s in range(N_SUITS):
-            c = counts[s * N_RANKS + i]
-            scratch[_S_HI + s] = c
-            total += c
-        if total + n_wilds < 3:
-            continue
-        forced = 0
-        for s in range(N_SUITS):
-            lo = scratch[_S_HI + s] if (scratch[_S_MASK + s] & _NEAR[i]) == 0 else 0
-            scratch[_S_LO + s] = lo
-            scratch[_S_T + s] = lo
-            forced += lo
+            c = np.int64(counts[_ix(s * N_RANKS + i)])
+            isolated = np.int64((scratch[_ix(_S_MASK + s)] & _NEAR[_ix(i)]) == 0) * np.int64(c > 0)
+            held += c * POW3[_ix(s)]
+            forced |= isolated << s
+            n_forced += isolated * c
         first = n_stored
-        if forced < 3:
+        if n_forced < 3:
             for f in range(_OPT_WIDTH):
-                scratch[_S_OPT + n_stored * _OPT_WIDTH + f] = 0
+                scratch[_ix(_S_OPT + n_stored * _OPT_WIDTH + f)] = 0
             n_stored += 1
-        while True:
-            size = 0
-            for s in range(N_SUITS):
-                size += scratch[_S_T + s]
-            if size >= min_book and size + n_wilds >= 3:
-                q = _S_OPT + n_stored * _OPT_WIDTH
-                packed = 0
-                for s in range(N_SUITS):
-                    scratch[q + s] = scratch[_S_T + s] * POW3[i]
-                    packed += scratch[_S_T + s] * POW3[s]
-                scratch[q + 5] = size
-                scratch[q + 6] = packed
-                n_stored += 1
-            s = 0
-            while s < N_SUITS and scratch[_S_T + s] == scratch[_S_HI + s]:
-                scratch[_S_T + s] = scratch[_S_LO + s]
-                s += 1
-            if s == N_SUITS:
+        up_to_0, up_to_1 = n_stored - first, n_stored - first
+        for k in range(_BOOKS_START[_ix(held)], _BOOKS_START[_ix(held + 1)]):
+            book = np.int64(_BOOKS[_ix(k)])
+            size = (book >> 10) & 15
+            if size < smallest:
                 break
-            scratch[_S_T + s] += 1
-        if n_stored - first > 1 or scratch[_S_OPT + first * _OPT_WIDTH + 5] > 0:
-            scratch[_S_CAND + n_cand] = i
-            scratch[_S_NOPT + n_cand] = n_stored - first
-            scratch[_S_FIRST + n_cand] = first
-            scratch[_S_CHOICE + n_cand] = n_stored - first - 1  # the biggest book first
+            if (book >> 14) & forced != forced:
+                continue
+            q = _S_OPT + n_stored * _OPT_WIDTH
+            scratch[_ix(q + _O_LO)] = _UNIT_LOW[_ix(book & 63)] * POW3[_ix(i)]
+            scratch[_ix(q + _O_HI)] = _UNIT_HIGH[_ix((book >> 6) & 15)] * POW3[_ix(i)]
+            scratch[_ix(q + _O_NEED)] = max(0, 3 - size)
+            scratch[_ix(q + _O_VALUE)] = size * (i + 3)
+            scratch[_ix(q + _O_TAKES)] = book >> 19
+            n_stored += 1
+            up_to_0 += size >= 3
+            up_to_1 += size >= 2
+        if n_stored - first > 1 or scratch[_ix(_S_OPT + first * _OPT_WIDTH + _O_VALUE)] > 0:
+            scratch[_ix(_S_CAND + n_cand)] = i
+            scratch[_ix(_S_FIRST + n_cand)] = first
+            scratch[_ix(_S_UPTO + 3 * n_cand)] = up_to_0
+            scratch[_ix(_S_UPTO + 3 * n_cand + 1)] = up_to_1
+            scratch[_ix(_S_UPTO + 3 * n_cand + 2)] = n_stored - first
             n_cand += 1
         else:
             n_stored = first  # only "no book": nothing to choose
-    return n_cand
+    n_real = n_cand
+    _sort_candidates(scratch, n_cand)
+    while n_cand < at_least:
+        for f in range(_OPT_WIDTH):
+            scratch[_ix(_S_OPT + n_stored * _OPT_WIDTH + f)] = 0
+        scratch[_ix(_S_CAND + n_cand)] = wild_pos
+        scratch[_ix(_S_FIRST + n_cand)] = n_stored
+        for k in range(3):
+            scratch[_ix(_S_UPTO + 3 * n_cand + k)] = 1
+        n_stored += 1
+        n_cand += 1
+    return n_real, n_cand
 
 
 @njit(cache=True, inline="always")
-def _apply_option(scratch: np.ndarray, c_i: int, sign: int, need: int, value: int
-                  ) -> tuple[int, int]:
-    """Take (sign=1) or give back (sign=-1) candidate c_i's chosen book; new need, value."""
-    q = _S_OPT + (scratch[_S_FIRST + c_i] + scratch[_S_CHOICE + c_i]) * _OPT_WIDTH
-    size = scratch[q + 5]
-    if size == 0:
-        return need, value
-    for s in range(N_SUITS):
-        scratch[_S_CUR + s] -= sign * scratch[q + s]
-    return need + sign * max(0, 3 - size), value + sign * size * (scratch[_S_CAND + c_i] + 3)
+def _sort_candidates(scratch: np.ndarray, n_cand: int) -> None:
+    """Order the candidates by their number of options, fewest first: the last ones,
+    with the most, are the ones the solver tries in place rather than lists."""
+    for c_i in range(1, n_cand):
+        j = c_i
+        while j > 0 and scratch[_ix(_S_NOPT + 3 * (j - 1))] > scratch[_ix(_S_NOPT + 3 * j)]:
+            for row, width in ((_S_CAND, 1), (_S_FIRST, 1), (_S_UPTO, 3)):
+                for k in range(width):
+                    a, b = row + width * (j - 1) + k, row + width * j + k
+                    scratch[_ix(a)], scratch[_ix(b)] = scratch[_ix(b)], scratch[_ix(a)]
+            j -= 1
+
+
+# Bits a choice among n options takes in a combination's code (n <= 3**5 + 1).
+_CODE_BITS = np.array([max(0, n - 1).bit_length() for n in range(256)], dtype=np.int64)
 
 
 @njit(cache=True, inline="always")
-def _first_combination(scratch: np.ndarray, n_cand: int) -> tuple[int, int]:
-    """Apply every candidate's first option; returns the books' (wild need, rank total)."""
-    need, value = 0, 0
-    for c_i in range(n_cand):
-        need, value = _apply_option(scratch, c_i, 1, need, value)
-    return need, value
+def _slicing(scratch: np.ndarray, n_cand: int, n_listed: int) -> tuple[int, int]:
+    """Split the candidates below ``n_listed`` in two: the last ones, with at most
+    ``_SLICE`` combinations of options, are listed whole by :func:`_fill_slice`; the
+    first ``n_outer`` are taken one combination at a time (usually there are none).
 
+    Also lays out a combination's *code*: candidate ``c``'s option index in bits
+    ``shift[c]`` to ``shift[c + 1]``, candidate 0 lowest (at most 30 bits: a rank's
+    options number at most 2**k for its k cards, and a hand has at most 20).
 
-@njit(cache=True, inline="always")
-def _next_combination(scratch: np.ndarray, n_cand: int, need: int, value: int
-                      ) -> tuple[bool, int, int]:
-    """Step the odometer over the candidates' options, from the last option of each (the
-    biggest book, usually best: found early, it prunes the rest) down to option 0;
-    (False, …) after the last combination."""
-    c_i = 0
-    while c_i < n_cand and scratch[_S_CHOICE + c_i] == 0:
-        need, value = _apply_option(scratch, c_i, -1, need, value)
-        scratch[_S_CHOICE + c_i] = scratch[_S_NOPT + c_i] - 1
-        need, value = _apply_option(scratch, c_i, 1, need, value)
-        c_i += 1
-    if c_i == n_cand:
-        return False, need, value
-    need, value = _apply_option(scratch, c_i, -1, need, value)
-    scratch[_S_CHOICE + c_i] -= 1
-    need, value = _apply_option(scratch, c_i, 1, need, value)
-    return True, need, value
-
-
-@njit(cache=True, inline="always")
-def _skip_unaffordable(scratch: np.ndarray, n_cand: int, n_wilds: int, need: int,
-                       value: int) -> tuple[int, int, int]:
-    """For a combination needing more wilds than the hand has: when candidates c…n-1
-    alone already do, no choice below c helps, so those jump to their last option (the
-    next step then moves c). Returns the new (need, value) and the combinations skipped.
+    Returns (n_outer, the number of codes of the outer candidates' bits).
     """
-    high = need  # wilds needed by candidates c_top and above
-    c_top = 0
-    while c_top + 1 < n_cand:
-        q = _S_OPT + (scratch[_S_FIRST + c_top] + scratch[_S_CHOICE + c_top]) * _OPT_WIDTH
-        size = scratch[q + 5]
-        rest = high - (max(0, 3 - size) if size else 0)
-        if rest <= n_wilds:
-            break
-        high = rest
-        c_top += 1
-    skipped = 0
-    radix = 1
-    for c_i in range(c_top):
-        skipped += scratch[_S_CHOICE + c_i] * radix
-        radix *= scratch[_S_NOPT + c_i]
-        need, value = _apply_option(scratch, c_i, -1, need, value)
-        scratch[_S_CHOICE + c_i] = 0
-        need, value = _apply_option(scratch, c_i, 1, need, value)
-    return need, value, skipped
+    n_outer = n_listed
+    inner = 1
+    while n_outer > 0 and inner * scratch[_ix(_S_NOPT + 3 * (n_outer - 1))] <= _SLICE:
+        n_outer -= 1
+        inner *= scratch[_ix(_S_NOPT + 3 * n_outer)]
+    shift = 0
+    for c_i in range(n_cand):
+        scratch[_ix(_S_SHIFT + c_i)] = shift
+        shift += _CODE_BITS[_ix(scratch[_S_NOPT + 3 * c_i])]
+    scratch[_ix(_S_SHIFT + n_cand)] = shift
+    return n_outer, 1 << scratch[_ix(_S_SHIFT + n_outer)]
+
+
+@njit(cache=True, inline="always")
+def _choice(scratch: np.ndarray, c_i: int, code: int) -> int:
+    """The scratch index of the option candidate ``c_i`` takes in the combination ``code``
+    (-1 when the code's bits name no option: the outer codes have gaps)."""
+    shift = scratch[_ix(_S_SHIFT + c_i)]
+    o = (code >> shift) & ((1 << (scratch[_ix(_S_SHIFT + c_i + 1)] - shift)) - 1)
+    if o >= scratch[_ix(_S_NOPT + 3 * c_i)]:
+        return -1
+    return _S_OPT + (scratch[_ix(_S_FIRST + c_i)] + o) * _OPT_WIDTH
+
+
+@njit(cache=True, inline="always")
+def _fill_slice(scratch: np.ndarray, n_outer: int, n_listed: int, outer_code: int,
+                n_wilds: int, low_word: int, high_word: int) -> tuple[int, int]:
+    """List the affordable choices of candidates ``n_outer`` to ``n_listed - 1`` after the
+    outer candidates choose as ``outer_code`` says; returns (the list's first scratch
+    index, its length).
+
+    The candidates are expanded one at a time; an option is tried only when the wilds
+    its partial combination leaves pay for it (options go by their need, so that is a
+    count, not a test).
+    """
+    need, value = 0, 0
+    for c_i in range(n_outer):
+        q = _choice(scratch, c_i, outer_code)
+        if q < 0:
+            return _S_SLICE, 0
+        low_word -= scratch[_ix(q + _O_LO)]
+        high_word -= scratch[_ix(q + _O_HI)]
+        need += scratch[_ix(q + _O_NEED)]
+        value += scratch[_ix(q + _O_VALUE)]
+    if need > n_wilds:
+        return _S_SLICE, 0
+    src, dst = _S_SLICE, _S_SLICE + _SLICE * _ENTRY
+    scratch[_ix(src + _E_LO)] = low_word
+    scratch[_ix(src + _E_HI)] = high_word
+    scratch[_ix(src + _E_NEED)] = need
+    scratch[_ix(src + _E_VALUE)] = value
+    scratch[_ix(src + _E_CODE)] = outer_code
+    n = 1
+    for c_i in range(n_outer, n_listed):
+        first = _S_OPT + scratch[_ix(_S_FIRST + c_i)] * _OPT_WIDTH
+        shift = scratch[_ix(_S_SHIFT + c_i)]
+        m = 0
+        for e in range(n):
+            p = src + e * _ENTRY
+            for o in range(_affordable(scratch, c_i, n_wilds - scratch[_ix(p + _E_NEED)])):
+                q = first + o * _OPT_WIDTH
+                d = dst + m * _ENTRY
+                scratch[_ix(d + _E_LO)] = scratch[_ix(p + _E_LO)] - scratch[_ix(q + _O_LO)]
+                scratch[_ix(d + _E_HI)] = scratch[_ix(p + _E_HI)] - scratch[_ix(q + _O_HI)]
+                scratch[_ix(d + _E_NEED)] = scratch[_ix(p + _E_NEED)] + scratch[_ix(q + _O_NEED)]
+                scratch[_ix(d + _E_VALUE)] = scratch[_ix(p + _E_VALUE)] + scratch[_ix(q + _O_VALUE)]
+                scratch[_ix(d + _E_CODE)] = scratch[_ix(p + _E_CODE)] | (o << shift)
+                m += 1
+        n = m
+        src, dst = dst, src
+    return src, n
+
+
+@njit(cache=True, inline="always")
+def _affordable(scratch: np.ndarray, c_i: int, spare: int) -> int:
+    """How many of candidate ``c_i``'s options need no more than ``spare`` (>= 0) wilds."""
+    return scratch[_ix(_S_UPTO + 3 * c_i + min(spare, 2))]
+
+
+@njit(cache=True, inline="always")
+def _bound_slice(scratch: np.ndarray, table: np.ndarray, start: int, n: int, n_wilds: int,
+                 nat_total: int) -> None:
+    """Give each listed combination a lower bound on its penalty: each suit's runs hold at
+    most their best with every wild the books leave (a prefix maximum of the table row),
+    and nothing is left over."""
+    for e in range(n):
+        p = start + e * _ENTRY
+        budget = n_wilds - scratch[_ix(p + _E_NEED)]
+        bound = nat_total - scratch[_ix(p + _E_VALUE)]
+        for s in range(N_SUITS):
+            bound -= _best_upto(table, _unpack(scratch[_ix(p + _E_LO)], scratch[_ix(p + _E_HI)], s),
+                                budget)
+        scratch[_ix(p + _E_BOUND)] = bound
+
+
+@njit(cache=True, inline="always")
+def _pop_least(scratch: np.ndarray, start: int, n: int) -> tuple[int, int]:
+    """The listed combination of least bound (taken out of the list, so the next call
+    returns the next), as (its scratch index, its bound); bounds go up from call to call."""
+    best = start
+    for e in range(1, n):
+        p = start + e * _ENTRY
+        if scratch[_ix(p + _E_BOUND)] < scratch[_ix(best + _E_BOUND)]:
+            best = p
+    bound = scratch[_ix(best + _E_BOUND)]
+    scratch[_ix(best + _E_BOUND)] = _BIG
+    return best, bound
+
+
+@njit(cache=True, inline="always")
+def _load(scratch: np.ndarray, p: int) -> None:
+    """Put the listed combination at ``p``'s suit patterns where the convolutions read."""
+    for s in range(N_SUITS):
+        scratch[_ix(_S_CUR + s)] = _unpack(scratch[_ix(p + _E_LO)], scratch[_ix(p + _E_HI)], s)
 
 
 @njit(cache=True, inline="always")
 def _exact(table: np.ndarray, pat: int, w: int) -> int:
     """A suit's best run total with exactly ``w`` wilds, or ``_NEG``."""
-    v = table[RUN_ROWS + pat, w] if w < NARROW else table[WIDE_ROWS + 2 * pat, w - NARROW]
+    if w < NARROW:
+        v = table[_ix(RUN_ROWS + pat), _ix(w)]
+    else:
+        v = table[_ix(WIDE_ROWS + 2 * pat), _ix(w - NARROW)]
     return _NEG if v == INFEASIBLE else int(v)
 
 
@@ -315,8 +496,8 @@ def _exact(table: np.ndarray, pat: int, w: int) -> int:
 def _best_upto(table: np.ndarray, pat: int, budget: int) -> int:
     """A suit's best run total with at most ``budget`` wilds."""
     if budget < NARROW:
-        return int(table[RUN_ROWS + pat, NARROW + budget])
-    return int(table[WIDE_ROWS + 2 * pat + 1, budget - NARROW])
+        return int(table[_ix(RUN_ROWS + pat), _ix(NARROW + budget)])
+    return int(table[_ix(WIDE_ROWS + 2 * pat + 1), _ix(budget - NARROW)])
 
 
 @njit(cache=True)
@@ -353,66 +534,97 @@ def penalty_kernel(
         the wilds left out are the cheapest ones.
     """
     wild_pos = round_number - 1
-    n_jokers = int(counts[JOKER])
-    nat_total, n_rank_wilds, _, twice = _read_hand(counts, wild_pos, scratch)
+    n_jokers = int(counts[_ix(JOKER)])
+    nat_total, n_rank_wilds, _, twice, low_word, high_word = _read_hand(counts, wild_pos,
+                                                                        scratch)
     n_wilds = n_jokers + n_rank_wilds
     min_book = 1 if (not all_wild and n_wilds >= 11) else 2
-    n_cand = _book_options(counts, wild_pos, n_wilds, min_book, twice, scratch)
-    book_need, book_value = _first_combination(scratch, n_cand)
+    _, n_cand = _book_options(counts, wild_pos, n_wilds, min_book, twice, 2, scratch)
+    # Combinations with a book: wilds the runs leave join a book, so only the best runs
+    # with <= budget wilds count. The two candidates with the most options (stand-ins
+    # make two) are tried in nested loops, the others listed: most hands list nothing.
+    c1, c2 = n_cand - 2, n_cand - 1
+    n_outer, outer_codes = _slicing(scratch, n_cand, c1)
+    first1 = _S_OPT + scratch[_ix(_S_FIRST + c1)] * _OPT_WIDTH
+    first2 = _S_OPT + scratch[_ix(_S_FIRST + c2)] * _OPT_WIDTH
+    # No combination's runs beat the whole hand's (a book only takes cards away), so
+    # nat_total - books - whole(budget) bounds its penalty: solved only when that bound
+    # beats the best so far. Biggest books first, "no book" last: the best comes early.
+    whole0, whole1, whole2, whole3 = _runs_upto4(table, low_word, high_word)
+    whole_all = (_pick(whole0, whole1, whole2, whole3, n_wilds) if n_wilds <= 3
+                 else _runs_upto(table, low_word, high_word, n_wilds, scratch))
     best_pen = _BIG
-    best_left = _BIG
-    combination = best_combination = best_w = 0
-    more = True
-    while more:
-        if book_need <= n_wilds:
-            budget = n_wilds - book_need
-            # Bound: each suit's runs hold at most their best with <= budget wilds.
-            bound = nat_total - book_value
-            for s in range(N_SUITS):
-                bound -= _best_upto(table, scratch[_S_CUR + s], budget)
-            if bound < best_pen or (bound == best_pen and best_left > 0):
-                _convolve_runs(scratch, table, budget)
-                has_book = book_value > 0
-                for w in range(budget + 1):
-                    got = scratch[_S_RUNS + w]
-                    if got == _NEG:
+    best_code = best_w = 0
+    for outer_code in range(outer_codes):
+        start, n = _fill_slice(scratch, n_outer, c1, outer_code, n_wilds, low_word,
+                               high_word)
+        for e in range(n):
+            p = start + e * _ENTRY
+            spare = n_wilds - scratch[_ix(p + _E_NEED)]
+            n1 = _affordable(scratch, c1, spare)
+            for j1 in range(n1):
+                o1 = j1 + 1 if j1 + 1 < n1 else 0
+                q1 = first1 + o1 * _OPT_WIDTH
+                spare1 = spare - scratch[_ix(q1 + _O_NEED)]
+                low1 = scratch[_ix(p + _E_LO)] - scratch[_ix(q1 + _O_LO)]
+                high1 = scratch[_ix(p + _E_HI)] - scratch[_ix(q1 + _O_HI)]
+                value1 = scratch[_ix(p + _E_VALUE)] + scratch[_ix(q1 + _O_VALUE)]
+                n2 = _affordable(scratch, c2, spare1)
+                for j2 in range(n2):
+                    o2 = j2 + 1 if j2 + 1 < n2 else 0
+                    q2 = first2 + o2 * _OPT_WIDTH
+                    book_value = value1 + scratch[_ix(q2 + _O_VALUE)]
+                    budget = spare1 - scratch[_ix(q2 + _O_NEED)]
+                    whole = _pick(whole0, whole1, whole2, whole3, budget) if budget <= 3 \
+                        else whole_all
+                    if book_value == 0 or nat_total - book_value - whole >= best_pen:
                         continue
-                    left = budget - w
-                    if has_book or (all_wild and left >= 3):
-                        left = 0
-                    pen = nat_total - book_value - got
-                    pen += _wild_cost(left, n_rank_wilds, n_jokers, wild_points)
-                    if pen < best_pen or (pen == best_pen and left < best_left):
+                    pen = nat_total - book_value - _runs_upto(
+                        table, low1 - scratch[_ix(q2 + _O_LO)], high1 - scratch[_ix(q2 + _O_HI)],
+                        budget, scratch)
+                    if pen < best_pen:
                         best_pen = pen
-                        best_left = left
-                        best_combination = combination
-                        best_w = w
-        else:
-            book_need, book_value, skipped = _skip_unaffordable(scratch, n_cand, n_wilds,
-                                                                book_need, book_value)
-            combination += skipped
-        if best_pen == 0 and best_left == 0:
-            break
-        more, book_need, book_value = _next_combination(scratch, n_cand, book_need, book_value)
-        combination += 1
-    _write_plan(scratch, n_cand, best_combination, best_w)
+                        best_code = (scratch[_ix(p + _E_CODE)] | (o1 << scratch[_ix(_S_SHIFT + c1)])
+                                     | (o2 << scratch[_ix(_S_SHIFT + c2)]))
+                        best_w = budget
+    best_left = 0
+    no_book = True  # every candidate may have no book
+    for c_i in range(n_cand):
+        no_book &= scratch[_ix(_S_OPT + scratch[_S_FIRST + c_i] * _OPT_WIDTH + _O_VALUE)] == 0
+    no_book_runs = whole_all if no_book else _NEG
+    # The combination with no book (listed when every candidate may have none): its wilds
+    # left over are melded only as an all-wild meld, so each count in runs is tried.
+    if no_book_runs != _NEG and nat_total - no_book_runs < best_pen:
+        for s in range(N_SUITS):
+            scratch[_ix(_S_CUR + s)] = _unpack(low_word, high_word, s)
+        _convolve_runs(scratch, table, n_wilds)
+        for w in range(n_wilds + 1):
+            got = scratch[_ix(_S_RUNS + w)]
+            if got == _NEG:
+                continue
+            left = n_wilds - w
+            if all_wild and left >= 3:
+                left = 0
+            pen = nat_total - got + _wild_cost(left, n_rank_wilds, n_jokers, wild_points)
+            if pen < best_pen or (pen == best_pen and left < best_left):
+                best_pen = pen
+                best_left = left
+                best_code = 0
+                best_w = w
+    _write_plan(scratch, n_cand, best_code, best_w)
     return best_pen, best_left
 
 
 @njit(cache=True, inline="always")
-def _write_plan(scratch: np.ndarray, n_cand: int, combination: int, run_wilds: int) -> None:
-    """Store the books of the ``combination``-th combination walked (the odometer's digits
-    count down from each candidate's last option) and the wilds in runs, for :func:`solve`.
-    """
+def _write_plan(scratch: np.ndarray, n_cand: int, code: int, run_wilds: int) -> None:
+    """Store the books of the combination with this code (see :func:`_slicing`) and the
+    wilds in runs (with a book, the most they may take), for :func:`solve`."""
     for i in range(N_RANKS):
-        scratch[_S_PLAN + i] = 0
+        scratch[_ix(_S_PLAN + i)] = 0
     for c_i in range(n_cand):
-        n_opt = scratch[_S_NOPT + c_i]
-        choice = n_opt - 1 - combination % n_opt
-        combination //= n_opt
-        q = _S_OPT + (scratch[_S_FIRST + c_i] + choice) * _OPT_WIDTH
-        scratch[_S_PLAN + scratch[_S_CAND + c_i]] = scratch[q + 6]
-    scratch[_S_PLAN_RUN_WILDS] = run_wilds
+        q = _choice(scratch, c_i, code)
+        scratch[_ix(_S_PLAN + scratch[_S_CAND + c_i])] = scratch[_ix(q + _O_TAKES)]
+    scratch[_ix(_S_PLAN_RUN_WILDS)] = run_wilds
 
 
 @njit(cache=True, inline="always")
@@ -420,7 +632,7 @@ def _hand_word(counts: np.ndarray, j: int) -> np.uint64:
     """Kinds 8j…8j+7 of a hand, one byte of copies each."""
     word = np.uint64(0)
     for i in range(8):
-        word |= np.uint64(counts[8 * j + i]) << np.uint64(8 * i)
+        word |= np.uint64(counts[_ix(8 * j + i)]) << np.uint64(8 * i)
     return word
 
 
@@ -430,14 +642,14 @@ def hand_hash(counts: np.ndarray) -> np.uint64:
     ``card_hash(k)`` (lookaheads hash each hand after a draw in O(1))."""
     h = np.uint64(0)
     for j in range(_HAND_WORDS):
-        h += _hand_word(counts, j) * _ZOBRIST[j]
+        h += _hand_word(counts, j) * _ZOBRIST[_ix(j)]
     return h
 
 
 @njit(cache=True, inline="always")
 def card_hash(kind: int) -> np.uint64:
     """What one card of ``kind`` adds to :func:`hand_hash`."""
-    return _ZOBRIST[kind // 8] << np.uint64(8 * (kind % 8))
+    return _ZOBRIST[_ix(kind // 8)] << np.uint64(8 * (kind % 8))
 
 
 @njit(cache=True, inline="always")
@@ -451,12 +663,12 @@ def _memo_slot(counts: np.ndarray, tag: int, hashed: np.uint64, scratch: np.ndar
     (:func:`hand_hash` of ``counts``) and the tag; a hit compares the whole hand, so it is
     exact.
     """
-    h = hashed + np.uint64(tag) * _ZOBRIST[_HAND_WORDS]
+    h = hashed + np.uint64(tag) * _ZOBRIST[_ix(_HAND_WORDS)]
     base = _S_MEMO + int(h >> np.uint64(52)) % MEMO_SLOTS * _MEMO_ENTRY
-    if scratch[base + _M_TAG] != tag:
+    if scratch[_ix(base + _M_TAG)] != tag:
         return base, False
     for j in range(_HAND_WORDS):
-        if scratch[base + j] != np.int64(_hand_word(counts, j)):
+        if scratch[_ix(base + j)] != np.int64(_hand_word(counts, j)):
             return base, False
     return base, True
 
@@ -466,10 +678,10 @@ def _memo_store(counts: np.ndarray, tag: int, scratch: np.ndarray, base: int, fi
                 second: int) -> None:
     """Fill the memo entry at ``base`` (from :func:`_memo_slot`)."""
     for j in range(_HAND_WORDS):
-        scratch[base + j] = np.int64(_hand_word(counts, j))
-    scratch[base + _M_TAG] = tag
-    scratch[base + _M_FIRST] = first
-    scratch[base + _M_SECOND] = second
+        scratch[_ix(base + j)] = np.int64(_hand_word(counts, j))
+    scratch[_ix(base + _M_TAG)] = tag
+    scratch[_ix(base + _M_FIRST)] = first
+    scratch[_ix(base + _M_SECOND)] = second
 
 
 @njit(cache=True, inline="always")
@@ -496,7 +708,7 @@ def penalty_memo(
     tag = _rules_tag(round_number, wild_points, all_wild)
     base, hit = _memo_slot(counts, tag, hand_hash(counts), scratch)
     if hit:
-        return scratch[base + _M_FIRST], scratch[base + _M_SECOND]
+        return scratch[_ix(base + _M_FIRST)], scratch[_ix(base + _M_SECOND)]
     pen, left = penalty_kernel(counts, round_number, wild_points, all_wild, table, scratch)
     _memo_store(counts, tag, scratch, base, pen, left)
     return pen, left
@@ -525,7 +737,7 @@ def discard_memo(
            + (best_kind + 1) * (1 << 26) + min(best_pen, 1 << 20) * (1 << 33))
     base, hit = _memo_slot(counts, tag, hashed, scratch)
     if hit:
-        return scratch[base + _M_FIRST], scratch[base + _M_SECOND]
+        return scratch[_ix(base + _M_FIRST)], scratch[_ix(base + _M_SECOND)]
     kind, pen = discard_kernel(counts, round_number, wild_points, all_wild, table, scratch,
                                best_kind, best_pen)
     _memo_store(counts, tag, scratch, base, kind, pen)
@@ -534,14 +746,59 @@ def discard_memo(
 
 
 @njit(cache=True, inline="always")
+def _runs_upto4(table: np.ndarray, low_word: int, high_word: int
+                ) -> tuple[int, int, int, int]:
+    """Best run total over the five suits (packed patterns) with at most 0, 1, 2 and 3
+    wilds: the max-plus convolution of the rows' prefix maxima (never infeasible)."""
+    r0, r1, r2, r3 = 0, 0, 0, 0
+    for s in range(N_SUITS):
+        pat = _unpack(low_word, high_word, s)
+        p0 = int(table[_ix(RUN_ROWS + pat), _ix(NARROW)])
+        p1 = int(table[_ix(RUN_ROWS + pat), _ix(NARROW + 1)])
+        p2 = int(table[_ix(RUN_ROWS + pat), _ix(NARROW + 2)])
+        p3 = int(table[_ix(RUN_ROWS + pat), _ix(NARROW + 3)])
+        r3 = max(max(r3 + p0, r2 + p1), max(r1 + p2, r0 + p3))
+        r2 = max(max(r2 + p0, r1 + p1), r0 + p2)
+        r1 = max(r1 + p0, r0 + p1)
+        r0 += p0
+    return r0, r1, r2, r3
+
+
+@njit(cache=True, inline="always")
+def _pick(r0: int, r1: int, r2: int, r3: int, budget: int) -> int:
+    """The one of :func:`_runs_upto4`'s totals for ``budget`` (0-3)."""
+    return r0 if budget == 0 else r1 if budget == 1 else r2 if budget == 2 else r3
+
+
+@njit(cache=True, inline="always")
+def _runs_upto(table: np.ndarray, low_word: int, high_word: int, budget: int,
+               scratch: np.ndarray) -> int:
+    """Best run total over the five suits (packed patterns) with at most ``budget``
+    wilds (:func:`_runs_upto4` up to 3, else a loop over the budget)."""
+    if budget <= 3:
+        r0, r1, r2, r3 = _runs_upto4(table, low_word, high_word)
+        return _pick(r0, r1, r2, r3, budget)
+    for w in range(budget + 1):
+        scratch[_ix(_S_RUNS + w)] = 0
+    for s in range(N_SUITS):
+        pat = _unpack(low_word, high_word, s)
+        for w in range(budget, -1, -1):
+            best = 0
+            for b in range(w + 1):
+                best = max(best, scratch[_ix(_S_RUNS + w - b)] + _best_upto(table, pat, b))
+            scratch[_ix(_S_RUNS + w)] = best
+    return scratch[_ix(_S_RUNS + budget)]
+
+
+@njit(cache=True, inline="always")
 def _convolve_small(scratch: np.ndarray, table: np.ndarray, budget: int) -> None:
     """:func:`_convolve_runs` for budgets of 0–3 wilds, kept in registers."""
     r0, r1, r2, r3 = 0, _NEG, _NEG, _NEG
     for s in range(N_SUITS):
-        pat = scratch[_S_CUR + s]
+        pat = scratch[_ix(_S_CUR + s)]
         if pat == 0:
             continue
-        v0 = int(table[pat, 0])  # never infeasible: no runs at all
+        v0 = int(table[_ix(pat), _ix(0)])  # never infeasible: no runs at all
         if budget == 0:
             r0 += v0
             continue
@@ -553,10 +810,10 @@ def _convolve_small(scratch: np.ndarray, table: np.ndarray, budget: int) -> None
             r2 = max(max(r2 + v0, r1 + v1), r0 + _exact(table, pat, 2))
         r1 = max(r1 + v0, r0 + v1)
         r0 += v0
-    scratch[_S_RUNS] = r0
-    scratch[_S_RUNS + 1] = r1 if r1 > _NEG // 2 else _NEG
-    scratch[_S_RUNS + 2] = r2 if r2 > _NEG // 2 else _NEG
-    scratch[_S_RUNS + 3] = r3 if r3 > _NEG // 2 else _NEG
+    scratch[_ix(_S_RUNS)] = r0
+    scratch[_ix(_S_RUNS + 1)] = r1 if r1 > _NEG // 2 else _NEG
+    scratch[_ix(_S_RUNS + 2)] = r2 if r2 > _NEG // 2 else _NEG
+    scratch[_ix(_S_RUNS + 3)] = r3 if r3 > _NEG // 2 else _NEG
 
 
 @njit(cache=True, inline="always")
@@ -569,21 +826,21 @@ def _convolve_runs(scratch: np.ndarray, table: np.ndarray, budget: int) -> None:
     if budget <= 3:
         _convolve_small(scratch, table, budget)
         return
-    scratch[_S_RUNS] = 0
+    scratch[_ix(_S_RUNS)] = 0
     for w in range(1, budget + 1):
-        scratch[_S_RUNS + w] = _NEG
+        scratch[_ix(_S_RUNS + w)] = _NEG
     for s in range(N_SUITS):
-        pat = scratch[_S_CUR + s]
+        pat = scratch[_ix(_S_CUR + s)]
         if pat == 0:
             continue
         for w in range(budget, -1, -1):
             best = _NEG
             for b in range(w + 1):
                 v = _exact(table, pat, b)
-                have = scratch[_S_RUNS + w - b]
+                have = scratch[_ix(_S_RUNS + w - b)]
                 if v != _NEG and have != _NEG and have + v > best:
                     best = have + v
-            scratch[_S_RUNS + w] = best
+            scratch[_ix(_S_RUNS + w)] = best
 
 
 # The one-pass discard search ranks (arrangement, discard) pairs by one integer *key*:
@@ -598,7 +855,7 @@ _FAR = -(1 << 40)  # "no such runs" in the scaled sums
 @njit(cache=True, inline="always")
 def _scaled_runs(table: np.ndarray, pat: int, w: int) -> int:
     """256 × a suit's best run total with exactly ``w`` (<= 7) wilds, or ``_FAR``."""
-    v = table[RUN_ROWS + pat, w]
+    v = table[_ix(RUN_ROWS + pat), _ix(w)]
     return _FAR if v == INFEASIBLE else _KEY_SCALE * int(v)
 
 
@@ -606,10 +863,10 @@ def _scaled_runs(table: np.ndarray, pat: int, w: int) -> int:
 def _scaled_free(table: np.ndarray, pat: int, w: int, suit: int) -> int:
     """A suit's best runs with one natural left out, as the key part
     256 × (runs + card) + 8 × card + 7 - suit, or ``_FAR``."""
-    f = table[FREE_ROWS + pat, w]
+    f = table[_ix(FREE_ROWS + pat), _ix(w)]
     if f == NO_CARD:
         return _FAR
-    return _KEY_SCALE * int(f) + 8 * int(table[FREE_ROWS + pat, NARROW + w]) + 7 - suit
+    return _KEY_SCALE * int(f) + 8 * int(table[_ix(FREE_ROWS + pat), _ix(NARROW + w)]) + 7 - suit
 
 
 @njit(cache=True, inline="always")
@@ -618,7 +875,7 @@ def _convolve_free_small(scratch: np.ndarray, table: np.ndarray, budget: int) ->
     r0, r1, r2 = 0, _FAR, _FAR
     f0, f1, f2 = _FAR, _FAR, _FAR
     for s in range(N_SUITS):
-        pat = scratch[_S_CUR + s]
+        pat = scratch[_ix(_S_CUR + s)]
         if pat == 0:
             continue
         v0 = _scaled_runs(table, pat, 0)
@@ -636,12 +893,12 @@ def _convolve_free_small(scratch: np.ndarray, table: np.ndarray, budget: int) ->
             r1 = max(r1 + v0, r0 + v1)
         f0 = max(f0 + v0, r0 + g0)
         r0 += v0
-    scratch[_S_RUNS] = r0
-    scratch[_S_FREE] = f0 if f0 > _FAR // 2 else _FAR
-    scratch[_S_RUNS + 1] = r1 if r1 > _FAR // 2 else _FAR
-    scratch[_S_FREE + 1] = f1 if f1 > _FAR // 2 else _FAR
-    scratch[_S_RUNS + 2] = r2 if r2 > _FAR // 2 else _FAR
-    scratch[_S_FREE + 2] = f2 if f2 > _FAR // 2 else _FAR
+    scratch[_ix(_S_RUNS)] = r0
+    scratch[_ix(_S_FREE)] = f0 if f0 > _FAR // 2 else _FAR
+    scratch[_ix(_S_RUNS + 1)] = r1 if r1 > _FAR // 2 else _FAR
+    scratch[_ix(_S_FREE + 1)] = f1 if f1 > _FAR // 2 else _FAR
+    scratch[_ix(_S_RUNS + 2)] = r2 if r2 > _FAR // 2 else _FAR
+    scratch[_ix(_S_FREE + 2)] = f2 if f2 > _FAR // 2 else _FAR
 
 
 @njit(cache=True, inline="always")
@@ -653,24 +910,24 @@ def _convolve_free(scratch: np.ndarray, table: np.ndarray, budget: int) -> None:
         _convolve_free_small(scratch, table, budget)
         return
     for w in range(budget + 1):
-        scratch[_S_RUNS + w] = _FAR
-        scratch[_S_FREE + w] = _FAR
-    scratch[_S_RUNS] = 0
+        scratch[_ix(_S_RUNS + w)] = _FAR
+        scratch[_ix(_S_FREE + w)] = _FAR
+    scratch[_ix(_S_RUNS)] = 0
     for s in range(N_SUITS):
-        pat = scratch[_S_CUR + s]
+        pat = scratch[_ix(_S_CUR + s)]
         if pat == 0:
             continue
         for w in range(budget, -1, -1):
             keep = _FAR
             free = _FAR
             for b in range(w + 1):
-                have = scratch[_S_RUNS + w - b]
+                have = scratch[_ix(_S_RUNS + w - b)]
                 v = _scaled_runs(table, pat, b)
                 keep = max(keep, have + v)
-                free = max(free, max(scratch[_S_FREE + w - b] + v,
+                free = max(free, max(scratch[_ix(_S_FREE + w - b)] + v,
                                      have + _scaled_free(table, pat, b, s)))
-            scratch[_S_RUNS + w] = keep if keep > _FAR // 2 else _FAR
-            scratch[_S_FREE + w] = free if free > _FAR // 2 else _FAR
+            scratch[_ix(_S_RUNS + w)] = keep if keep > _FAR // 2 else _FAR
+            scratch[_ix(_S_FREE + w)] = free if free > _FAR // 2 else _FAR
 
 
 @njit(cache=True, inline="always")
@@ -678,10 +935,10 @@ def _isolated_in_books(counts: np.ndarray, n_cand: int, scratch: np.ndarray) -> 
     """The kinds (a bit set) of the isolated natural cards of the candidate book ranks."""
     kinds = 0
     for c_i in range(n_cand):
-        i = scratch[_S_CAND + c_i]
+        i = scratch[_ix(_S_CAND + c_i)]
         for s in range(N_SUITS):
             k = s * N_RANKS + i
-            if counts[k] > 0 and (scratch[_S_MASK + s] & _NEAR[i]) == 0:
+            if counts[_ix(k)] > 0 and (scratch[_ix(_S_MASK + s)] & _NEAR[_ix(i)]) == 0:
                 kinds |= 1 << k
     return kinds
 
@@ -705,7 +962,7 @@ def discard_kernel(
     left out comes from the free-card rows of the table through :func:`_convolve_free`,
     a wild by spending one wild fewer; the key (above) makes ties go to a natural over a
     wild, then to more points, then to the lower kind, as :func:`discard_search` does.
-    The walk puts an isolated card in its rank's book whenever that rank has one, so it
+    The search puts an isolated card in its rank's book whenever that rank has one, so it
     never leaves one out; that loses nothing unless the whole hand melds with nothing left
     out (any arrangement leaving a card out is then beaten by one putting the isolated
     card back in its book and leaving that card out instead), and then those few cards are
@@ -723,67 +980,71 @@ def discard_kernel(
     if best_kind >= 0 and best_pen <= 0:
         return best_kind, best_pen  # nothing leaves less than nothing
     wild_pos = round_number - 1
-    n_jokers = int(counts[JOKER])
-    nat_total, n_rank_wilds, top, twice = _read_hand(counts, wild_pos, scratch)
+    n_jokers = int(counts[_ix(JOKER)])
+    nat_total, n_rank_wilds, ranks, twice, low_word, high_word = _read_hand(counts, wild_pos,
+                                                                          scratch)
     n_wilds = n_jokers + n_rank_wilds
     if n_wilds >= NARROW:
         return discard_search(counts, round_number, wild_points, all_wild, table, scratch,
                               best_kind, best_pen)
     rank_wild = -1
     for s in range(N_SUITS):
-        if counts[s * N_RANKS + wild_pos] > 0:
+        if counts[_ix(s * N_RANKS + wild_pos)] > 0:
             rank_wild = s * N_RANKS + wild_pos
             break
+    top = 0  # points of the highest natural card
+    while ranks >> top:
+        top += 1
+    top += 2 if top else 0
     joker_first = wild_points < JOKER_PENALTY  # the wild worth more goes first
-    n_cand = _book_options(counts, wild_pos, n_wilds, 2, twice, scratch)
-    book_need, book_value = _first_combination(scratch, n_cand)
+    n_cand, _ = _book_options(counts, wild_pos, n_wilds, 2, twice, 0, scratch)
+    n_outer, outer_codes = _slicing(scratch, n_cand, n_cand)
     best_key = _KEY_SCALE * min(best_pen, _BIG)
     melds_all = False
-    more = True
-    while more:
-        if book_need <= n_wilds:
-            budget = n_wilds - book_need
-            bound = nat_total - book_value
-            for s in range(N_SUITS):
-                bound -= _best_upto(table, scratch[_S_CUR + s], budget)
+    for outer_code in range(outer_codes):
+        start, n = _fill_slice(scratch, n_outer, n_cand, outer_code, n_wilds, low_word,
+                               high_word)
+        _bound_slice(scratch, table, start, n, n_wilds, nat_total)
+        for _ in range(n):
+            p, bound = _pop_least(scratch, start, n)
             # No key of this combination is below this (the card left out <= top).
-            if _KEY_SCALE * bound - (_KEY_SCALE + 8) * top + 120 < best_key:
-                _convolve_free(scratch, table, budget)
-                has_book = book_value > 0
-                base = nat_total - book_value
-                for w in range(budget + 1):
-                    keep = scratch[_S_RUNS + w]
-                    if keep == _FAR:
-                        continue
-                    left = budget - w
-                    if has_book or (all_wild and left >= 3):
-                        left = 0
-                    cost = base + _wild_cost(left, n_rank_wilds, n_jokers, wild_points)
-                    if cost * _KEY_SCALE == keep:
-                        melds_all = True
-                    free = scratch[_S_FREE + w]
-                    if free != _FAR:
-                        best_key = min(best_key, _KEY_SCALE * cost + 127 - free)
-                    if w == budget:
-                        continue
-                    # A wild discarded: one wild fewer to leave out.
-                    left = budget - 1 - w
-                    if has_book or (all_wild and left >= 3):
-                        left = 0
-                    if n_jokers > 0:
-                        cost = base + _wild_cost(left, n_rank_wilds, n_jokers - 1, wild_points)
-                        key = _KEY_SCALE * cost - keep + _KEY_WILD
-                        best_key = min(best_key, key + (0 if joker_first else 1))
-                    if rank_wild >= 0:
-                        cost = base + _wild_cost(left, n_rank_wilds - 1, n_jokers, wild_points)
-                        key = _KEY_SCALE * cost - keep + _KEY_WILD
-                        best_key = min(best_key, key + (1 if joker_first else 0))
-        else:
-            book_need, book_value, _ = _skip_unaffordable(scratch, n_cand, n_wilds, book_need,
-                                                          book_value)
-        more, book_need, book_value = _next_combination(scratch, n_cand, book_need, book_value)
+            if _KEY_SCALE * bound - (_KEY_SCALE + 8) * top + 120 >= best_key:
+                break
+            budget = n_wilds - scratch[_ix(p + _E_NEED)]
+            book_value = scratch[_ix(p + _E_VALUE)]
+            _load(scratch, p)
+            _convolve_free(scratch, table, budget)
+            has_book = book_value > 0
+            base = nat_total - book_value
+            for w in range(budget + 1):
+                keep = scratch[_ix(_S_RUNS + w)]
+                if keep == _FAR:
+                    continue
+                left = budget - w
+                if has_book or (all_wild and left >= 3):
+                    left = 0
+                cost = base + _wild_cost(left, n_rank_wilds, n_jokers, wild_points)
+                if cost * _KEY_SCALE == keep:
+                    melds_all = True
+                free = scratch[_ix(_S_FREE + w)]
+                if free != _FAR:
+                    best_key = min(best_key, _KEY_SCALE * cost + 127 - free)
+                if w == budget:
+                    continue
+                # A wild discarded: one wild fewer to leave out.
+                left = budget - 1 - w
+                if has_book or (all_wild and left >= 3):
+                    left = 0
+                if n_jokers > 0:
+                    cost = base + _wild_cost(left, n_rank_wilds, n_jokers - 1, wild_points)
+                    key = _KEY_SCALE * cost - keep + _KEY_WILD
+                    best_key = min(best_key, key + (0 if joker_first else 1))
+                if rank_wild >= 0:
+                    cost = base + _wild_cost(left, n_rank_wilds - 1, n_jokers, wild_points)
+                    key = _KEY_SCALE * cost - keep + _KEY_WILD
+                    best_key = min(best_key, key + (1 if joker_first else 0))
     if melds_all:
-        # The walk never left out a card its rank's book always holds (an isolated one);
+        # The search never left out a card its rank's book always holds (an isolated one);
         # that matters only here (see above), so those few are tried one by one.
         isolated = _isolated_in_books(counts, n_cand, scratch)
         while isolated:
@@ -791,9 +1052,9 @@ def discard_kernel(
             while not (isolated >> k) & 1:
                 k += 1
             isolated &= isolated - 1
-            counts[k] -= 1
+            counts[_ix(k)] -= 1
             pen, _ = penalty_memo(counts, round_number, wild_points, all_wild, table, scratch)
-            counts[k] += 1
+            counts[_ix(k)] += 1
             order = 8 * (k % N_RANKS + 3) + 7 - k // N_RANKS
             best_key = min(best_key, _KEY_SCALE * pen + 127 - order)
     if best_key < _KEY_SCALE * min(best_pen, _BIG):
@@ -861,11 +1122,11 @@ def discard_search(
             break
         for s in range(N_SUITS):
             k = s * N_RANKS + i
-            if counts[k] == 0:
+            if counts[_ix(k)] == 0:
                 continue
-            counts[k] -= 1
+            counts[_ix(k)] -= 1
             pen, _ = penalty_memo(counts, round_number, wild_points, all_wild, table, scratch)
-            counts[k] += 1
+            counts[_ix(k)] += 1
             if pen < best_pen:
                 best_pen = pen
                 best_kind = k
@@ -874,21 +1135,21 @@ def discard_search(
     # Wilds lose ties to naturals; all cards of the wild rank play alike, so one stands for all.
     rank_wild = -1
     for s in range(N_SUITS):
-        if counts[s * N_RANKS + wild_pos] > 0:
+        if counts[_ix(s * N_RANKS + wild_pos)] > 0:
             rank_wild = s * N_RANKS + wild_pos
             break
     first, second = JOKER, rank_wild  # more points first; equal points: lower kind first
     if wild_points >= JOKER_PENALTY:
         first, second = rank_wild, JOKER
     for k in (first, second):
-        if k < 0 or counts[k] == 0:
+        if k < 0 or counts[_ix(k)] == 0:
             continue
         points = JOKER_PENALTY if k == JOKER else wild_points
         if max(0, whole - points) >= best_pen:
             continue
-        counts[k] -= 1
+        counts[_ix(k)] -= 1
         pen, _ = penalty_memo(counts, round_number, wild_points, all_wild, table, scratch)
-        counts[k] += 1
+        counts[_ix(k)] += 1
         if pen < best_pen:
             best_pen = pen
             best_kind = k
@@ -935,7 +1196,7 @@ def as_counts(hand: str | list | np.ndarray) -> np.ndarray:
         counts = hand.astype(np.int8)
         if counts.min() < 0:
             raise CardError("a hand cannot hold a negative number of cards")
-        return counts_from_kinds([k for k in range(N_KINDS) for _ in range(int(counts[k]))])
+        return counts_from_kinds([k for k in range(N_KINDS) for _ in range(int(counts[_ix(k)]))])
     if isinstance(hand, str):
         return counts_from_kinds(parse_cards(hand))
     items = list(hand)

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from fcsim.core import solver as solver_internals
 from fcsim.core.arrangement import Arrangement, solve
 from fcsim.core.cards import JOKER, N_KINDS, CardError, full_deck, kind_of, parse_cards
 from fcsim.core.rules import RuleSet
@@ -385,11 +386,12 @@ def test_one_pass_discard_matches_card_by_card_search(seed: int) -> None:
         size = round_number + 3 if i % 3 else int(rng.integers(1, 21))
         if i % 5 == 0:  # many wilds: the one pass runs with budgets up to seven
             wilds = [p for p in wild_positions(round_number) if rng.random() < 0.4]
-            rest = [p for p in rng.permutation(deck) if p not in wilds]
-            kinds = (wilds + rest)[:size]
+            rest = [p for p in rng.permutation(len(DECK)) if p not in wilds]
+            kinds = [DECK[p] for p in (wilds + rest)[:size]]
         else:
             kinds = rng.permutation(deck)[:size].tolist()
-        counts = np.bincount(np.array(kinds), minlength=N_KINDS).astype(np.int8)
+        counts = np.bincount(np.array(kinds, dtype=np.int64), minlength=N_KINDS).astype(np.int8)
+        assert counts.shape == (N_KINDS,)
         rules = (VARIANTS + ODD_VARIANTS)[i % 10]
         args = (round_number, rules.wild_points(round_number), rules.all_wild_melds, table,
                 scratch)
@@ -401,6 +403,54 @@ def test_one_pass_discard_matches_card_by_card_search(seed: int) -> None:
         counts[start] += 1
         assert discard_kernel(counts, *args, start, start_pen) == discard_search(
             counts, *args, start, start_pen), (kinds, round_number, rules, start)
+
+
+def test_book_heavy_hands_taken_a_slice_at_a_time() -> None:
+    """Hands whose book combinations overflow one list (several ranks with three or more
+    cards and wilds to spare) are solved a slice at a time, still exactly."""
+    rng = np.random.default_rng(41)
+    scratch = new_scratch()
+    sliced = 0
+    for i in range(60):
+        round_number = int(rng.integers(1, 12))
+        low = int(rng.integers(0, 5))
+        ranks = [r for r in range(low, low + 7) if r != round_number - 1][:6]
+        kinds = [JOKER, kind_of(round_number + 2, 1)]  # six ranks, each in three suits
+        for r in ranks:
+            kinds += [kind_of(r + 3, int(s)) for s in rng.permutation(5)[:3]]
+        rules = VARIANTS[i % len(VARIANTS)]
+        assert fc_penalty(kinds, round_number, rules) == ref_penalty(kinds, round_number, rules)
+        assert fc_discard(kinds, round_number, rules) == ref_discard(kinds, round_number, rules)
+        assert problems(kinds, solve(kinds, round_number, rules), round_number, rules) == []
+        counts = np.bincount(np.array(kinds), minlength=N_KINDS).astype(np.int8)
+        _, _, _, twice, _, _ = solver_internals._read_hand(counts, round_number - 1, scratch)
+        _, n_cand = solver_internals._book_options(counts, round_number - 1, 2, 2, twice, 2,
+                                                   scratch)
+        n_outer, _ = solver_internals._slicing(scratch, n_cand, n_cand - 2)
+        sliced += n_outer > 0
+    assert sliced >= 5, sliced  # the slices are exercised, not only the one list
+
+
+def test_rank_books_list_every_book_biggest_first() -> None:
+    """The table of books one rank can make: every non-empty sub-multiset of its cards
+    exactly once, biggest first, with its size, fully-taken suits and takes."""
+    books, start = solver_internals._BOOKS, solver_internals._BOOKS_START
+    for held in range(3**5):
+        have = [held // 3**s % 3 for s in range(5)]
+        listed = [int(b) for b in books[start[held]:start[held + 1]]]
+        takes = [tuple((b >> (2 * s)) & 3 for s in range(5)) for b in listed]
+        expected = {t for t in np.ndindex(*[c + 1 for c in have]) if sum(t)}
+        assert sorted(takes) == sorted(expected) and len(takes) == len(expected)
+        sizes = [(b >> 10) & 15 for b in listed]
+        assert sizes == [sum(t) for t in takes] and sizes == sorted(sizes, reverse=True)
+        for b, t in zip(listed, takes, strict=True):
+            assert (b >> 14) & 31 == sum(1 << s for s in range(5) if t[s] == have[s])
+            assert b >> 19 == sum(t[s] * 3**s for s in range(5))
+
+
+def test_lowest_bit() -> None:
+    for k in range(32):
+        assert solver_internals._lowest((1 << k) | (1 << 31)) == k
 
 
 def test_hand_hash_is_a_sum_over_cards() -> None:
