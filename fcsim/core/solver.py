@@ -245,11 +245,11 @@ _UNIT_HIGH = np.array([sum((t >> (2 * s) & 3) << (_PACK_BITS * s) for s in range
                        for t in range(16)], dtype=np.int64)
 
 
-# The 32-bit de Bruijn sequence 0x077CB531: the top 5 bits of 2**k times it are distinct.
+# The 32-bit de Bruijn sequence 0x077CB531: the top 5 bits of 2**k times it (k < 32) are
+# distinct, so they tell k.
 _DE_BRUIJN = 0x077CB531
-_DE_BRUIJN_POS = np.zeros(32, dtype=np.int64)
-for _k in range(32):
-    _DE_BRUIJN_POS[_ix(((_DE_BRUIJN << _k) & 0xFFFFFFFF) >> 27)] = _k
+_DE_BRUIJN_POS = np.array(sorted(range(32), key=lambda k: ((_DE_BRUIJN << k) & 0xFFFFFFFF) >> 27),
+                          dtype=np.int64)
 
 
 @njit(cache=True, inline="always")
@@ -575,26 +575,28 @@ def penalty_kernel(
                     q2 = first2 + o2 * _OPT_WIDTH
                     book_value = value1 + scratch[_ix(q2 + _O_VALUE)]
                     budget = spare1 - scratch[_ix(q2 + _O_NEED)]
-                    whole = _pick(whole0, whole1, whole2, whole3, budget) if budget <= 3 \
-                        else whole_all
+                    whole = (_pick(whole0, whole1, whole2, whole3, budget) if budget <= 3
+                             else whole_all)  # runs only gain from more wilds
                     if book_value == 0 or nat_total - book_value - whole >= best_pen:
                         continue
-                    pen = nat_total - book_value - _runs_upto(
-                        table, low1 - scratch[_ix(q2 + _O_LO)], high1 - scratch[_ix(q2 + _O_HI)],
-                        budget, scratch)
+                    low2 = low1 - scratch[_ix(q2 + _O_LO)]
+                    high2 = high1 - scratch[_ix(q2 + _O_HI)]
+                    pen = (nat_total - book_value
+                           - _runs_upto(table, low2, high2, budget, scratch))
                     if pen < best_pen:
                         best_pen = pen
-                        best_code = (scratch[_ix(p + _E_CODE)] | (o1 << scratch[_ix(_S_SHIFT + c1)])
+                        best_code = (scratch[_ix(p + _E_CODE)]
+                                     | (o1 << scratch[_ix(_S_SHIFT + c1)])
                                      | (o2 << scratch[_ix(_S_SHIFT + c2)]))
                         best_w = budget
     best_left = 0
-    no_book = True  # every candidate may have no book
-    for c_i in range(n_cand):
-        no_book &= scratch[_ix(_S_OPT + scratch[_S_FIRST + c_i] * _OPT_WIDTH + _O_VALUE)] == 0
-    no_book_runs = whole_all if no_book else _NEG
-    # The combination with no book (listed when every candidate may have none): its wilds
+    # The combination with no book (when every candidate may have none), last: its wilds
     # left over are melded only as an all-wild meld, so each count in runs is tried.
-    if no_book_runs != _NEG and nat_total - no_book_runs < best_pen:
+    no_book = True
+    for c_i in range(n_cand):
+        no_book &= scratch[_ix(_S_OPT + scratch[_ix(_S_FIRST + c_i)] * _OPT_WIDTH
+                               + _O_VALUE)] == 0
+    if no_book and nat_total - whole_all < best_pen:
         for s in range(N_SUITS):
             scratch[_ix(_S_CUR + s)] = _unpack(low_word, high_word, s)
         _convolve_runs(scratch, table, n_wilds)
