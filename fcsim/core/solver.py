@@ -754,16 +754,21 @@ def _runs_upto4(table: np.ndarray, low_word: int, high_word: int
     wilds: the max-plus convolution of the rows' prefix maxima (never infeasible)."""
     r0, r1, r2, r3 = 0, 0, 0, 0
     for s in range(N_SUITS):
-        pat = _unpack(low_word, high_word, s)
-        p0 = int(table[_ix(RUN_ROWS + pat), _ix(NARROW)])
-        p1 = int(table[_ix(RUN_ROWS + pat), _ix(NARROW + 1)])
-        p2 = int(table[_ix(RUN_ROWS + pat), _ix(NARROW + 2)])
-        p3 = int(table[_ix(RUN_ROWS + pat), _ix(NARROW + 3)])
-        r3 = max(max(r3 + p0, r2 + p1), max(r1 + p2, r0 + p3))
-        r2 = max(max(r2 + p0, r1 + p1), r0 + p2)
-        r1 = max(r1 + p0, r0 + p1)
-        r0 += p0
+        row = _ix(RUN_ROWS + _unpack(low_word, high_word, s))
+        r0, r1, r2, r3 = _add_row(r0, r1, r2, r3, int(table[row, _ix(NARROW)]),
+                                  int(table[row, _ix(NARROW + 1)]),
+                                  int(table[row, _ix(NARROW + 2)]),
+                                  int(table[row, _ix(NARROW + 3)]))
     return r0, r1, r2, r3
+
+
+@njit(cache=True, inline="always")
+def _add_row(r0: int, r1: int, r2: int, r3: int, v0: int, v1: int, v2: int, v3: int
+             ) -> tuple[int, int, int, int]:
+    """Best totals with 0-3 wilds after adding one suit whose row gives ``v0``-``v3``
+    (max-plus: ``r[w] = max_b r[w - b] + v[b]``)."""
+    return (r0 + v0, max(r1 + v0, r0 + v1), max(max(r2 + v0, r1 + v1), r0 + v2),
+            max(max(r3 + v0, r2 + v1), max(r1 + v2, r0 + v3)))
 
 
 @njit(cache=True, inline="always")
@@ -804,14 +809,8 @@ def _convolve_small(scratch: np.ndarray, table: np.ndarray, budget: int) -> None
         if budget == 0:
             r0 += v0
             continue
-        v1 = _exact(table, pat, 1)
-        if budget >= 3:
-            r3 = max(max(r3 + v0, r2 + v1), max(r1 + _exact(table, pat, 2),
-                                                r0 + _exact(table, pat, 3)))
-        if budget >= 2:
-            r2 = max(max(r2 + v0, r1 + v1), r0 + _exact(table, pat, 2))
-        r1 = max(r1 + v0, r0 + v1)
-        r0 += v0
+        r0, r1, r2, r3 = _add_row(r0, r1, r2, r3, v0, _exact(table, pat, 1),
+                                  _exact(table, pat, 2), _exact(table, pat, 3))
     scratch[_ix(_S_RUNS)] = r0
     scratch[_ix(_S_RUNS + 1)] = r1 if r1 > _NEG // 2 else _NEG
     scratch[_ix(_S_RUNS + 2)] = r2 if r2 > _NEG // 2 else _NEG
