@@ -78,7 +78,7 @@ _NEG = -100000
 _BIG = 1 << 30
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _ix(i: int) -> np.uint64:
     """An array index as unsigned: numba reads a negative signed index from the end of the
     array, a check on every access (an eighth of a solve); the kernels' indices are
