@@ -1,28 +1,35 @@
-"""Where numba caches fcsim's compiled kernels: a folder named after the source itself.
+"""Where numba caches compiled kernels: one folder per module *and everything it imports*.
 
-numba's ``cache=True`` checks only the modified time of the file that defines a function,
-not of the functions it calls: after an upgrade a strategy could keep running the old
-solver compiled into it. Keying the cache folder on a digest of every fcsim source file
-makes any change start from a clean cache, while an unchanged install loads instantly.
-A ``NUMBA_CACHE_DIR`` set by the user is left alone.
+numba's ``cache=True`` checks only the source of the file that defines a function, not
+of the functions it calls (and compiles into itself): after an edit of the solver, a
+strategy could keep running the old solver. fcsim therefore keys each module's cache
+folder on a digest of that module's source and of every module it imports, directly or
+not (fcsim's own, and user code such as a strategy plug-in or a loose strategy file):
+
+* edit one strategy module and only it (and what imports it) is compiled again; the
+  solver and the engine stay cached;
+* edit the solver and everything built on it is compiled again, never served stale;
+* two checkouts with the same sources share one cache (the digest is of content, not of
+  modification times).
+
+A locator class is put in front of numba's own (after the one for a ``NUMBA_CACHE_DIR``
+the user set, which wins). Folders live under :func:`cache_root` ``/numba``.
 """
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import os
+import sys
+import sysconfig
+from functools import cache
 from pathlib import Path
 
+from numba.core import caching, config
+
 _PACKAGE = Path(__file__).resolve().parent
-
-
-def source_digest() -> str:
-    """A short digest of every ``.py`` file of the package (names and contents)."""
-    digest = hashlib.sha256()
-    for path in sorted(_PACKAGE.rglob("*.py")):
-        digest.update(str(path.relative_to(_PACKAGE)).encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
+_DIGEST_CHARS = 16
 
 
 def cache_root() -> Path:
@@ -33,12 +40,139 @@ def cache_root() -> Path:
     return Path(base) / "fcsim"
 
 
-def configure() -> None:
-    """Point numba's cache at ``<cache root>/numba-<source digest>`` (before any @njit)."""
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        return
-    from numba.core import config
+@cache
+def _library_roots() -> tuple[Path, ...]:
+    """Folders of installed libraries and the standard library (never followed)."""
+    names = ("stdlib", "platstdlib", "purelib", "platlib")
+    roots = {Path(p).resolve() for p in (sysconfig.get_path(n) for n in names) if p}
+    return tuple(roots)
 
-    path = cache_root() / f"numba-{source_digest()}"
-    os.environ["NUMBA_CACHE_DIR"] = str(path)  # spawned workers inherit it
-    config.CACHE_DIR = str(path)
+
+def _followed(path: Path, origin: Path) -> bool:
+    """Whether an import of ``path`` by ``origin`` counts towards ``origin``'s digest:
+    fcsim's own modules, the origin's own package, and any code outside the installed
+    libraries (a user's strategy files)."""
+    if path.is_relative_to(_PACKAGE) or path.parent == origin.parent:
+        return True
+    return not any(path.is_relative_to(root) for root in _library_roots())
+
+
+def _module_file(name: str) -> Path | None:
+    """The source file of module ``name``: fcsim's by path (nothing is imported), any
+    other only if it is imported already (a module's imports run before its kernels are
+    defined)."""
+    if name == _PACKAGE.name or name.startswith(_PACKAGE.name + "."):
+        base = _PACKAGE.parent.joinpath(*name.split("."))
+        for file in (base.with_suffix(".py"), base / "__init__.py"):
+            if file.is_file():
+                return file
+        return None
+    file = getattr(sys.modules.get(name), "__file__", None)
+    if not file or not file.endswith(".py"):
+        return None
+    return Path(file).resolve()
+
+
+def _package_of(path: Path) -> str:
+    """The dotted package name of a file under fcsim, for relative imports ('' outside)."""
+    if not path.is_relative_to(_PACKAGE):
+        return ""
+    parts = path.relative_to(_PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1])  # a module's package; an __init__'s own
+
+
+@cache
+def _imports(path: Path) -> tuple[Path, ...]:
+    """Source files of the modules ``path`` imports at any level of its code."""
+    try:
+        tree = ast.parse(path.read_bytes(), filename=str(path))
+    except (OSError, SyntaxError, ValueError):
+        return ()
+    names: set[str] = set()
+    package = _package_of(path)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            names.add(base)
+            names.update(f"{base}.{alias.name}" for alias in node.names)
+    found = set()
+    for name in names:
+        file = _module_file(name) if name else None
+        if file is not None and file != path and _followed(file, path):
+            found.add(file)
+    return tuple(sorted(found))
+
+
+def _closure(path: Path) -> list[Path]:
+    """``path`` and every source file it imports, transitively, in a stable order."""
+    seen = {path}
+    todo = [path]
+    while todo:
+        for dep in _imports(todo.pop()):
+            if dep not in seen:
+                seen.add(dep)
+                todo.append(dep)
+    return sorted(seen)
+
+
+@cache
+def module_digest(path: Path) -> str:
+    """A digest of ``path``'s source and of the sources it imports (names and contents)."""
+    digest = hashlib.sha256()
+    for file in _closure(path):
+        digest.update(str(file.relative_to(_PACKAGE.parent) if file.is_relative_to(_PACKAGE)
+                          else file.name).encode())
+        digest.update(b"\0")
+        digest.update(file.read_bytes())
+    return digest.hexdigest()[:_DIGEST_CHARS]
+
+
+def _imports_fcsim(path: Path) -> bool:
+    return path.is_relative_to(_PACKAGE) or any(
+        dep.is_relative_to(_PACKAGE) for dep in _closure(path))
+
+
+class DependencyCacheLocator(caching._CacheLocator):
+    """Cache a kernel under ``<cache root>/numba/<module>-<digest of it and its imports>``."""
+
+    def __init__(self, py_func: object, py_file: Path) -> None:
+        self._lineno = py_func.__code__.co_firstlineno
+        self._digest = module_digest(py_file)
+        self._path = cache_root() / "numba" / f"{py_file.stem}-{self._digest}"
+
+    def get_cache_path(self) -> str:
+        return str(self._path)
+
+    def get_source_stamp(self) -> str:
+        return self._digest
+
+    def get_disambiguator(self) -> str:
+        return str(self._lineno)
+
+    @classmethod
+    def from_function(cls, py_func: object, py_file: str) -> DependencyCacheLocator | None:
+        """A locator for code of fcsim or code that imports it; None for anything else."""
+        if config.CACHE_DIR:  # the user's NUMBA_CACHE_DIR wins
+            return None
+        path = Path(py_file).resolve()
+        if not path.is_file() or not _imports_fcsim(path):
+            return None
+        locator = cls(py_func, path)
+        try:
+            locator.ensure_cache_path()
+        except OSError:
+            return None
+        return locator
+
+
+def configure() -> None:
+    """Put :class:`DependencyCacheLocator` in front of numba's own (before any @njit)."""
+    impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl
+    classes = impl._locator_classes
+    if DependencyCacheLocator not in classes:
+        classes.insert(1, DependencyCacheLocator)  # after the user-provided folder

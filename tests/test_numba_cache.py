@@ -1,26 +1,97 @@
-"""The numba cache folder follows the package source, so stale kernels are never reused."""
+"""Kernels are cached per module and what it imports: never stale, recompiled only when due."""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
+import textwrap
+from pathlib import Path
 
 from fcsim import _numba_cache
 
+KERNEL = """
+    import fcsim  # fcsim's locator caches code that imports fcsim
+    from numba import njit
+    from helper import value
 
-def test_cache_folder_is_keyed_on_the_source(tmp_path) -> None:
+    @njit(cache=True)
+    def kernel():
+        return value() + 1
+
+    print(kernel(), kernel.stats.cache_hits.get(kernel.signatures[0], 0))
+"""
+HELPER = """
+    from numba import njit
+
+    @njit(cache=True)
+    def value():
+        return {value}
+"""
+
+
+def _write(folder: Path, name: str, text: str) -> None:
+    (folder / name).write_text(textwrap.dedent(text))
+
+
+def _run(folder: Path, cache: Path, **extra: str) -> tuple[int, int]:
+    """Run the kernel module in a fresh process: (its answer, cache hits)."""
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
-    env["FCSIM_CACHE_DIR"] = str(tmp_path)
-    code = "import fcsim, os; print(os.environ['NUMBA_CACHE_DIR'])"
-    out = subprocess.run([sys.executable, "-c", code], env=env, check=True,
-                         capture_output=True, text=True).stdout.strip()
-    assert out == str(tmp_path / f"numba-{_numba_cache.source_digest()}")
+    env.update(FCSIM_CACHE_DIR=str(cache), PYTHONPATH=os.pathsep.join([str(folder), os.getcwd()]),
+               **extra)
+    out = subprocess.run([sys.executable, str(folder / "kernel.py")], env=env, check=True,
+                         capture_output=True, text=True, cwd=folder).stdout.split()
+    return int(out[0]), int(out[1])
 
 
-def test_a_user_cache_dir_is_respected(tmp_path) -> None:
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "mine"))
-    code = "import fcsim, os; print(os.environ['NUMBA_CACHE_DIR'])"
-    out = subprocess.run([sys.executable, "-c", code], env=env, check=True,
-                         capture_output=True, text=True).stdout.strip()
-    assert out == str(tmp_path / "mine")
+def test_an_edited_callee_is_never_served_stale(tmp_path: Path) -> None:
+    code, cache = tmp_path / "code", tmp_path / "cache"
+    code.mkdir()
+    _write(code, "kernel.py", KERNEL)
+    _write(code, "helper.py", HELPER.format(value=1))
+    assert _run(code, cache) == (2, 0)  # compiled
+    assert _run(code, cache) == (2, 1)  # loaded from the cache
+    _write(code, "helper.py", HELPER.format(value=41))  # kernel.py itself is unchanged
+    assert _run(code, cache) == (42, 0)  # numba alone would have served 2
+
+
+def test_digest_follows_imports_only(tmp_path: Path) -> None:
+    _write(tmp_path, "a.py", "import fcsim.core.cards\nfrom b import x\n")
+    _write(tmp_path, "b.py", "x = 1\n")
+    _write(tmp_path, "c.py", "y = 1\n")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import b  # noqa: F401  (a's imports are imported before its kernels are defined)
+
+        def digest() -> str:
+            _numba_cache.module_digest.cache_clear()
+            _numba_cache._imports.cache_clear()
+            return _numba_cache.module_digest((tmp_path / "a.py").resolve())
+
+        before = digest()
+        _write(tmp_path, "c.py", "y = 2\n")
+        assert digest() == before  # a does not import c
+        _write(tmp_path, "b.py", "x = 2\n")
+        assert digest() != before
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("b", None)
+
+
+def test_fcsim_modules_are_keyed_on_their_own_imports() -> None:
+    package = Path(_numba_cache.__file__).resolve().parent
+    rng = _numba_cache._closure(package / "core" / "rng.py")
+    assert rng == [package / "core" / "rng.py"]  # the generator depends on nothing
+    solver = _numba_cache._closure(package / "core" / "solver.py")
+    assert package / "core" / "tables.py" in solver
+    assert not any("strategies" in str(p) for p in solver)
+
+
+def test_a_user_cache_dir_is_respected(tmp_path: Path) -> None:
+    code, mine = tmp_path / "code", tmp_path / "mine"
+    code.mkdir()
+    _write(code, "kernel.py", KERNEL)
+    _write(code, "helper.py", HELPER.format(value=1))
+    _run(code, tmp_path / "fcsim-cache", NUMBA_CACHE_DIR=str(mine))
+    assert any(mine.rglob("*.nbi"))
+    assert not (tmp_path / "fcsim-cache" / "numba").exists()
