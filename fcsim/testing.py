@@ -14,8 +14,9 @@ from fcsim.core.cards import parse_card
 from fcsim.core.engine import play_games
 from fcsim.core.rng import game_seed
 from fcsim.core.rules import RuleSet
+from fcsim.core.view import IllegalMoveError
 from fcsim.replay import game_events
-from fcsim.strategies import Strategy, StrategyError, parse_strategy
+from fcsim.strategies import Strategy, parse_strategy
 
 
 class StrategyCheckError(AssertionError):
@@ -73,7 +74,7 @@ def check_strategy(spec: str | Strategy, games: int = 4, seed: int = 2024) -> No
         try:
             first = play_games(seeds, seating, seated, rules)
             second = play_games(seeds, seating, seated, rules)
-        except StrategyError as err:
+        except IllegalMoveError as err:
             raise StrategyCheckError(str(err)) from None
         for field in ("total", "penalty", "turns", "out_seat"):
             if not np.array_equal(getattr(first, field), getattr(second, field)):

@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterable
 
 import numpy as np
+from numba import njit
 
 SUITS = "SHDCX"
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs", "stars")
@@ -54,6 +55,7 @@ def suit_of(kind: int) -> int:
     return kind // N_RANKS
 
 
+@njit(cache=True)
 def wild_rank(round_number: int) -> int:
     """The wild rank of round ``round_number`` (1-based): the hand size, ``round + 2``."""
     return round_number + 2

@@ -11,7 +11,7 @@ from fcsim.runner.chunk import ChunkOutput
 from fcsim.runner.plan import DEFAULT_CHUNK_SIZE, RunPlan, round_up_games
 from fcsim.runner.pool import Executor, InProcess, ProcessPool
 from fcsim.runner.store import RunFolder
-from fcsim.strategies import parse_strategies
+from fcsim.strategies import Strategy, parse_strategies, parse_strategy
 
 
 def default_workers() -> int:
@@ -25,15 +25,28 @@ def local_executor(workers: int, chunks: int) -> Executor:
     return InProcess() if workers == 1 else ProcessPool(workers)
 
 
-def make_plan(strategies: str | Sequence[str], rules: RuleSet, seed: int, games: int, *,
+StrategyList = str | Sequence[str | Strategy | Callable]
+
+
+def _listed(strategies: StrategyList) -> list[Strategy]:
+    """Strategies from a comma-separated string, or from a list of specs, strategies and
+    Python agents (callables from a view to an action)."""
+    if isinstance(strategies, str):
+        return parse_strategies(strategies)
+    listed = []
+    for item in strategies:
+        listed += parse_strategies(item) if isinstance(item, str) else [parse_strategy(item)]
+    return listed
+
+
+def make_plan(strategies: StrategyList, rules: RuleSet, seed: int, games: int, *,
               duplicate: bool = False, seat_rotation: bool = True,
               chunk_size: int = DEFAULT_CHUNK_SIZE) -> RunPlan:
     """A plan from strategy specs (one fills the table); raises StrategyError, PlanError.
 
     In the duplicate format ``games`` is rounded up to a multiple of ``rules.players``.
     """
-    text = strategies if isinstance(strategies, str) else ",".join(strategies)
-    specs = [s.spec for s in parse_strategies(text)]
+    specs = [s.spec for s in _listed(strategies)]
     if len(specs) == 1:
         specs *= rules.players
     return RunPlan(strategies=tuple(specs), rules=rules, seed=seed,
@@ -50,13 +63,18 @@ def execute(folder: RunFolder, executor: Executor,
             on_chunk(output)
 
 
-def simulate(strategies: str | Sequence[str], games: int, out: str | Path, *, seed: int = 0,
+def simulate(strategies: StrategyList, games: int, out: str | Path, *, seed: int = 0,
              rules: RuleSet | None = None, duplicate: bool = False, seat_rotation: bool = True,
              chunk_size: int = DEFAULT_CHUNK_SIZE, workers: int | None = None,
              resume: bool = False) -> RunPlan:
     """Play a run into folder ``out`` on local processes (see ``fcsim simulate``).
 
-    Without ``rules``, the default rules with one seat per listed strategy (four for one).
+    ``strategies``: specs, :class:`~fcsim.strategies.Strategy` objects and Python agents
+    (callables from a :class:`~fcsim.View` to an action) in any mix, one per seat or one
+    for every seat. Worker processes find an agent by its ``module:qualname``, so an agent
+    played on several workers is defined at the top level of a module (or of the script
+    being run). Without ``rules``, the default rules with one seat per listed strategy
+    (four for one).
 
     >>> import tempfile
     >>> plan = simulate("greedy,random", 8, tempfile.mkdtemp() + "/run", seed=1, workers=1)
@@ -64,8 +82,7 @@ def simulate(strategies: str | Sequence[str], games: int, out: str | Path, *, se
     (8, 2)
     """
     if rules is None:
-        listed = parse_strategies(strategies if isinstance(strategies, str)
-                                  else ",".join(strategies))
+        listed = _listed(strategies)
         rules = RuleSet(players=len(listed) if len(listed) > 1 else 4)
     plan = make_plan(strategies, rules, seed, games, duplicate=duplicate,
                      seat_rotation=seat_rotation, chunk_size=chunk_size)

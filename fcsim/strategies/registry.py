@@ -1,11 +1,23 @@
-"""Strategy families by name, and parsing of specs like ``greedy:take_margin=3``."""
+"""Strategy families by name, and parsing of specs like ``greedy:take_margin=3``.
+
+A family is either **numba** (two decision functions the engine calls in compiled code)
+or **Python** (an agent factory: parameters -> a callable from a view to an action).
+Either way a :class:`Strategy` — a family with its parameters set — plays everywhere:
+the engine runs numba strategies in its compiled loop, and calling a strategy on a
+:class:`~fcsim.core.view.View` makes the move it would make there (the agent form).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
+
+from fcsim.core.cards import format_card
+from fcsim.core.state import shared_scratch
+from fcsim.core.tables import solver_table
+from fcsim.core.view import DRAW_ACTIONS, NO_HIDDEN, View, compiled
 
 
 class StrategyError(ValueError):
@@ -14,7 +26,7 @@ class StrategyError(ValueError):
 
 @dataclass(frozen=True)
 class Param:
-    """A named numeric parameter with its default and what it does."""
+    """A named numeric parameter with its default, what it does, and its bounds."""
 
     name: str
     default: float
@@ -26,22 +38,52 @@ class Param:
 
 @dataclass(frozen=True)
 class Family:
-    """A registered strategy family: its decision functions and parameters."""
+    """A registered strategy family: numba decision functions, or a Python agent factory.
+
+    ``draw`` / ``discard`` are ``@decision`` functions (:mod:`fcsim.core.view`);
+    ``agent`` is called with the parameters as keywords and returns an agent. A family
+    has one or the other. ``source`` says where it comes from (``fcsim`` for built-ins).
+    """
 
     name: str
     description: str
-    draw: Callable
-    discard: Callable
+    draw: Callable | None = None
+    discard: Callable | None = None
     params: tuple[Param, ...] = ()
     oracle: bool = False
+    agent: Callable[..., Callable[[View], object]] | None = None
+    source: str = "fcsim"
+
+    def __post_init__(self) -> None:
+        numba = self.draw is not None and self.discard is not None
+        if numba == (self.agent is not None) or (self.draw is None) != (self.discard is None):
+            raise ValueError(f"strategy {self.name!r} needs draw and discard functions, or "
+                             f"an agent factory (not both)")
+        if self.oracle and not numba:
+            raise ValueError(f"strategy {self.name!r}: only numba strategies can be oracles")
+
+    @property
+    def is_numba(self) -> bool:
+        return self.agent is None
+
+    def param(self, name: str) -> int:
+        """The position of parameter ``name`` in the parameter vector."""
+        for i, p in enumerate(self.params):
+            if p.name == name:
+                return i
+        raise KeyError(f"{self.name} has no parameter {name!r}")
 
 
 @dataclass(frozen=True)
 class Strategy:
-    """A family with every parameter set; ``spec`` is its canonical text form."""
+    """A family with every parameter set; ``spec`` is its canonical text form.
+
+    Calling it on a :class:`~fcsim.core.view.View` returns its action there (an agent).
+    """
 
     family: Family
     values: tuple[float, ...] = field(default=())
+    _agent: list = field(default_factory=list, init=False, repr=False, compare=False)
 
     @property
     def name(self) -> str:
@@ -57,8 +99,43 @@ class Strategy:
         return self.name + (":" + ",".join(changed) if changed else "")
 
     @property
+    def oracle(self) -> bool:
+        return self.family.oracle
+
+    @property
+    def draw(self) -> Callable | None:
+        """The compiled draw decision (None for a Python agent)."""
+        return compiled(self.family.draw) if self.family.is_numba else None
+
+    @property
+    def discard(self) -> Callable | None:
+        """The compiled discard decision (None for a Python agent)."""
+        return compiled(self.family.discard) if self.family.is_numba else None
+
+    @property
     def param_vector(self) -> np.ndarray:
         return np.array(self.values, dtype=np.float64)
+
+    @property
+    def kwargs(self) -> dict[str, float | int]:
+        """The parameters by name (whole numbers as ``int``)."""
+        return {p.name: int(v) if p.integer else float(v)
+                for p, v in zip(self.family.params, self.values, strict=True)}
+
+    def __call__(self, view: View) -> object:
+        """This strategy's action in ``view``."""
+        if not self.family.is_numba:
+            if not self._agent:
+                self._agent.append(self.family.agent(**self.kwargs))
+            return self._agent[0](view)
+        if self.oracle:
+            raise StrategyError(f"{self.spec} sees hidden cards: it plays in batch runs "
+                                "(analysis only), never on a player's view")
+        args = (view.hand_counts, view.pile_kinds, view.known_counts, view.info, NO_HIDDEN,
+                self.param_vector, solver_table(), shared_scratch(), view.rng)
+        if view.phase == "draw":
+            return DRAW_ACTIONS[self.draw(*args)]
+        return format_card(int(self.discard(*args)))
 
     def __str__(self) -> str:
         return self.spec
@@ -84,17 +161,78 @@ def families() -> list[Family]:
     return list(_FAMILIES.values())
 
 
-def parse_strategy(spec: str) -> Strategy:
-    """The strategy named by ``name`` or ``name:key=value,key=value``."""
+def parse_strategy(spec: str | Strategy | Callable) -> Strategy:
+    """The strategy named by a spec; a :class:`Strategy` as it is; a Python agent (a
+    callable from a view to an action) as a strategy of its own.
+
+    Spec forms: ``name`` or ``name:key=value,key=value`` for a registered family, and
+    ``module.path:attribute`` (``module.path:attribute:key=value,…``) for a family or an
+    agent defined in an importable module — registered names win.
+    """
+    if isinstance(spec, Strategy):
+        return spec
+    if not isinstance(spec, str):
+        return Strategy(agent_family(spec))
     text = spec.strip()
     name, _, rest = text.partition(":")
     family = _FAMILIES.get(name.strip().lower())
     if family is None:
+        attribute, _, params = rest.partition(":")
+        if name.strip() and attribute.strip() and "=" not in attribute:
+            return with_params(imported_family(name.strip(), attribute.strip()), params)
         raise StrategyError(
-            f"unknown strategy {name.strip()!r}; known strategies: {', '.join(_FAMILIES)}"
+            f"unknown strategy {name.strip()!r}; known strategies: {', '.join(_FAMILIES)} "
+            f"(or module:attribute for one defined in a module)"
         )
+    return with_params(family, rest)
+
+
+def agent_family(agent: Callable, name: str | None = None) -> Family:
+    """A Python agent (``view -> action``) as a family of its own, registered under
+    ``name`` (default: ``module:qualname``, the spec a worker process imports it by)."""
+    if not callable(agent):
+        raise StrategyError(f"{agent!r} is not a strategy spec nor an agent (a callable "
+                            f"from a view to an action)")
+    qualname = getattr(agent, "__qualname__", type(agent).__qualname__)
+    name = name or f"{getattr(agent, '__module__', '__main__')}:{qualname}"
+    known = _FAMILIES.get(name)
+    if known is not None and known.agent is not None and known.agent() is agent:
+        return known
+    doc = (getattr(agent, "__doc__", None) or "a Python agent").strip().splitlines()[0]
+    family = Family(name, doc, agent=lambda: agent, source=name.partition(":")[0])
+    _FAMILIES[name] = family  # an agent redefined (say in a notebook) replaces the old one
+    return family
+
+
+def imported_family(module_name: str, attribute: str) -> Family:
+    """The family (or agent) ``attribute`` of module ``module_name``, registered as
+    ``module:attribute``. A worker process resolves the same spec the same way."""
+    import importlib
+    import sys
+
+    name = f"{module_name}:{attribute}"
+    if name in _FAMILIES:
+        return _FAMILIES[name]
+    try:
+        module = (sys.modules.get("__mp_main__") or sys.modules["__main__"]
+                  if module_name == "__main__" else importlib.import_module(module_name))
+    except ImportError as err:
+        raise StrategyError(f"strategy {name!r}: cannot import {module_name!r} ({err})"
+                            ) from None
+    target: object = module
+    for part in attribute.split("."):
+        target = getattr(target, part, None)
+        if target is None:
+            raise StrategyError(f"strategy {name!r}: {module_name} has no {attribute!r}")
+    if isinstance(target, Family):
+        return register(replace(target, name=name, source=module_name))
+    return agent_family(target, name)
+
+
+def with_params(family: Family, text: str) -> Strategy:
+    """``family`` with the parameters of ``key=value,key=value`` set (others at default)."""
     values = {p.name: p.default for p in family.params}
-    for item in filter(None, (x.strip() for x in rest.split(","))):
+    for item in filter(None, (x.strip() for x in text.split(","))):
         key, eq, raw = item.partition("=")
         key = key.strip()
         param = next((p for p in family.params if p.name == key), None)
