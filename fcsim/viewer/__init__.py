@@ -2,6 +2,7 @@
 
 - :mod:`~fcsim.viewer.steps`: the table after each event (the one model the page draws).
 - :mod:`~fcsim.viewer.page`: the page (template, stylesheet and script are package data).
+- :mod:`~fcsim.viewer.showcase`: games of a run worth watching, for ``fcsim report``.
 - :mod:`~fcsim.viewer.browser`: headless Chromium, for the browser test and the screenshot.
 """
 
