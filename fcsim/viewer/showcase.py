@@ -1,6 +1,6 @@
 """A few games of a run, picked for a person to watch, replayed as viewer pages.
 
-:func:`pick_games` chooses, lazily over any number of rows, a typical game (mean total
+:func:`pick_games` chooses, in one aggregation over the rows, a typical game (mean total
 nearest the median game's), the closest game (least margin between first and second) and
 a high-total game (the highest total of any seat). :func:`write_game_pages` replays each
 with the run's own seed, seating and rules and writes its page, but only when the replay
@@ -16,6 +16,7 @@ from typing import Any
 
 import polars as pl
 
+from fcsim.analysis.load import game_keys
 from fcsim.viewer.page import describe_game, write_page
 
 PICKS = (  # name, why it is shown
@@ -50,10 +51,13 @@ def pick_games(lf: pl.LazyFrame) -> list[Pick]:
 
     One aggregation over the rows (a few numbers per game), then the picked games' totals;
     a pick that is the same game as an earlier one is kept (its page is written once)."""
-    keys = ["run", "game"] if "run" in lf.collect_schema().names() else ["game"]
+    keys = game_keys(lf)
+    lowest = pl.col("total").min()
+    runner_up = pl.col("total").filter(pl.col("place") > 1).min()  # None when all tie
     games = lf.group_by(keys).agg(
         pl.col("total").mean().alias("mean"),
-        (pl.col("total").sort().get(1) - pl.col("total").min()).alias("margin"),
+        pl.when((pl.col("place") == 1).sum() > 1).then(0).otherwise(runner_up - lowest)
+        .alias("margin"),
         pl.col("total").max().alias("highest"),
     ).collect()
     if games.is_empty():
@@ -61,11 +65,13 @@ def pick_games(lf: pl.LazyFrame) -> list[Pick]:
     median = games["mean"].median()
     orders = {"typical": (pl.col("mean") - median).abs(), "closest": pl.col("margin"),
               "high total": -pl.col("highest")}
-    chosen = [games.sort([orders[name], *keys]).row(0, named=True) for name, _ in PICKS]
-    wanted = pl.concat([pl.DataFrame({k: [row[k]] for k in keys}) for row in chosen])
-    seats = (lf.join(wanted.lazy(), on=keys, how="semi").sort([*keys, "seat"])
-             .group_by(keys, maintain_order=True).agg(pl.col("total")).collect())
-    totals = {tuple(row[:-1]): tuple(int(t) for t in row[-1]) for row in seats.iter_rows()}
+    chosen = [games.lazy().sort([orders[name], *keys]).head(1).collect().row(0, named=True)
+              for name, _ in PICKS]  # lazy: the sort becomes a top-1 pass
+    # the picked games' rows: ``game`` filters reach the Parquet statistics, so few are read
+    seats = (lf.filter(pl.col("game").is_in([row["game"] for row in chosen]))
+             .select(*keys, "seat", "total").sort([*keys, "seat"]).collect())
+    totals = {key: tuple(group["total"].to_list())
+              for key, group in seats.group_by(keys, maintain_order=True)}
     return [Pick(name, reason, row.get("run"), int(row["game"]),
                  totals[tuple(row[k] for k in keys)])
             for (name, reason), row in zip(PICKS, chosen, strict=True)]

@@ -214,9 +214,16 @@
         "data-seat": seat }));
       totals.forEach((row, k) => svg.append(svgEl("circle", { cx: chartX(k), cy: y(row[seat]),
         r: 2.5, fill: color })));
-      const last = totals[totals.length - 1][seat];
-      svg.append(svgEl("text", { x: chart.width - chart.right + 8, y: y(last) + 4, fill: color },
-        `${seatName(seat)} ${last}`));
+    }
+    // End labels, top to bottom, pushed apart where lines end close together.
+    const ends = totals[totals.length - 1].map((total, seat) => ({ seat, total, at: y(total) }))
+      .sort((a, b) => a.at - b.at);
+    let below = -Infinity;
+    for (const end of ends) {
+      end.at = Math.max(end.at, below + 13);
+      below = end.at;
+      svg.append(svgEl("text", { x: chart.width - chart.right + 8, y: end.at + 4,
+        fill: COLORS[end.seat % COLORS.length] }, `${seatName(end.seat)} ${end.total}`));
     }
     $("chart").append(svg);
   }

@@ -30,15 +30,19 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _frame(totals: list[list[int]]) -> pl.LazyFrame:
-    return pl.LazyFrame([{"game": g, "seat": s, "total": t}
+    """Game × seat rows of hand-made games, with their places."""
+    return pl.LazyFrame([{"game": g, "seat": s, "total": t, "place": 1 + sum(o < t for o in row)}
                          for g, row in enumerate(totals) for s, t in enumerate(row)],
-                        schema={"game": pl.Int64, "seat": pl.Int8, "total": pl.Int16})
+                        schema={"game": pl.Int64, "seat": pl.Int8, "total": pl.Int16,
+                                "place": pl.Int8})
 
 
 def test_picks_the_typical_closest_and_highest_games() -> None:
     # game means 200, 155, 245, 205, 10, 190 (median 195: games 0 and 5 are 5 away);
     # margins 200, 10, 310, 10, 0, 20; highest totals 300, 160, 400, 210, 10, 200
     totals = [[100, 300], [150, 160], [90, 400], [200, 210], [10, 10], [180, 200]]
+    picks = pick_games(_frame([[50, 20, 60], [20, 20, 90], [40, 10, 10]]))
+    assert [(p.game, p.totals) for p in picks[1:]] == [(1, (20, 20, 90)), (1, (20, 20, 90))]
     picks = pick_games(_frame(totals))
     assert [(p.name, p.game, p.totals, p.run) for p in picks] == [
         ("typical", 0, (100, 300), None),  # the tie goes to the first game
