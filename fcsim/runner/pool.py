@@ -123,16 +123,21 @@ class LastingPool:
         self.workers = workers
         self._pool: ProcessPoolExecutor | None = None
 
+    def _start(self) -> ProcessPoolExecutor:
+        pool = ProcessPoolExecutor(self.workers, mp_context=get_context("spawn"),
+                                   initializer=_watch_parent, initargs=(os.getpid(),))
+        with _ctrl_c_left_to_parent():  # a task each starts every worker now, with SIG_IGN
+            for _ in range(self.workers):
+                pool.submit(os.getpid)
+        return pool
+
     def run(self, plan: RunPlan, indices: Iterable[int]) -> Iterator[ChunkOutput]:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=get_context("spawn"),
-                                             initializer=_watch_parent,
-                                             initargs=(os.getpid(),))
+            self._pool = self._start()
         pool, todo = self._pool, iter(indices)
 
         def submit(count: int) -> set[Future]:
-            with _ctrl_c_left_to_parent():  # workers start on demand, inheriting SIG_IGN
-                return {pool.submit(run_chunk, plan, i) for i in islice(todo, count)}
+            return {pool.submit(run_chunk, plan, i) for i in islice(todo, count)}
 
         pending = submit(IN_FLIGHT_PER_WORKER * self.workers)
         try:
