@@ -279,7 +279,8 @@ def head_to_head(data: Frame | FinishingPatterns) -> pl.DataFrame:
     return _with_wilson(df, "ahead_share", "ahead", "pairs")
 
 
-def _p_text(p: float) -> str:
+def p_text(p: float) -> str:
+    """``p < 0.001``, or ``p = `` and three decimals."""
     return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
 
 
@@ -292,10 +293,10 @@ def verdict(a: str, b: str, diff: float, lo: float, hi: float, deals: int, p: fl
     if lo <= 0 <= hi:
         return (f"no significant difference between {a} and {b} over {deals:,} deals "
                 f"({a} − {b} = {diff:+.{digits}f} ± {half:.{digits}f} points per game, "
-                f"{_p_text(p)})")
+                f"{p_text(p)})")
     direction = "less" if diff < 0 else "more"
     return (f"{a} scores {abs(diff):.{digits}f} ± {half:.{digits}f} points per game {direction} "
-            f"than {b} over {deals:,} deals ({_p_text(p)})")
+            f"than {b} over {deals:,} deals ({p_text(p)})")
 
 
 PAIRED_SCHEMA = {"a": pl.String, "b": pl.String, "deals": pl.Int64, "mean_diff": pl.Float64,

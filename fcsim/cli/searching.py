@@ -141,10 +141,11 @@ def header(command: str, setting: Setting, seed: int, deals: int, extra: list[st
 
 def describe_row(row: dict) -> str:
     """One line: a point's or trial's difference against the reference, share and total."""
+    from fcsim.analysis.stats import p_text
     from fcsim.tune.page import interval
 
     return (f"{row['spec']}: {interval(row, 'diff')} points per game vs the reference "
-            f"(p = {row['p_value']:.3g}), win share {interval(row, 'win_share', 3, '')}, "
+            f"({p_text(row['p_value'])}), win share {interval(row, 'win_share', 3, '')}, "
             f"mean total {row['mean_total']:.1f}")
 
 

@@ -31,13 +31,14 @@ CONFIRMATION_FILE = "confirmation.json"
 
 
 def _print_confirmation(result) -> None:
+    from fcsim.analysis.stats import p_text
     from fcsim.tune.page import interval
 
     if result.diff is not None:
         d = result.diff
         click.echo(f"confirmation: {d.deals:,} fresh deals (root seed {result.seed})")
         click.echo(f"  {result.best} - {result.start}: {d.mean:+.2f} points per game, 95% CI "
-                   f"[{d.lo:+.2f}, {d.hi:+.2f}], p = {d.p_value:.3g}")
+                   f"[{d.lo:+.2f}, {d.hi:+.2f}], {p_text(d.p_value)}")
         for spec, stats in ((result.best, result.best_stats), (result.start, result.start_stats)):
             click.echo(f"  {spec}: advantage over the field {interval(stats, 'advantage')}, "
                        f"win share {interval(stats, 'win_share', 3, '')}")

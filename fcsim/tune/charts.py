@@ -13,6 +13,7 @@ import numpy as np
 import polars as pl
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from fcsim.analysis.plots import NEUTRAL, error_bars, save_figure
 from fcsim.tune.confirm import Confirmation
@@ -24,6 +25,12 @@ DIFF_LABEL = "difference vs reference (points per game; lower is better)"
 def _zero(ax: Axes, horizontal: bool = True) -> None:
     line = ax.axhline if horizontal else ax.axvline
     line(0, color="black", linestyle="--", linewidth=1, label="reference")
+
+
+def _whole_ticks(ax: Axes, values: np.ndarray) -> None:
+    """Whole-number ticks on the x axis when every value is whole (integer parameters)."""
+    if np.all(np.mod(values, 1) == 0):
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
 
 
 def plot_sweep_line(points: pl.DataFrame, name: str, path: str | Path) -> Path:
@@ -39,6 +46,7 @@ def plot_sweep_line(points: pl.DataFrame, name: str, path: str | Path) -> Path:
     ax.plot([best[name]], [best["diff"]], marker="*", markersize=16, color=BEST,
             linestyle="none", label=f"best: {name} = {best[name]:g}")
     _zero(ax)
+    _whole_ticks(ax, x)
     ax.set_xlabel(name)
     ax.set_ylabel(DIFF_LABEL)
     ax.set_title(f"Sweep of {name} ({best['deals']:,} deals per point, same deals)")
@@ -87,6 +95,7 @@ def plot_objective_by_param(trials: pl.DataFrame, names: Sequence[str],
             ax.plot(pruned[name].to_numpy(), pruned["diff"].to_numpy(), "o", color=NEUTRAL,
                     markerfacecolor="none", label="pruned trial (deals so far)")
         _zero(ax)
+        _whole_ticks(ax, trials[name].to_numpy())
         ax.set_xlabel(name)
         ax.set_ylabel(DIFF_LABEL if ax is axes[0] else "")
     axes[0].legend()
@@ -110,6 +119,7 @@ def plot_progress(trials: pl.DataFrame, path: str | Path) -> Path:
     finite = np.isfinite(best)
     ax.step(number[finite], best[finite], where="post", color=BEST, label="best so far")
     _zero(ax)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("trial")
     ax.set_ylabel(DIFF_LABEL)
     ax.set_title("Search progress")

@@ -32,8 +32,10 @@ class OutputError(ValueError):
 
 
 def _show(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":")) if isinstance(value, dict | list) else str(
-        value)
+    """A stored value as the refusal message shows it (JSON for lists and mappings)."""
+    if isinstance(value, dict | list):
+        return json.dumps(value, separators=(",", ":"))
+    return str(value)
 
 
 def open_output(out: Path, record: dict[str, Any], resume: bool,

@@ -11,6 +11,7 @@ from typing import Any
 import polars as pl
 
 from fcsim.analysis.report import Section, write_pages
+from fcsim.analysis.stats import p_text
 from fcsim.tune import charts
 from fcsim.tune.confirm import Confirmation
 from fcsim.tune.space import Axis, Range
@@ -34,9 +35,14 @@ def interval(row: dict[str, Any], name: str, digits: int = 2, sign: str = "+") -
     return f"{value} [{low}, {high}]"
 
 
+def p_value(p: float) -> str:
+    """A p-value in three decimals, or ``< 0.001``."""
+    return "< 0.001" if p < 0.001 else _number(p, 3)
+
+
 def stat_cells(row: dict[str, Any]) -> list[str]:
     """The cells of :data:`STAT_HEADER` for one point or trial."""
-    return [interval(row, "diff"), _number(row["p_value"], 3),
+    return [interval(row, "diff"), p_value(row["p_value"]),
             interval(row, "advantage"), interval(row, "win_share", 3, sign=""),
             interval(row, "mean_total", 1, sign="")]
 
@@ -76,7 +82,7 @@ def tune_page(out: Path, header: list[str], trials: pl.DataFrame, ranges: Sequen
                 for spec, stats in ((confirmation.best, confirmation.best_stats),
                                     (confirmation.start, confirmation.start_stats))]
         rows.append([f"{confirmation.best} − {confirmation.start}",
-                     f"{d.mean:+.2f} [{d.lo:+.2f}, {d.hi:+.2f}], p = {d.p_value:.3g}", "", ""])
+                     f"{d.mean:+.2f} [{d.lo:+.2f}, {d.hi:+.2f}], {p_text(d.p_value)}", "", ""])
         sections.append(Section(
             "Confirmation on fresh deals",
             f"{confirmation.verdict}. {confirmation.deals:,} deals of root seed "

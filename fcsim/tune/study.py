@@ -131,11 +131,9 @@ class Study:
                                              trial.user_attrs["pruned"],
                                              trial.user_attrs["seconds"]))
         if not stored and inside(self.search.base, self.ranges):
-            index = {p.name: v for p, v in zip(self.search.base.family.params,
-                                               self.search.base.values, strict=True)}
-            self.working.enqueue_trial({r.param.name: (int(index[r.param.name])
-                                                       if r.param.integer
-                                                       else index[r.param.name])
+            start = dict(zip((p.name for p in self.search.base.family.params),
+                             self.search.base.values, strict=True))
+            self.working.enqueue_trial({r.param.name: _typed(r, start[r.param.name])
                                         for r in self.ranges})
 
     def run(self, trials: int, on_trial: Callable[[TrialResult], None] = lambda t: None,
@@ -194,6 +192,11 @@ class Study:
         frame = self.frame()
         frame.write_parquet(self.search.out / TRIALS_FILE)
         return frame
+
+
+def _typed(r: Range, value: float) -> int | float:
+    """``value`` as Optuna's distribution of ``r`` holds it (int for integer parameters)."""
+    return int(value) if r.param.integer else float(value)
 
 
 def _until(deals: int) -> Callable[[DealResults], bool]:
