@@ -9,10 +9,14 @@ out="${1:-results/tune-defaults}"
 mixed="greedy,expected,aware"
 run() { echo "== fcsim $*" >&2; fcsim "$@" --resume; }
 
-run tune greedy --param take_margin=0:20 --trials 40 --deals 500 --confirm-deals 5000 \
-    --seed 1 --out "$out/greedy-self"
-run tune greedy --param take_margin=0:20 --against "$mixed" --trials 30 --deals 300 \
-    --confirm-deals 2000 --seed 1 --out "$out/greedy-mixed"
+# greedy was tuned while its default was take_margin=0, which these commands name.
+old_greedy="greedy:take_margin=0"
+run tune "$old_greedy" --against "$old_greedy" --param take_margin=0:20 --trials 40 \
+    --deals 500 --confirm-deals 5000 --seed 1 --out "$out/greedy-self"
+run sweep "$old_greedy" --against "$old_greedy" --grid take_margin=7,8 --deals 5000 \
+    --seed 10451216379200822465 --out "$out/greedy-self-check"
+run tune "$old_greedy" --param take_margin=0:20 --against "$old_greedy,expected,aware" \
+    --trials 30 --deals 300 --confirm-deals 2000 --seed 1 --out "$out/greedy-mixed"
 run tune expected --param take_margin=0:10 --param candidates=1:8 --trials 30 --deals 300 \
     --confirm-deals 2000 --seed 1 --out "$out/expected-self"
 run tune expected --param take_margin=0:10 --param candidates=1:8 --against "$mixed" \

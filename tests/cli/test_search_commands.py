@@ -15,10 +15,11 @@ from click.testing import CliRunner
 
 from fcsim.cli import cli
 
-SWEEP = ["sweep", "greedy", "--grid", "take_margin=0,3", "--deals", "8", "--short",
-         "--seed", "2"]
-TUNE = ["tune", "greedy", "--param", "take_margin=0:6", "--deals", "24", "--short",
-        "--seed", "2"]
+# SPEC names its parameters, so that the tests do not depend on greedy's defaults
+SWEEP = ["sweep", "greedy:take_margin=3", "--grid", "take_margin=0,3", "--deals", "8",
+         "--short", "--seed", "2"]
+TUNE = ["tune", "greedy:take_margin=2", "--param", "take_margin=0:6", "--deals", "24",
+        "--short", "--seed", "2"]
 
 
 def invoke(*args: str):
@@ -31,8 +32,9 @@ def test_sweep_writes_points_table_chart_and_page(tmp_path) -> None:
     assert result.exit_code == 0, result.output
     points = pl.read_parquet(out / "points.parquet")
     assert points["take_margin"].to_list() == [0, 3] and points["take_margin"].dtype == pl.Int64
-    reference = points.row(0, named=True)
-    assert reference["reference"] and reference["diff"] == 0 and reference["p_value"] == 1
+    assert points["reference"].to_list() == [False, True]  # SPEC itself
+    reference = points.row(1, named=True)
+    assert reference["diff"] == 0 and reference["p_value"] == 1
     assert points["deals"].to_list() == [8, 8]
     assert "best: greedy" in result.output and "reference" in result.output
     for name in ("sweep.png", "report.md", "report.html", "search.json"):
@@ -67,10 +69,11 @@ def test_tune_writes_trials_study_confirmation_and_page_then_resumes(tmp_path) -
     result = invoke(*TUNE, "--trials", "3", "--workers", "2", "--out", str(out))
     assert result.exit_code == 0, result.output
     trials = pl.read_parquet(out / "trials.parquet")
-    assert trials["trial"].to_list() == [0, 1, 2] and trials["spec"][0] == "greedy"
+    assert trials["trial"].to_list() == [0, 1, 2]
+    assert trials["spec"][0] == "greedy:take_margin=2"  # the start is trial 0
     assert trials["take_margin"].dtype == pl.Int64
     confirmation = json.loads((out / "confirmation.json").read_text())
-    assert confirmation["start"] == "greedy" and confirmation["deals"] == 24
+    assert confirmation["start"] == "greedy:take_margin=2" and confirmation["deals"] == 24
     assert "verdict:" in result.output and confirmation["verdict"] in result.output
     for name in ("report.html", "report.md", "objective_by_param.png", "progress.png"):
         assert (out / name).is_file()
