@@ -22,8 +22,8 @@ run tune expected --param take_margin=0:10 --param candidates=1:8 --trials 30 --
 run tune expected --param take_margin=0:10 --param candidates=1:8 --against "$mixed" \
     --trials 30 --deals 300 --confirm-deals 2000 --seed 1 --out "$out/expected-mixed"
 run tune aware --param candidates=2:8 --param feed_weight=0:10 --param danger_turns=0:10 \
-    --param urgency=0:1 --trials 30 --deals 300 --confirm-deals 2000 --seed 1 \
+    --param urgency=0:1 --trials 24 --deals 200 --confirm-deals 1500 --seed 1 \
     --out "$out/aware-self"
 run tune aware --param candidates=2:8 --param feed_weight=0:10 --param danger_turns=0:10 \
-    --param urgency=0:1 --against "$mixed" --trials 30 --deals 300 --confirm-deals 2000 \
+    --param urgency=0:1 --against "$mixed" --trials 24 --deals 200 --confirm-deals 1500 \
     --seed 1 --out "$out/aware-mixed"

@@ -23,11 +23,6 @@ class Search:
     deals: int
     out: Path
 
-    @property
-    def games_per_run(self) -> int:
-        """Games of one run (every deal in every seat rotation)."""
-        return self.deals * self.arena.lineup.players
-
     def play(self, spec: str, on_deals: OnDeals | None = None) -> DealResults:
         """Candidate ``spec`` on the search's deals (see :meth:`Arena.play`)."""
         return self.arena.play(spec, self.seed, self.deals, run_folder(self.out, spec),

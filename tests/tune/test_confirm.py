@@ -11,7 +11,7 @@ from fcsim.analysis.stats import paired_comparison
 from fcsim.tune.confirm import confirm, confirmation_seed
 from fcsim.tune.deals import DealResults
 from fcsim.tune.output import run_folder
-from fcsim.tune.summary import paired, statistics
+from fcsim.tune.summary import STAT_COLUMNS, paired, statistics
 from tests.tune.helpers import make_search
 
 
@@ -38,6 +38,7 @@ def test_paired_difference_matches_scipy_on_a_small_case() -> None:
 def test_statistics_intervals_match_scipy() -> None:
     advantage = np.array([-4.0, 1.5, -2.5, 0.0, -6.0, 3.0])
     row = statistics(_results(np.arange(6), advantage), _results(np.arange(6), np.zeros(6)))
+    assert tuple(row) == STAT_COLUMNS
     test = sps.ttest_1samp(advantage, 0.0)
     low, high = test.confidence_interval(0.95)
     assert (row["advantage_lo"], row["advantage_hi"]) == (pytest.approx(low), pytest.approx(high))
