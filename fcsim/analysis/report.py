@@ -185,8 +185,9 @@ def _games_section(lf: pl.LazyFrame, folders: Sequence[Path], metas: Sequence[di
          for p in pages])
 
 
-def _markdown(header: list[str], sections: list[Section]) -> str:
-    lines = ["# fcsim report", "", *[f"- {line}" for line in header]]
+
+def _markdown(title: str, header: list[str], sections: list[Section]) -> str:
+    lines = [f"# {title}", "", *[f"- {line}" for line in header]]
     for section in sections:
         lines += ["", f"## {section.title}", "", section.note, ""]
         lines.append("| " + " | ".join(section.header) + " |")
@@ -218,9 +219,10 @@ def _cell(text: str) -> str:
     return _LINK.sub(r"<a href='\2'>\1</a>", html.escape(text))
 
 
-def _html(header: list[str], sections: list[Section]) -> str:
-    out = ["<!DOCTYPE html>", "<html><head><meta charset='utf-8'><title>fcsim report</title>",
-           f"<style>{CSS}</style></head><body>", "<h1>fcsim report</h1>", "<ul>",
+def _html(title: str, header: list[str], sections: list[Section]) -> str:
+    name = html.escape(title)
+    out = ["<!DOCTYPE html>", f"<html><head><meta charset='utf-8'><title>{name}</title>",
+           f"<style>{CSS}</style></head><body>", f"<h1>{name}</h1>", "<ul>",
            *[f"<li>{_bold(line)}</li>" for line in header], "</ul>"]
     for section in sections:
         out += [f"<h2>{html.escape(section.title)}</h2>",
@@ -249,7 +251,16 @@ def build_report(paths: PathLike | Sequence[PathLike], out_dir: PathLike) -> Pat
     header = _header(folders, metas, rows, stats.players_of(lf), stats.strategies_of(lf))
     sections = _sections(lf, out, duplicate=all(m.get("duplicate") for m in metas))
     sections.append(_games_section(lf, folders, metas, out))
-    (out / "report.md").write_text(_markdown(header, sections), encoding="utf-8")
+    return write_pages(out, "fcsim report", header, sections)
+
+
+def write_pages(out: Path, title: str, header: list[str], sections: list[Section]) -> Path:
+    """Write ``report.md`` and the self-contained ``report.html`` (charts embedded) into
+    ``out``, beside the charts the sections name; returns the HTML path.
+
+    ``header`` lines are markdown (``**bold**`` is kept in HTML). ``fcsim sweep`` and
+    ``fcsim tune`` write their pages with it too."""
+    (out / "report.md").write_text(_markdown(title, header, sections), encoding="utf-8")
     page = out / "report.html"
-    page.write_text(_html(header, sections), encoding="utf-8")
+    page.write_text(_html(title, header, sections), encoding="utf-8")
     return page

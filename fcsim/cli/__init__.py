@@ -12,7 +12,9 @@ from fcsim.cli.report import report_command
 from fcsim.cli.simulate import simulate_command
 from fcsim.cli.solve import solve_command
 from fcsim.cli.strategies import strategies_command
+from fcsim.cli.sweep import sweep_command
 from fcsim.cli.tournament import tournament_command
+from fcsim.cli.tune import tune_command
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -22,7 +24,8 @@ def cli() -> None:
 
 
 for command in (solve_command, strategies_command, replay_command, simulate_command,
-                info_command, report_command, compare_command, tournament_command):
+                info_command, report_command, compare_command, tournament_command,
+                sweep_command, tune_command):
     cli.add_command(command)
 
 

@@ -60,8 +60,13 @@ def _start_worker(plan: RunPlan, parent: int) -> None:
     ``parent`` is the pid the parent passed in: asking ``os.getppid()`` here would get the
     wrong answer if the parent was killed while this worker was still starting.
     """
-    threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
+    _watch_parent(parent)
     prepare(plan)
+
+
+def _watch_parent(parent: int) -> None:
+    """Start a thread that ends this worker with the parent (also LastingPool's initializer)."""
+    threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
 
 
 def _exit_with(parent: int) -> None:
@@ -103,6 +108,53 @@ class ProcessPool:
 
     def close(self) -> None:
         """Nothing to release: each run's pool ends with the run."""
+
+
+class LastingPool:
+    """Play chunks in ``workers`` spawned processes that live across runs until :meth:`close`.
+
+    For commands that play many short runs (``fcsim sweep``, ``fcsim tune``), where a pool
+    per run would spend a second or two starting each time. A worker prepares each plan on
+    its first chunk of it (:func:`~fcsim.runner.chunk.prepare` caches that). Leaving a run
+    early cancels its chunks that have not started; the workers stay for the next run.
+    """
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._pool: ProcessPoolExecutor | None = None
+
+    def _start(self) -> ProcessPoolExecutor:
+        pool = ProcessPoolExecutor(self.workers, mp_context=get_context("spawn"),
+                                   initializer=_watch_parent, initargs=(os.getpid(),))
+        with _ctrl_c_left_to_parent():  # a task each starts every worker now, with SIG_IGN
+            for _ in range(self.workers):
+                pool.submit(os.getpid)
+        return pool
+
+    def run(self, plan: RunPlan, indices: Iterable[int]) -> Iterator[ChunkOutput]:
+        if self._pool is None:
+            self._pool = self._start()
+        pool, todo = self._pool, iter(indices)
+
+        def submit(count: int) -> set[Future]:
+            return {pool.submit(run_chunk, plan, i) for i in islice(todo, count)}
+
+        pending = submit(IN_FLIGHT_PER_WORKER * self.workers)
+        try:
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    pending |= submit(1)
+                    yield future.result()
+        finally:
+            for future in pending:
+                future.cancel()
+
+    def close(self) -> None:
+        """Stop the workers now (mid-chunk if need be)."""
+        if self._pool is not None:
+            _terminate(self._pool)
+            self._pool = None
 
 
 @contextmanager

@@ -73,7 +73,7 @@ def test_compare_refuses_nonsense() -> None:
 
 
 def test_tournament_prints_a_leaderboard(tmp_path) -> None:
-    result = _run("tournament", "--strategies", "random,greedy,greedy:take_margin=8",
+    result = _run("tournament", "--strategies", "random,greedy,greedy:take_margin=3",
                   "--players", "2", "--games", "30", "--short", "--workers", "1",
                   "--out", str(tmp_path / "t"))
     assert result.exit_code == 0, result.output

@@ -122,7 +122,7 @@ class GreedyStrategy(Strategy):
     """Take the discard iff it lowers the best penalty by more than ``take_margin``;
     discard the solver's best discard."""
 
-    take_margin: int = 0
+    take_margin: int = 8  # greedy's declared default (fcsim/strategies/greedy.py)
 
     def choose_source(self, table: Table, seat: int, rules: RuleSet, play: Xoshiro256) -> int:
         hand = table.hands[seat]

@@ -266,7 +266,7 @@ def _replay(seed: int, rules: RuleSet, strategies: list[str], events: list[dict]
             if spec == "random":
                 assert ("stock", "discard")[play.randbelow(2)] == event["source"]
             else:
-                margin = int(spec.partition("=")[2] or 0)
+                margin = make_strategy(spec).take_margin
                 take = best_discard([*hand, pile[-1]], r, rules)[1] < (
                     min_penalty(hand, r, rules) - margin)
                 assert event["source"] == ("discard" if take else "stock")

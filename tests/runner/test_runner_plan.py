@@ -65,7 +65,7 @@ def test_chunks_cover_every_game_once():
 
 
 def test_make_plan_fills_the_table_and_uses_canonical_specs():
-    plan = make_plan("greedy:take_margin=0", RuleSet(players=4), seed=3, games=10)
+    plan = make_plan("greedy:take_margin=8", RuleSet(players=4), seed=3, games=10)
     assert plan.strategies == ("greedy",) * 4
     assert plan.lineup == ("greedy",)
     plan = make_plan(["greedy:take_margin=3", "random"], RuleSet(players=2), 3, 10)

@@ -16,7 +16,7 @@ def test_spec_round_trip_and_defaults() -> None:
     s = parse_strategy("Greedy: take_margin = 3")
     assert s.spec == "greedy:take_margin=3"
     assert parse_strategy(s.spec) == s
-    assert parse_strategy("greedy:take_margin=0").spec == "greedy"
+    assert parse_strategy("greedy:take_margin=8").spec == "greedy"  # the default is left out
     assert parse_strategy("aware:urgency=0.25").values[-1] == 0.25
 
 
