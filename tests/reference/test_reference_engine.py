@@ -301,9 +301,12 @@ def test_score_split_names_the_unmelded_wilds() -> None:
 
 
 def test_strategy_names() -> None:
-    assert make_strategy("greedy:take_margin=7").take_margin == 7
-    for bad in ("greedy:margin=1", "random:x", "oracle", "greedy:take_margin=x"):
-        with pytest.raises(ValueError, match="unknown strategy"):
+    assert make_strategy("greedy:take_margin=7").params == {"take_margin": 7}
+    assert make_strategy("aware:urgency=0.25").params["urgency"] == 0.25
+    assert make_strategy("oracle").oracle and not make_strategy("expected").oracle
+    for bad, fragment in (("gredy", "unknown strategy"), ("greedy:margin=1", "bad parameter"),
+                          ("random:x", "bad parameter"), ("greedy:take_margin=x", "number")):
+        with pytest.raises(ValueError, match=fragment):
             make_strategy(bad)
     with pytest.raises(ValueError, match="strategies"):
         play_game(1, RuleSet(players=3), ["random"] * 2)
