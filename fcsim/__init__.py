@@ -1,5 +1,6 @@
 """fcsim: Five Crowns at scale — exact meld solver, numba game engine, batch simulation,
-honest statistics. See README.md; docs/ENGINE.md says how a game is played step by step.
+honest statistics. See README.md; the rules are docs/RULES.md (docs/ENGINE.md for how a
+game is played step by step).
 
 ``Game``, ``agent``, ``simulate`` and ``load_results`` are imported on first use, so that
 ``import fcsim`` stays quick for solving hands.
