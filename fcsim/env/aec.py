@@ -4,8 +4,8 @@ per seat, each deciding its own draws and discards.
 >>> from fcsim.env import env
 >>> table = env(players=3)
 >>> table.reset(seed=7)
->>> table.agent_selection, table.action_space("player_0").n
-('player_1', 58)
+>>> table.agent_selection, table.action_space("player_0")
+('player_1', Discrete(58))
 >>> obs, reward, terminated, truncated, info = table.last()
 >>> obs["action_mask"][:3].tolist()  # drawing: stock or pile, no discard
 [1, 1, 0]
