@@ -45,6 +45,30 @@ from fcsim.core.view import IllegalMoveError, View, action_code, illegal_action
 Agent = Callable[[View], object]
 
 
+def table_rules(players: int | None = None, rules: RuleSet | None = None) -> RuleSet:
+    """``rules``, else the standard rules for ``players`` (4 if neither is given); both
+    must agree."""
+    if rules is None:
+        return RuleSet(players=4 if players is None else players)
+    if players is not None and players != rules.players:
+        raise RulesError(f"players={players} but rules.players={rules.players}: give one of "
+                         f"them, or the same number")
+    return rules
+
+
+class _Block:
+    """One step's trace rows in a game's history, linked to the block before: copies of a
+    game share their common history (copying is O(1)), and each block is decoded into
+    events once, the first time anyone asks (with the running totals after it)."""
+
+    __slots__ = ("events", "prev", "rows", "totals")
+
+    def __init__(self, rows: np.ndarray, prev: _Block | None) -> None:
+        self.rows, self.prev = rows, prev
+        self.events: list[dict] | None = None
+        self.totals: list[int] | None = None
+
+
 class Game:
     """One game of Five Crowns, stepped one decision at a time.
 
@@ -56,11 +80,7 @@ class Game:
 
     def __init__(self, players: int | None = None, seed: int = 0, game: int = 0,
                  rules: RuleSet | None = None) -> None:
-        if rules is None:
-            rules = RuleSet(players=4 if players is None else players)
-        elif players is not None and players != rules.players:
-            raise RulesError(f"players={players} but rules.players={rules.players}: give "
-                             f"one of them, or the same number")
+        rules = table_rules(players, rules)
         for name, value in (("seed", seed), ("game", game)):
             if isinstance(value, bool) or not isinstance(value, int | np.integer) or not (
                     0 <= value <= MAX_SEED):
@@ -69,15 +89,16 @@ class Game:
         self.rules = rules
         self.seed, self.game = int(seed), int(game)
         self._data = new_state(rules)
+        self._table, self._scratch = solver_table(), shared_scratch()
         self._trace = np.zeros((rows_per_step(rules.players), TRACE_WIDTH), np.int16)
-        self._blocks: list[np.ndarray] = []
+        self._last: _Block | None = None
         seed_of_game = np.uint64(game_seed(np.uint64(seed), np.uint64(game)))
-        self._keep(new_game(self._data, seed_of_game, solver_table(), shared_scratch(),
+        self._keep(new_game(self._data, seed_of_game, self._table, self._scratch,
                             self._trace, 0))
 
     def _keep(self, rows: int) -> None:
         if rows:
-            self._blocks.append(self._trace[:rows].copy())
+            self._last = _Block(self._trace[:rows].copy(), self._last)
 
     @property
     def data(self) -> StateData:
@@ -131,8 +152,8 @@ class Game:
         if self.over:
             raise IllegalMoveError(f"the game is over: {action!r} cannot be played")
         drawing = int(self._data.ints[S_PHASE]) == PHASE_DRAW
-        status, rows = play_action(self._data, action_code(action, drawing), solver_table(),
-                                   shared_scratch(), self._trace, 0)
+        status, rows = play_action(self._data, action_code(action, drawing), self._table,
+                                   self._scratch, self._trace, 0)
         if status != OK:
             raise illegal_action(action, self.view())
         self._keep(rows)
@@ -151,8 +172,8 @@ class Game:
             view = self.view()
             action = agents[seat](view)
             drawing = view.phase == "draw"
-            status, rows = play_action(self._data, action_code(action, drawing),
-                                       solver_table(), shared_scratch(), self._trace, 0)
+            status, rows = play_action(self._data, action_code(action, drawing), self._table,
+                                       self._scratch, self._trace, 0)
             if status != OK:
                 raise illegal_action(action, view, names[seat] if names else
                                      _name_of(agents[seat]))
@@ -161,17 +182,39 @@ class Game:
 
     @property
     def events(self) -> list[dict]:
-        """The events so far: the dicts ``fcsim replay --json`` prints, in the same order."""
-        decoder = EventDecoder(self.rules)
-        return [e for block in self._blocks for e in decoder.decode(block)]
+        """The events so far: the dicts ``fcsim replay --json`` prints, in the same order.
+
+        Each step's events are decoded once and then shared — by later calls and by
+        copies — so asking after every step costs little; copy a dict before changing it.
+        """
+        blocks = []
+        block = self._last
+        while block is not None:
+            blocks.append(block)
+            block = block.prev
+        blocks.reverse()
+        events: list[dict] = []
+        totals = [0] * self.rules.players
+        decoder = None  # decoded blocks are a prefix: decoding goes from the first on
+        for block in blocks:
+            if block.events is None:
+                if decoder is None:
+                    decoder = EventDecoder(self.rules)
+                    decoder.totals = list(totals)
+                block.events = list(decoder.decode(block.rows))
+                block.totals = list(decoder.totals)
+            totals = block.totals
+            events += block.events
+        return events
 
     def copy(self) -> Game:
         """An independent copy: stepping it leaves this game unchanged."""
         twin = object.__new__(Game)
         twin.rules, twin.seed, twin.game = self.rules, self.seed, self.game
         twin._data = copy_state(self._data)
+        twin._table, twin._scratch = self._table, self._scratch
         twin._trace = self._trace  # scratch for one step's rows, copied out at once
-        twin._blocks = list(self._blocks)  # blocks are never changed once kept
+        twin._last = self._last  # the history so far: blocks are never changed once kept
         return twin
 
     def __repr__(self) -> str:

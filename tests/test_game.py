@@ -173,3 +173,21 @@ def test_bad_arguments_say_what_is_allowed(kwargs, fragment) -> None:
 def test_oracle_is_no_agent() -> None:
     with pytest.raises(ValueError, match="sees hidden cards"):
         fcsim.agent("oracle")
+
+
+def test_events_asked_as_the_game_goes_are_the_events_of_the_whole_game() -> None:
+    """Events decoded step by step, by a copy made midway and after it, are those of the
+    batch engine's trace of the whole game."""
+    rules = fcsim.RuleSet(players=3)
+    strategies = parse_strategies("greedy,random,expected")
+    agents = [fcsim.agent(s) for s in strategies]
+    game = fcsim.Game(seed=6, rules=rules)
+    seen, twin, steps = [], None, 0
+    while not game.over:
+        if steps == 100:
+            twin = game.copy()  # shares the history decoded so far
+        game.step(agents[game.to_move](game.view()))
+        seen, steps = game.events, steps + 1
+    twin.play(agents)
+    expected = game_events(int(game_seed(np.uint64(6), np.uint64(0))), strategies, rules)
+    assert seen == game.events == twin.events == expected

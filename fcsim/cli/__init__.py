@@ -7,6 +7,7 @@ import click
 from fcsim import __version__
 from fcsim.cli.compare import compare_command
 from fcsim.cli.info import info_command
+from fcsim.cli.play import play_command
 from fcsim.cli.replay import replay_command
 from fcsim.cli.report import report_command
 from fcsim.cli.simulate import simulate_command
@@ -23,9 +24,9 @@ def cli() -> None:
     """Simulate Five Crowns at scale and find out which strategies win, by how much, and why."""
 
 
-for command in (solve_command, strategies_command, replay_command, simulate_command,
-                info_command, report_command, compare_command, tournament_command,
-                sweep_command, tune_command):
+for command in (solve_command, strategies_command, replay_command, play_command,
+                simulate_command, info_command, report_command, compare_command,
+                tournament_command, sweep_command, tune_command):
     cli.add_command(command)
 
 
