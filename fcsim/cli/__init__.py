@@ -11,7 +11,7 @@ from fcsim.cli.replay import replay_command
 from fcsim.cli.report import report_command
 from fcsim.cli.simulate import simulate_command
 from fcsim.cli.solve import solve_command
-from fcsim.cli.strategies import plugin_warnings_in_one_line, strategies_command
+from fcsim.cli.strategies import strategies_command
 from fcsim.cli.tournament import tournament_command
 
 
@@ -19,7 +19,6 @@ from fcsim.cli.tournament import tournament_command
 @click.version_option(__version__, prog_name="fcsim")
 def cli() -> None:
     """Simulate Five Crowns at scale and find out which strategies win, by how much, and why."""
-    plugin_warnings_in_one_line()
 
 
 for command in (solve_command, strategies_command, replay_command, simulate_command,

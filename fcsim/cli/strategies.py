@@ -10,19 +10,18 @@ import click
 from fcsim.strategies import families
 from fcsim.strategies.plugins import PluginWarning, load_plugins
 
-_python_format = warnings.formatwarning
 
-
-def _format_warning(message, category, filename, lineno, line=None) -> str:
-    """A plug-in warning as one line (``warning: …``); any other as Python formats it."""
-    if issubclass(category, PluginWarning):
-        return f"warning: {message}\n"
-    return _python_format(message, category, filename, lineno, line)
-
-
-def plugin_warnings_in_one_line() -> None:
-    """Print each :class:`PluginWarning` as one line on stderr (for the command line)."""
-    warnings.formatwarning = _format_warning
+def load_plugins_noting_failures() -> None:
+    """:func:`load_plugins`, each plug-in left out as one line on stderr (``warning: …``)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", PluginWarning)
+        load_plugins()
+    for warning in caught:
+        if issubclass(warning.category, PluginWarning):
+            click.echo(f"warning: {warning.message}", err=True)
+        else:
+            warnings.warn_explicit(warning.message, warning.category, warning.filename,
+                                   warning.lineno)
 
 
 @click.command("strategies")
@@ -32,7 +31,7 @@ def strategies_command() -> None:
     Plug-ins (packages declaring entry points in group ``fcsim.strategies``) are listed
     with the package they come from; one that cannot be loaded is a warning.
     """
-    load_plugins()
+    load_plugins_noting_failures()
     for family in families():
         tags = []
         if family.source != "fcsim":

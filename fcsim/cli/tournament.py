@@ -13,8 +13,8 @@ from rich.table import Table
 
 from fcsim.cli.options import make_rules, rule_options
 from fcsim.cli.running import InputError, play_plan
+from fcsim.cli.strategies import load_plugins_noting_failures
 from fcsim.strategies import StrategyError, families, parse_strategies
-from fcsim.strategies.plugins import load_plugins
 
 
 def tables_for(specs: list[str], players: int) -> list[list[str]]:
@@ -62,7 +62,7 @@ def tournament_command(specs, players, games, seed, out, workers, short, wild_pe
                        go_out_bonus, no_all_wild_melds, turn_cap) -> None:
     """Play the strategies in rotated tables and print a leaderboard of ratings."""
     if not specs:
-        load_plugins()
+        load_plugins_noting_failures()
     try:
         listed = (parse_strategies(specs) if specs else
                   parse_strategies(",".join(f.name for f in families() if not f.oracle)))
