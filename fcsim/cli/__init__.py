@@ -7,6 +7,7 @@ import click
 from fcsim import __version__
 from fcsim.cli.compare import compare_command
 from fcsim.cli.info import info_command
+from fcsim.cli.new_strategy import new_strategy_command
 from fcsim.cli.replay import replay_command
 from fcsim.cli.report import report_command
 from fcsim.cli.simulate import simulate_command
@@ -22,7 +23,8 @@ def cli() -> None:
 
 
 for command in (solve_command, strategies_command, replay_command, simulate_command,
-                info_command, report_command, compare_command, tournament_command):
+                info_command, report_command, compare_command, tournament_command,
+                new_strategy_command):
     cli.add_command(command)
 
 
