@@ -3,6 +3,9 @@ that takes strategies (simulate on workers and Dask, compare, tournament, replay
 
 from __future__ import annotations
 
+import hashlib
+import subprocess
+import sys
 import textwrap
 
 import polars as pl
@@ -10,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from fcsim.cli import cli
+from fcsim.runner.store import stored_plan
 from tests.conftest import STOCK_ONLY, WILD_TAKER
 
 
@@ -100,3 +104,23 @@ def test_bad_outside_strategies_are_one_line(outside, tmp_path, spec, message) -
     assert result.exit_code == 2
     assert message in result.output and "Traceback" not in result.output
     assert len(result.output.strip().splitlines()) == 1
+
+
+def test_a_run_records_its_strategy_file_and_resume_refuses_a_changed_one(plugins, tmp_path):
+    loose = tmp_path / "mine.py"
+    loose.write_text(textwrap.dedent(STOCK_ONLY))
+    args = ["simulate", "--strategies", f"{loose},greedy", "--games", "4", "--chunk-size",
+            "2", "--short", "--workers", "1", "--out", str(tmp_path / "run")]
+    assert invoke(*args).exit_code == 0
+    recorded = dict(stored_plan(tmp_path / "run").sources)
+    assert recorded[str(loose)].startswith(f"file {loose} sha256 ")
+    assert invoke(*args, "--resume").exit_code == 0  # same file: nothing to do
+    loose.write_text(loose.read_text() + "# tuned\n")
+    result = subprocess.run([sys.executable, "-m", "fcsim", *args, "--resume"],
+                            capture_output=True, text=True)  # a fresh process loads it anew
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        f"Error: {tmp_path / 'run'} holds a different run (strategy file {loose} changed "
+        f"since the run was written (sha256 {recorded[str(loose)][-64:][:12]} there, "
+        f"{hashlib.sha256(loose.read_bytes()).hexdigest()[:12]} here)); "
+        "choose another --out"]
