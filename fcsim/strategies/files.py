@@ -6,9 +6,10 @@ taken for a registered name or a module). Without an attribute it plays the one
 an agent or an agent factory, :mod:`.external`). The path is written as given (relative
 paths are relative to the working directory) and may not contain ``:`` or ``,``.
 
-The file is loaded once per process as a module whose name derives from its resolved
-path (``fcsim_file_<stem>_<digest of the path>``), so every worker process of a run loads
-the same file the same way, and its numba kernels are cached like any module's. The
+The file is loaded once per process as a module named after its content
+(``fcsim_file_<stem>_<digest>``): every worker process of a run loads the same file the
+same way, and its numba kernels, cached by content like any module's, are only ever
+loaded into a module of that very content (a cached kernel names its module). The
 digest of the content that was loaded is kept (:func:`file_digest`): a run folder records
 it, so ``--resume`` can refuse a file that changed.
 """
@@ -26,7 +27,7 @@ from fcsim.strategies.external import family_from, load_error
 from fcsim.strategies.registry import Family, StrategyError, lookup, register
 
 SUFFIX = ".py"
-_PATH_DIGEST_CHARS = 12
+_NAME_DIGEST_CHARS = 12
 _loaded: dict[Path, str] = {}  # resolved path -> sha256 of the content loaded
 
 
@@ -45,11 +46,10 @@ def split_file_spec(spec: str) -> tuple[str, str, str]:
     return os.path.normpath(path.strip()), attribute.strip(), params
 
 
-def module_name(path: Path) -> str:
-    """The module name a file is loaded under: the same in every process for one path."""
+def module_name(path: Path, source: bytes) -> str:
+    """The module name of file ``path`` holding ``source``: the same in every process."""
     stem = re.sub(r"\W", "_", path.stem)
-    digest = hashlib.sha256(str(path).encode()).hexdigest()[:_PATH_DIGEST_CHARS]
-    return f"fcsim_file_{stem}_{digest}"
+    return f"fcsim_file_{stem}_{hashlib.sha256(source).hexdigest()[:_NAME_DIGEST_CHARS]}"
 
 
 def file_family(spec: str) -> tuple[Family, str]:
@@ -74,13 +74,14 @@ def file_family(spec: str) -> tuple[Family, str]:
 
 def load_file(path: Path, shown: str) -> object:
     """The module of file ``path`` (``shown`` in messages), loaded once per process."""
-    name = module_name(path)
-    if name in sys.modules:
-        return sys.modules[name]
     try:
         source = path.read_bytes()
     except OSError as err:
         raise StrategyError(f"strategy file {shown}: {err.strerror.lower()}") from None
+    name = module_name(path, source)
+    _loaded[path] = hashlib.sha256(source).hexdigest()
+    if name in sys.modules:
+        return sys.modules[name]
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module  # before it runs, as an import does (dataclasses need it)
@@ -88,9 +89,9 @@ def load_file(path: Path, shown: str) -> object:
         exec(compile(source, str(path), "exec"), module.__dict__)
     except Exception as err:  # whatever the file raises: one line, no traceback
         del sys.modules[name]
+        del _loaded[path]
         raise StrategyError(f"strategy file {shown} cannot be loaded: {load_error(err)}"
                             ) from None
-    _loaded[path] = hashlib.sha256(source).hexdigest()
     return module
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+import os
+import subprocess
 import sys
 import textwrap
 from pathlib import Path
@@ -34,9 +36,11 @@ def test_a_file_plays_its_family_and_is_loaded_once_under_a_stable_name(
     strategy = parse_strategy("./stock only.py:unused=4")
     assert strategy.spec == "stock only.py:unused=4" and strategy.family.is_numba
     assert strategy.family.source == str(path)
-    name = module_name(path.resolve())
+    name = module_name(path.resolve(), path.read_bytes())
     assert name.startswith("fcsim_file_stock_only_") and name in sys.modules
-    assert name == module_name(path.resolve())  # whatever process computes it
+    (tmp_path / "copy").mkdir()
+    twin = _file(tmp_path / "copy", "stock only.py", STOCK_ONLY)
+    assert module_name(twin.resolve(), twin.read_bytes()) == name  # same content, one module
     assert parse_strategy(f"{path}:FAMILY").family.draw is strategy.family.draw  # one load
     assert file_digest(path) == hashlib.sha256(path.read_bytes()).hexdigest()
     listed = parse_strategies(f"greedy,{path}:FAMILY:unused=1,random")
@@ -71,9 +75,37 @@ def test_a_bad_file_is_one_line(tmp_path, plugins, name, source, attribute, mess
         parse_strategy(f"{path}{attribute}")
     assert message.format(path=path) in str(err.value) and "\n" not in str(err.value)
     if "cannot be loaded" in message:  # a file that failed is not left half-loaded
-        assert module_name(path.resolve()) not in sys.modules
+        assert module_name(path.resolve(), path.read_bytes()) not in sys.modules
 
 
 def test_a_missing_file_is_one_line(tmp_path) -> None:
     with pytest.raises(StrategyError, match=r"strategy file .*nowhere.py: no such file"):
         parse_strategy(str(tmp_path / "nowhere.py"))
+
+
+PLAY = """
+import sys
+import numpy as np
+from fcsim.core.engine import play_games
+from fcsim.core.rules import RuleSet
+from fcsim.strategies import parse_strategy
+
+play_games(np.array([1], np.uint64), np.array([[0, 1]], np.int8),
+           [parse_strategy(sys.argv[1]), parse_strategy("random")], RuleSet(players=2))
+"""
+
+
+def test_kernels_cached_for_a_file_load_for_its_copy_elsewhere(tmp_path) -> None:
+    """The cache is keyed by content, and a cached kernel names its module: a copy of a
+    file at another path must load the kernels the original compiled (fresh processes)."""
+    source = textwrap.dedent(STOCK_ONLY) + f"# {tmp_path}: content no run has compiled yet\n"
+    first, second = tmp_path / "a", tmp_path / "b"
+    for folder in (first, second):
+        folder.mkdir()
+        _file(folder, "mine.py", source)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.getcwd(),
+                                                        os.environ.get("PYTHONPATH", "")]))
+    for folder in (first, second):
+        done = subprocess.run([sys.executable, "-c", PLAY, str(folder / "mine.py")], env=env,
+                              capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr[-2000:]
