@@ -2,11 +2,13 @@
 
 A strategy author edits a file and plays a game again; this is how long that takes. Each
 tree (this working tree and, with ``--against REF``, the fcsim of a git ref) is copied to
-a temporary folder with a cache folder of its own and warmed once (a cold compile, not
-timed). Then, for each case, one file is edited (a comment line appended: new content,
-so a new digest and a new modification time) and a fresh process is timed from its start
-to the end of its first game (a plug-in strategy against ``greedy``, two players); the
-edit is undone before the next case. Prints one stable line per tree, case and repeat::
+a temporary folder and warmed once (not timed): this tree with the usual kernel cache
+(kernels there are keyed on their sources, so a copy of the tree finds its own), a ref
+with a cache folder of its own (a cold compile). Then, for each case, one file is edited
+(a comment line appended: new content, so a new digest and a new modification time) and a
+fresh process is timed from its start to the end of its first game (a plug-in strategy
+against ``greedy``, two players); the edit is undone before the next case. Prints one
+stable line per tree, case and repeat::
 
     tree=working-tree commit=… case=plugin wall_s=… cpu_s=…
 
@@ -20,6 +22,7 @@ the steadier figure. Trees are measured in turn within each repeat (side by side
 from __future__ import annotations
 
 import argparse
+import os
 import resource
 import shutil
 import subprocess
@@ -30,7 +33,10 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from fcsim._numba_cache import cache_root
+
 REPO = Path(__file__).resolve().parents[1]
+WORKING_TREE = "working-tree"
 PLUGIN = "fcsim_bench_plugin"
 # A numba plug-in in the style of the scaffold's starter (it calls a solver helper); it
 # also runs on fcsim before lazy compilation, when decisions were compiled at import.
@@ -86,7 +92,7 @@ class Tree:
 
     @property
     def cache(self) -> Path:
-        return self.root / "cache"
+        return cache_root() if self.label == WORKING_TREE else self.root / "cache"
 
     @property
     def plugin(self) -> Path:
@@ -97,8 +103,6 @@ class Tree:
         return self.root / "src" / "fcsim" / "strategies" / "greedy.py"
 
     def env(self) -> dict[str, str]:
-        import os
-
         env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
         env["PYTHONPATH"] = f"{self.root / 'src'}:{self.plugin.parent}"
         env["FCSIM_CACHE_DIR"] = str(self.cache)
@@ -163,11 +167,11 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="fcsim_bench_edit_") as temp:
-        trees = [make_tree("working-tree", None, Path(temp))]
+        trees = [make_tree(WORKING_TREE, None, Path(temp))]
         if args.against:
             trees.append(make_tree(args.against, args.against, Path(temp)))
         for tree in trees:
-            first_game(tree)  # cold compile into the tree's own cache (not timed)
+            first_game(tree)  # warm the tree's cache (not timed)
         mark = 0
         for _ in range(args.repeat):
             for case in ("none", "plugin", "greedy"):
