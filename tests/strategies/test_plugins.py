@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import hashlib
+import os
+import subprocess
 import sys
+import textwrap
 import warnings
 
 import numpy as np
 import pytest
 
+import fcsim
 from fcsim.core.engine import play_games
 from fcsim.core.rules import RuleSet
 from fcsim.strategies import StrategyError, families, parse_strategy
@@ -103,3 +108,70 @@ def test_unknown_names_list_the_plugins_too(plugins) -> None:
     with pytest.raises(StrategyError, match=r"known strategies: random, greedy, .*stockonly "
                                             r"\(or path/to/file.py, or module:attribute"):
         parse_strategy("stokonly")
+
+
+CALLER = """
+    from fcsim.strategies.base import I_BEST_DISCARD, decision
+    from fcsim.strategies.registry import Family
+    from {helper} import choice
+
+    @decision
+    def draw(hand, pile, known, info, hidden, params, table, scratch, rng):
+        return choice()
+
+    @decision
+    def discard(hand, pile, known, info, hidden, params, table, scratch, rng):
+        return info[I_BEST_DISCARD]
+
+    FAMILY = Family("caller", "draws where its helper says", draw, discard)
+"""
+HELPER = """
+    from numba import njit
+
+    @njit(cache=True)
+    def choice():
+        return {value}
+"""
+DRAW_ONCE = """
+import numpy as np
+from fcsim.core.solver import new_scratch
+from fcsim.core.tables import solver_table
+from fcsim.core.view import INFO_SIZE, NO_HIDDEN
+from fcsim.strategies import parse_strategy
+
+draw = parse_strategy("caller").draw
+print(draw(np.zeros(56, np.int8), np.zeros(1, np.int8), np.zeros((2, 56), np.int8),
+           np.zeros(INFO_SIZE, np.int64), NO_HIDDEN, np.zeros(1), solver_table(),
+           new_scratch(), np.ones(4, np.uint64)), sum(draw.stats.cache_hits.values()))
+"""
+
+
+def test_an_edited_plugin_helper_is_never_served_stale(plugins, tmp_path) -> None:
+    """A plug-in's kernels are cached with everything the plug-in imports: editing a
+    helper module of the plug-in recompiles the decision that calls it (fresh processes,
+    found by entry point; numba's own cache would have served the old helper)."""
+    # a module name (and so content) no earlier run has cached
+    helper = f"caller_helper_{hashlib.sha256(str(tmp_path).encode()).hexdigest()[:12]}"
+    site = plugins("fcsim-caller", {"caller": "caller_mod:FAMILY"},
+                   {"caller_mod.py": CALLER.format(helper=helper),
+                    f"{helper}.py": HELPER.format(value=0)})
+
+    def draw_once() -> tuple[int, int]:
+        done = subprocess.run([sys.executable, "-c", DRAW_ONCE], capture_output=True,
+                              text=True, env=os.environ)
+        assert done.returncode == 0, done.stderr[-2000:]
+        value, hits = done.stdout.split()
+        return int(value), int(hits)
+
+    assert draw_once() == (0, 0)  # compiled
+    assert draw_once() == (0, 1)  # from the cache
+    (site / f"{helper}.py").write_text(textwrap.dedent(HELPER.format(value=1)))
+    assert draw_once() == (1, 0)  # caller_mod.py unchanged, yet compiled again
+
+
+def test_game_and_agent_take_plugins(plugins) -> None:
+    plugins("fcsim-stockonly", {"stockonly": "stock_only:FAMILY"},
+            {"stock_only.py": STOCK_ONLY})
+    game = fcsim.Game(players=2, seed=3)
+    totals = game.play([fcsim.agent("stockonly"), fcsim.agent("greedy")])
+    assert game.over and len(totals) == 2
