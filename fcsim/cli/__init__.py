@@ -7,6 +7,7 @@ import click
 from fcsim import __version__
 from fcsim.cli.compare import compare_command
 from fcsim.cli.info import info_command
+from fcsim.cli.new_strategy import new_strategy_command
 from fcsim.cli.play import play_command
 from fcsim.cli.replay import replay_command
 from fcsim.cli.report import report_command
@@ -26,7 +27,7 @@ def cli() -> None:
 
 for command in (solve_command, strategies_command, replay_command, play_command,
                 simulate_command, info_command, report_command, compare_command,
-                tournament_command, sweep_command, tune_command):
+                tournament_command, sweep_command, tune_command, new_strategy_command):
     cli.add_command(command)
 
 

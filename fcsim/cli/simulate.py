@@ -157,7 +157,7 @@ def simulate_command(strategies, games, seed, out, players, short, wild_penalty,
         folder.create()
         _describe(plan, games, where, out)
         play_folder(folder, executor)
-    except RunFolderError as err:
+    except (RunFolderError, StrategyError) as err:  # a Dask worker lacking a plug-in
         raise click.ClickException(str(err)) from None
     finally:
         executor.close()

@@ -13,6 +13,7 @@ from rich.table import Table
 
 from fcsim.cli.options import make_rules, rule_options
 from fcsim.cli.running import InputError, play_plan
+from fcsim.cli.strategies import load_plugins_noting_failures
 from fcsim.strategies import StrategyError, families, parse_strategies
 
 
@@ -48,7 +49,8 @@ def _leaderboard(paths: list[Path]) -> None:
 
 @click.command("tournament")
 @click.option("--strategies", "specs",
-              help="Comma-separated strategies [default: every registered fair strategy].")
+              help="Comma-separated strategies [default: every fair strategy, built in or "
+                   "from a plug-in].")
 @click.option("--players", type=click.IntRange(2, 7), default=4, show_default=True)
 @click.option("--games", type=int, default=2000, show_default=True, help="Games per table.")
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True)
@@ -59,6 +61,8 @@ def _leaderboard(paths: list[Path]) -> None:
 def tournament_command(specs, players, games, seed, out, workers, short, wild_penalty,
                        go_out_bonus, no_all_wild_melds, turn_cap) -> None:
     """Play the strategies in rotated tables and print a leaderboard of ratings."""
+    if not specs:
+        load_plugins_noting_failures()
     try:
         listed = (parse_strategies(specs) if specs else
                   parse_strategies(",".join(f.name for f in families() if not f.oracle)))

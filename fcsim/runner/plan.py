@@ -46,6 +46,9 @@ class RunPlan:
     seat_rotation: bool = True
     chunk_size: int = DEFAULT_CHUNK_SIZE
     fcsim_version: str = field(default=__version__)
+    # (name, where its code comes from) of strategies from outside fcsim: loose files with
+    # the digest of their content, plug-in packages (fcsim.strategies.sources)
+    sources: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         players = self.rules.players
@@ -93,6 +96,7 @@ class RunPlan:
             "duplicate": self.duplicate,
             "seat_rotation": self.seat_rotation,
             "chunk_size": self.chunk_size,
+            "strategy_sources": dict(self.sources),
         }
 
     def metadata_json(self) -> bytes:
@@ -105,13 +109,17 @@ class RunPlan:
         return cls(strategies=tuple(data["strategies"]), rules=RuleSet.from_dict(data["rules"]),
                    seed=data["seed"], games=data["games"], duplicate=data["duplicate"],
                    seat_rotation=data["seat_rotation"], chunk_size=data["chunk_size"],
-                   fcsim_version=data["fcsim_version"])
+                   fcsim_version=data["fcsim_version"],
+                   sources=tuple(data.get("strategy_sources", {}).items()))
 
     def differences(self, other: RunPlan) -> list[str]:
         """How ``other`` is a different run from this one (empty if it is the same run)."""
+        from fcsim.strategies.sources import changed_sources
+
         mine, theirs = self.metadata(), other.metadata()
         return [f"{key} {_show(theirs[key])} there, {_show(mine[key])} here"
-                for key in IDENTITY if mine[key] != theirs[key]]
+                for key in IDENTITY if mine[key] != theirs[key]
+                ] + changed_sources(dict(other.sources), dict(self.sources))
 
 
 def _show(value: object) -> str:

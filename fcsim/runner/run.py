@@ -12,6 +12,7 @@ from fcsim.runner.plan import DEFAULT_CHUNK_SIZE, RunPlan, round_up_games
 from fcsim.runner.pool import Executor, InProcess, ProcessPool
 from fcsim.runner.store import RunFolder
 from fcsim.strategies import Strategy, parse_strategies, parse_strategy
+from fcsim.strategies.sources import strategy_sources
 
 
 def default_workers() -> int:
@@ -46,12 +47,14 @@ def make_plan(strategies: StrategyList, rules: RuleSet, seed: int, games: int, *
 
     In the duplicate format ``games`` is rounded up to a multiple of ``rules.players``.
     """
-    specs = [s.spec for s in _listed(strategies)]
+    listed = _listed(strategies)
+    specs = [s.spec for s in listed]
     if len(specs) == 1:
         specs *= rules.players
     return RunPlan(strategies=tuple(specs), rules=rules, seed=seed,
                    games=round_up_games(games, rules.players, duplicate),
-                   duplicate=duplicate, seat_rotation=seat_rotation, chunk_size=chunk_size)
+                   duplicate=duplicate, seat_rotation=seat_rotation, chunk_size=chunk_size,
+                   sources=tuple(strategy_sources(listed).items()))
 
 
 def execute(folder: RunFolder, executor: Executor,

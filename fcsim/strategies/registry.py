@@ -10,7 +10,7 @@ the engine runs numba strategies in its compiled loop, and calling a strategy on
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -165,26 +165,42 @@ def parse_strategy(spec: str | Strategy | Callable) -> Strategy:
     """The strategy named by a spec; a :class:`Strategy` as it is; a Python agent (a
     callable from a view to an action) as a strategy of its own.
 
-    Spec forms: ``name`` or ``name:key=value,key=value`` for a registered family, and
-    ``module.path:attribute`` (``module.path:attribute:key=value,…``) for a family or an
-    agent defined in an importable module — registered names win.
+    Spec forms, each with optional parameters ``…:key=value,key=value``:
+
+    * ``name`` — a built-in strategy, or a plug-in an installed package declares (entry
+      points ``fcsim.strategies``, looked up when the name is not registered);
+    * ``path/to/file.py`` or ``path/to/file.py:attribute`` — a strategy in a loose file;
+    * ``module.path:attribute`` — a family or an agent defined in an importable module.
+
+    Registered names win over plug-ins, and both over modules.
     """
     if isinstance(spec, Strategy):
         return spec
     if not isinstance(spec, str):
         return Strategy(agent_family(spec))
+    from fcsim.strategies.files import file_family, is_file_spec
+    from fcsim.strategies.plugins import find_plugin, plugin_names
+
     text = spec.strip()
+    if is_file_spec(text):
+        return with_params(*file_family(text))
     name, _, rest = text.partition(":")
-    family = _FAMILIES.get(name.strip().lower())
+    family = lookup(name) or find_plugin(name)
     if family is None:
         attribute, _, params = rest.partition(":")
         if name.strip() and attribute.strip() and "=" not in attribute:
             return with_params(imported_family(name.strip(), attribute.strip()), params)
+        known = ", ".join([*_FAMILIES, *plugin_names()])
         raise StrategyError(
-            f"unknown strategy {name.strip()!r}; known strategies: {', '.join(_FAMILIES)} "
-            f"(or module:attribute for one defined in a module)"
+            f"unknown strategy {name.strip()!r}; known strategies: {known} "
+            f"(or path/to/file.py, or module:attribute for one defined in a module)"
         )
     return with_params(family, rest)
+
+
+def lookup(name: str) -> Family | None:
+    """The registered family ``name`` (any case, surrounding spaces ignored), or None."""
+    return _FAMILIES.get(name.strip()) or _FAMILIES.get(name.strip().lower())
 
 
 def agent_family(agent: Callable, name: str | None = None) -> Family:
@@ -224,9 +240,11 @@ def imported_family(module_name: str, attribute: str) -> Family:
         target = getattr(target, part, None)
         if target is None:
             raise StrategyError(f"strategy {name!r}: {module_name} has no {attribute!r}")
-    if isinstance(target, Family):
-        return register(replace(target, name=name, source=module_name))
-    return agent_family(target, name)
+    from fcsim.strategies.external import family_from, is_agent
+
+    if is_agent(target):
+        return agent_family(target, name)  # re-registered if redefined (a notebook)
+    return register(family_from(target, name, module_name))
 
 
 def with_params(family: Family, text: str) -> Strategy:

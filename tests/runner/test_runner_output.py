@@ -62,7 +62,8 @@ def test_schema_metadata_and_compression(reference):
     meta = json.loads(schema.metadata[b"fcsim"])
     assert meta == {"fcsim_version": meta["fcsim_version"], "rules": RULES.to_dict(),
                     "strategies": ["greedy", "random"], "seed": 11, "games": 120,
-                    "duplicate": False, "seat_rotation": True, "chunk_size": 10}
+                    "duplicate": False, "seat_rotation": True, "chunk_size": 10,
+                    "strategy_sources": {}}
     files = [reference / MANIFEST, *part_files(reference).values()]
     assert {pq.read_schema(f).metadata[b"fcsim"] for f in files} == {schema.metadata[b"fcsim"]}
     column = pq.ParquetFile(reference / "part-000000.parquet").metadata.row_group(0).column(8)

@@ -94,7 +94,8 @@ def test_metadata_round_trip_and_differences():
     plan = RunPlan(strategies=LISTED, rules=RULES3, seed=7, games=30, chunk_size=4)
     assert RunPlan.from_metadata(plan.metadata()) == plan
     assert set(plan.metadata()) == {"fcsim_version", "rules", "strategies", "seed", "games",
-                                    "duplicate", "seat_rotation", "chunk_size"}
+                                    "duplicate", "seat_rotation", "chunk_size",
+                                    "strategy_sources"}
     other = RunPlan(strategies=LISTED, rules=RULES3, seed=8, games=30, chunk_size=9)
     assert plan.differences(other) == ["seed 8 there, 7 here"]
     assert plan.differences(RunPlan(strategies=LISTED, rules=RULES3, seed=7, games=30)) == []
