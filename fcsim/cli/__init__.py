@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from fcsim import __version__
+from fcsim.cli.advise import advise_command
 from fcsim.cli.compare import compare_command
 from fcsim.cli.info import info_command
 from fcsim.cli.replay import replay_command
@@ -22,7 +23,8 @@ def cli() -> None:
 
 
 for command in (solve_command, strategies_command, replay_command, simulate_command,
-                info_command, report_command, compare_command, tournament_command):
+                info_command, report_command, compare_command, tournament_command,
+                advise_command):
     cli.add_command(command)
 
 

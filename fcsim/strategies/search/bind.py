@@ -67,7 +67,7 @@ def bound_source(rollout: str, anchor: str) -> str:
              **_bindings("anchor", _policy(anchor, "anchor"))}
     out = []
     for line in Path(kernels.__file__).read_text().splitlines(keepends=True):
-        code, mark, key = line.partition(BOUND_MARK)
+        _, mark, key = line.partition(BOUND_MARK)
         if mark:
             line = f"{lines[key.strip()]}{BOUND_MARK}{key.strip()}\n"
         out.append(line)

@@ -35,7 +35,7 @@ from fcsim.core.state import (
     finish_round,
     unpack,
 )
-from fcsim.core.view import INFO_SIZE, I_ROUND, I_SEAT, decision, fill_info
+from fcsim.core.view import I_ROUND, I_SEAT, INFO_SIZE, decision, fill_info
 from fcsim.strategies.aware import discard as anchor_discard  # bound: anchor discard
 from fcsim.strategies.expected import draw as anchor_draw  # bound: anchor draw
 from fcsim.strategies.greedy import discard as rollout_discard  # bound: rollout discard
