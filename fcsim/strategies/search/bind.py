@@ -23,6 +23,7 @@ from pathlib import Path
 from types import ModuleType
 
 from fcsim._numba_cache import cache_root
+from fcsim.core.view import compiled
 from fcsim.strategies.registry import NESTED_SEPARATOR, Strategy, StrategyError, parse_strategy
 from fcsim.strategies.search import kernels
 
@@ -91,7 +92,7 @@ def bound_module(rollout: str, anchor: str) -> ModuleType:
     itself for the defaults, else a copy in the cache folder."""
     text = bound_source(rollout, anchor)
     if text == Path(kernels.__file__).read_text():
-        return kernels
+        return _closed(kernels)
     name = f"fcsim_search_{hashlib.sha256(text.encode()).hexdigest()[:16]}"
     if name not in sys.modules:
         path = cache_root() / "search" / f"{name}.py"
@@ -100,7 +101,16 @@ def bound_module(rollout: str, anchor: str) -> ModuleType:
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module
         spec.loader.exec_module(module)
-    return sys.modules[name]
+    return _closed(sys.modules[name])
+
+
+def _closed(module: ModuleType) -> ModuleType:
+    """``module`` with the bound strategies' decision functions compiled for the decision
+    signature and closed to others, as the kernels call them (else each call site with
+    other array layouts would compile them again)."""
+    for name in ("rollout_draw", "rollout_discard", "anchor_draw", "anchor_discard"):
+        compiled(getattr(module, name))
+    return module
 
 
 def bound_decisions(rollout: str, anchor: str) -> tuple[object, object]:

@@ -64,10 +64,10 @@ ANCHOR_PARAMS = np.array([0.0, 4.0, 3.0, 3.0, 0.5])  # bound: anchor params
 
 
 @njit(cache=True)
-def play_out(state: GameState, info: np.ndarray, table: np.ndarray, scratch: np.ndarray,
-             trace: np.ndarray) -> bool:
-    """Every seat plays the rollout policy until the round ends (``info``: work space).
-    False if the policy made an illegal move."""
+def play_out(state: GameState, params: np.ndarray, info: np.ndarray, table: np.ndarray,
+             scratch: np.ndarray, trace: np.ndarray) -> bool:
+    """Every seat plays the rollout policy (``params``: its parameter vector) until the
+    round ends (``info``: work space). False if the policy made an illegal move."""
     sc = state.scalars
     no_hidden = np.zeros((0, 0), dtype=np.int8)
     while sc[S_PHASE] != PHASE_ROUND_END:
@@ -76,12 +76,12 @@ def play_out(state: GameState, info: np.ndarray, table: np.ndarray, scratch: np.
         pile = state.pile[: sc[S_PILE]]
         fill_info(state, info)
         if sc[S_PHASE] == PHASE_DRAW:
-            move = rollout_draw(hand, pile, state.known, info, no_hidden, ROLLOUT_PARAMS,
-                                table, scratch, state.rng)
+            move = rollout_draw(hand, pile, state.known, info, no_hidden, params, table,
+                                scratch, state.rng)
             status, _ = apply_draw(state, move, table, scratch, trace, 0)
         else:
-            move = rollout_discard(hand, pile, state.known, info, no_hidden, ROLLOUT_PARAMS,
-                                   table, scratch, state.rng)
+            move = rollout_discard(hand, pile, state.known, info, no_hidden, params, table,
+                                   scratch, state.rng)
             status, _ = apply_discard(state, move, table, scratch, trace, 0)
         if status != OK:
             return False
@@ -111,6 +111,7 @@ def evaluate(hand, pile, known, info, hidden, perfect: bool, actions: np.ndarray
     step_info = np.zeros(INFO_SIZE, dtype=np.int64)
     no_trace = np.zeros((0, TRACE_WIDTH), dtype=np.int16)
     drawing = base_state.scalars[S_PHASE] == PHASE_DRAW
+    params = ROLLOUT_PARAMS.copy()  # a constant is read-only; decisions take a plain array
     clean = True
     for w in range(first_world, first_world + n_worlds):
         seed_state(world_rng, seed + np.uint64(w))
@@ -127,7 +128,8 @@ def evaluate(hand, pile, known, info, hidden, perfect: bool, actions: np.ndarray
             else:
                 status, _ = apply_discard(state, actions[a], table, scratch, no_trace, 0)
             row = out[a, w - first_world]
-            if status != OK or not play_out(state, step_info, table, scratch, no_trace):
+            if status != OK or not play_out(state, params, step_info, table, scratch,
+                                            no_trace):
                 row[:] = ROLLOUT_ERROR
                 clean = False
                 continue
@@ -140,11 +142,10 @@ def evaluate(hand, pile, known, info, hidden, perfect: bool, actions: np.ndarray
 def anchor_move(hand, pile, known, info, table, scratch, rng) -> int:
     """The anchor's own choice in this view."""
     no_hidden = np.zeros((0, 0), dtype=np.int8)
+    params = ANCHOR_PARAMS.copy()
     if hand.sum() == wild_rank(info[I_ROUND]):
-        return anchor_draw(hand, pile, known, info, no_hidden, ANCHOR_PARAMS, table, scratch,
-                           rng)
-    return anchor_discard(hand, pile, known, info, no_hidden, ANCHOR_PARAMS, table, scratch,
-                          rng)
+        return anchor_draw(hand, pile, known, info, no_hidden, params, table, scratch, rng)
+    return anchor_discard(hand, pile, known, info, no_hidden, params, table, scratch, rng)
 
 
 @njit(cache=True)

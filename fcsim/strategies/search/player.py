@@ -16,6 +16,8 @@ policy and the anchor (any numba strategies) at compile time by
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 from numba import njit
 
@@ -54,6 +56,8 @@ PARAMS = (
           integer=False, strategy=True),
 )
 Slot = param_slots("SearchSlot", PARAMS)
+# The oracle's worlds are all the real one (they differ only in later reshuffles).
+ORACLE_PARAMS = (replace(PARAMS[0], default=1), *PARAMS[1:])
 
 NOT_A_CANDIDATE = -1
 
@@ -112,4 +116,4 @@ def choose(values: np.ndarray, confidence: float) -> int:
 
 
 __all__ = ["OBJECTIVE_COLUMNS", "OBJECTIVE_PENALTY", "OBJECTIVE_STANDING", "OBJECTIVE_TABLE",
-           "PARAMS", "Slot", "candidate_actions", "choose"]
+           "ORACLE_PARAMS", "PARAMS", "Slot", "candidate_actions", "choose"]

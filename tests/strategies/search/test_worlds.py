@@ -1,0 +1,89 @@
+"""World sampling: every sampled world holds exactly the unseen cards, known cards stay with
+their seat, sizes are right — checked under ``NUMBA_BOUNDSCHECK=1`` (in a subprocess with
+its own kernel cache, since the flag is read at import and cached kernels ignore it)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+
+import fcsim
+from fcsim.core.view import view_arrays
+
+CHECK = r'''
+import sys
+import numpy as np
+from numba import njit
+from fcsim.core.cards import COPIES, JOKER, N_JOKERS, N_KINDS
+from fcsim.core.rng import seed_state
+from fcsim.core.state import state_views
+from fcsim.core.view import I_HAND_SIZES, I_PLAYERS, I_SEAT, I_STOCK_SIZE
+from fcsim.strategies.search.worlds import (cards_missing, deal_unseen, new_world, seen_part,
+                                            unseen_cards)
+
+@njit
+def sample(hand, pile, known, info, seed):
+    world = new_world(info)
+    state = seen_part(world, hand, pile, known, info)
+    unseen = unseen_cards(hand, pile, known, info)
+    assert cards_missing(known, info) == unseen.shape[0]
+    rng = np.empty(4, np.uint64)
+    seed_state(rng, seed)
+    deal_unseen(state, unseen, known, info, rng)
+    return world
+
+deck = np.full(N_KINDS, COPIES)
+deck[JOKER] = N_JOKERS
+views = np.load(sys.argv[1])
+checked = 0
+for i in range(int(views["count"])):
+    hand, pile, known, info = (views[f"{name}{i}"] for name in ("hand", "pile", "known", "info"))
+    players, seat = info[I_PLAYERS], info[I_SEAT]
+    for w in range(3):
+        world = state_views(sample(hand, pile, known, info, np.uint64(1000 * i + w)))
+        stock = world.stock[: info[I_STOCK_SIZE]]
+        held = np.bincount(stock, minlength=N_KINDS) + np.bincount(pile, minlength=N_KINDS)
+        held += world.hands.sum(axis=0)
+        assert (held == deck).all(), "a world must hold every card of the deck exactly once"
+        assert (world.hands[seat] == hand).all() and (world.pile[: pile.size] == pile).all()
+        for s in range(players):
+            assert world.hands[s].sum() == info[I_HAND_SIZES + s], "hand sizes"
+            assert (world.hands[s] >= known[s]).all(), "known cards stay with their seat"
+        checked += 1
+print("worlds", checked)
+'''
+
+
+def _views(tmp_path: Path) -> Path:
+    """Views of every decision of a few games at 2, 3 and 6 seats (greedy takes from the
+    pile, so other seats hold known cards)."""
+    arrays: dict[str, np.ndarray] = {}
+    count = 0
+    for players, seed in ((2, 3), (3, 4), (6, 5)):
+        game = fcsim.Game(players=players, seed=seed)
+        agent = fcsim.agent("greedy")
+        for _ in range(400):
+            if game.over:
+                break
+            for name, value in zip(("hand", "pile", "known", "info"), view_arrays(game.data),
+                                   strict=True):
+                arrays[f"{name}{count}"] = value
+            count += 1
+            game.step(agent(game.view()))
+    arrays["count"] = np.array(count)
+    assert sum(arrays[f"known{i}"].sum() > 0 for i in range(count)) > count // 4
+    path = tmp_path / "views.npz"
+    np.savez(path, **arrays)
+    return path
+
+
+def test_sampled_worlds_hold_exactly_the_unseen_cards(tmp_path: Path) -> None:
+    env = {**os.environ, "NUMBA_BOUNDSCHECK": "1", "FCSIM_CACHE_DIR": str(tmp_path / "cache")}
+    done = subprocess.run([sys.executable, "-c", CHECK, str(_views(tmp_path))], env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert int(done.stdout.split()[-1]) >= 3 * 600
