@@ -157,12 +157,13 @@ def _legal(view: View) -> tuple[list[str], np.ndarray]:
 
 
 def advise(view: View, worlds: int = DEFAULT_WORLDS, seconds: float | None = None,
-           rollout: str = "greedy", seed: int = 0) -> Advice:
+           rollout: str = "greedy", seed: int = 0, skill: float = 0.0) -> Advice:
     """Every legal action in ``view`` with its estimated outcome, best first.
 
     ``worlds`` worlds at most, fewer if ``seconds`` (wall clock) run out first (at least
     two); ``rollout`` is the policy every seat plays after the action (a numba strategy
-    spec); ``seed`` seeds the worlds, so the same call gives the same answer.
+    spec); ``seed`` seeds the worlds, so the same call gives the same answer; ``skill``
+    models opponents who kept their best cards (the ``search`` parameter).
     """
     if worlds < MIN_WORLDS:
         raise ValueError(f"worlds must be at least {MIN_WORLDS}, not {worlds}")
@@ -174,7 +175,8 @@ def advise(view: View, worlds: int = DEFAULT_WORLDS, seconds: float | None = Non
     while done < worlds:
         batch = np.empty((actions.size, min(WORLD_BATCH, worlds - done), O_SIZE))
         clean = kernels.evaluate(view.hand_counts.copy(), view.pile_kinds, view.known_counts,
-                                 view.info, NO_HIDDEN, False, actions, done, batch.shape[1],
+                                 view.info, NO_HIDDEN, False, skill, actions, done,
+                                 batch.shape[1],
                                  solver_table(), shared_scratch(), np.uint64(seed), batch)
         out[:, done : done + batch.shape[1]] = batch
         done += batch.shape[1]

@@ -4,11 +4,13 @@ Prints stable key=value lines:
 
     case=decisions spec=… decisions=… searched=… median_ms=… searched_median_ms=… p90_ms=… max_ms=…
     case=games table=4xsearch games=… games_per_s=…
-    case=advise position=readme worlds=… seconds=…  (wall, in this process, kernels warm)
+    case=advise position=readme worlds=… cpu_s=… wall_s=…
 
-Decision times are wall-clock times of each decision of 4 x ``--spec`` games stepped from
-Python (``searched``: those that dealt worlds, i.e. drew from the rng); game rates are CPU
-time of the batch engine (``time.process_time``) after a warm-up game.
+Every time is CPU time of this process (``time.process_time``: this machine is shared,
+and wall time measures the others too), kernels warm. Decisions are those of 4 x
+``--spec`` games stepped from Python (``searched``: those that dealt worlds, i.e. drew
+from the rng); games are played by the batch engine after a warm-up game; ``advise`` is
+``fcsim.advise`` at its default effort on the README's worked position.
 """
 
 from __future__ import annotations
@@ -38,9 +40,9 @@ def decisions(spec: str, games: int, seed: int) -> None:
         while not game.over:
             view = game.view()
             before = view.rng.copy()
-            start = time.perf_counter()
+            start = time.process_time()
             action = strategy(view)
-            elapsed = time.perf_counter() - start
+            elapsed = time.process_time() - start
             times.append(elapsed)
             if not np.array_equal(before, view.rng):
                 searched.append(elapsed)
@@ -69,10 +71,11 @@ def games_per_second(spec: str, games: int, seed: int) -> None:
 def advise_time(worlds: int | None) -> None:
     view = position_view(README_POSITION)
     advise(view, worlds=10)  # warm
-    start = time.perf_counter()
+    start, wall = time.process_time(), time.perf_counter()
     advice = advise(view) if worlds is None else advise(view, worlds=worlds)
     print(f"case=advise position=readme worlds={advice.worlds} "
-          f"seconds={time.perf_counter() - start:.3f}", flush=True)
+          f"cpu_s={time.process_time() - start:.3f} wall_s={time.perf_counter() - wall:.3f}",
+          flush=True)
 
 
 def main() -> None:

@@ -63,6 +63,7 @@ class Family:
     agent: Callable[..., Callable[[View], object]] | None = None
     source: str = "fcsim"
     bind: Callable[..., tuple[Callable, Callable]] | None = None
+    leaderboard: bool = True  # played by default in tournaments (fair ones only)
 
     def __post_init__(self) -> None:
         numba = self.bind is not None or (self.draw is not None and self.discard is not None)

@@ -21,4 +21,5 @@ FAMILY = register(Family(
     "(the same worlds for each); keeps the anchor's move unless one beats it.",
     params=PARAMS,
     bind=bound_decisions,
+    leaderboard=False,  # not until it measures stronger than aware (see README)
 ))

@@ -41,10 +41,14 @@ from fcsim.strategies.expected import draw as anchor_draw  # bound: anchor draw
 from fcsim.strategies.greedy import discard as rollout_discard  # bound: rollout discard
 from fcsim.strategies.greedy import draw as rollout_draw  # bound: rollout draw
 from fcsim.strategies.search.player import (
+    FIRST_SHARE,
+    MIN_FIRST,
     OBJECTIVE_COLUMNS,
+    SETTLED_SE,
     Slot,
     candidate_actions,
     choose,
+    settled,
 )
 from fcsim.strategies.search.rollout import O_SIZE, ROLLOUT_ERROR, score_outcomes
 from fcsim.strategies.search.worlds import (
@@ -89,17 +93,18 @@ def play_out(state: GameState, params: np.ndarray, info: np.ndarray, table: np.n
 
 
 @njit(cache=True)
-def evaluate(hand, pile, known, info, hidden, perfect: bool, actions: np.ndarray,
-             first_world: int, n_worlds: int, table, scratch, seed: np.uint64,
-             out: np.ndarray) -> bool:
+def evaluate(hand, pile, known, info, hidden, perfect: bool, skill: float,
+             actions: np.ndarray, first_world: int, n_worlds: int, table, scratch,
+             seed: np.uint64, out: np.ndarray) -> bool:
     """Fill ``out[a, w - first_world]`` (``float64[A, W, O_SIZE]``, ``O_*`` columns) for
     worlds ``first_world`` … ``first_world + n_worlds - 1`` of the search seeded ``seed``.
 
     ``actions`` int64[A]: draw sources when the view is drawing, kinds to discard when it
     is discarding. World ``w`` is dealt from its own generator (``seed + w``), which also
     makes its reshuffles, the same for every action. ``perfect``: every world is the real
-    one (``hidden`` is an oracle's); else worlds are sampled from the unseen cards and
-    ``hidden`` is never read. Returns False, with the failed rollouts' rows set to
+    one (``hidden`` is an oracle's); else worlds are sampled from the unseen cards
+    (``skill``: see :func:`~fcsim.strategies.search.worlds.deal_unseen`) and ``hidden``
+    is never read. Returns False, with the failed rollouts' rows set to
     ``ROLLOUT_ERROR``, if the policy made an illegal move.
     """
     seat = info[I_SEAT]
@@ -118,7 +123,7 @@ def evaluate(hand, pile, known, info, hidden, perfect: bool, actions: np.ndarray
         if perfect:
             deal_hidden(base_state, hidden, info)
         else:
-            deal_unseen(base_state, unseen, known, info, world_rng)
+            deal_unseen(base_state, unseen, known, info, world_rng, skill, table, scratch)
         base_state.rng[:] = world_rng
         for a in range(actions.shape[0]):
             copy_world(base, work)
@@ -168,11 +173,21 @@ def search_decision(hand, pile, known, info, hidden, params, table, scratch, rng
     n_worlds = int(params[Slot.worlds])
     out = np.empty((actions.shape[0], n_worlds, O_SIZE), dtype=np.float64)
     seed = next_u64(rng)
-    if not evaluate(hand, pile, known, info, hidden, perfect, actions, 0, n_worlds, table,
-                    scratch, seed, out):
-        return anchor
+    skill = params[Slot.skill]
     column = OBJECTIVE_COLUMNS[int(params[Slot.objective])]
-    return actions[choose(out[:, :, column], params[Slot.confidence])]
+    first = max(MIN_FIRST, n_worlds // FIRST_SHARE)
+    if first >= n_worlds:
+        first = n_worlds
+    if not evaluate(hand, pile, known, info, hidden, perfect, skill, actions, 0, first, table,
+                    scratch, seed, out[:, :first]):
+        return anchor
+    done = first
+    if done < n_worlds and not settled(out[:, :done, column], SETTLED_SE):
+        if not evaluate(hand, pile, known, info, hidden, perfect, skill, actions, done,
+                        n_worlds - done, table, scratch, seed, out[:, done:]):
+            return anchor
+        done = n_worlds
+    return actions[choose(out[:, :done, column], params[Slot.confidence])]
 
 
 @decision

@@ -6,8 +6,10 @@ if its card lowers the hand's penalty now, else there is nothing to weigh); the
 *anchor*'s move (a fast strategy's own choice), plays every candidate out to the end of
 the round in the same ``worlds`` (:func:`fcsim.strategies.search.rollout.evaluate`) and
 takes the one with the least mean ``objective``. It leaves the anchor's move only for a
-candidate whose paired advantage is at least ``confidence`` standard errors. On a last
-turn the best discard is exact and needs no search.
+candidate whose paired advantage is at least ``confidence`` standard errors. Effort goes
+where decisions are close: after the first quarter of the worlds, a decision that is
+already clear (:func:`settled`) stops there. On a last turn the best discard is exact and
+needs no search.
 
 The compiled decision is in :mod:`fcsim.strategies.search.kernels`, bound to the rollout
 policy and the anchor (any numba strategies) at compile time by
@@ -50,6 +52,9 @@ PARAMS = (
           "the others' mean; 2: own total less the best other total", low=0, high=2),
     Param("confidence", 0, "standard errors a candidate must beat the anchor's move by",
           integer=False, low=0, high=100),
+    Param("skill", 0, "opponents kept their best cards: their hands are the best of "
+          "1 + skill x (turns they played) random draws (0: uniform)", integer=False, low=0,
+          high=10),
     Param("rollout", "greedy", "the policy every seat plays in the rollouts",
           integer=False, strategy=True),
     Param("anchor", "aware", "the strategy whose move stands unless the search beats it",
@@ -59,7 +64,9 @@ Slot = param_slots("SearchSlot", PARAMS)
 # The oracle's worlds are all the real one (they differ only in later reshuffles).
 ORACLE_PARAMS = (replace(PARAMS[0], default=1), *PARAMS[1:])
 
-NOT_A_CANDIDATE = -1
+FIRST_SHARE = 4  # the first look is after worlds / FIRST_SHARE worlds (MIN_FIRST at least)…
+MIN_FIRST = 8
+SETTLED_SE = 3.0  # … and stops if the leader is ahead of every other by this many SEs
 
 
 @njit(cache=True)
@@ -91,6 +98,26 @@ def candidate_actions(hand, pile, known, info, table, scratch, how_many: int, an
 
 
 @njit(cache=True)
+def settled(values: np.ndarray, margin: float) -> bool:
+    """Whether the worlds so far (``values`` ``float64[A, W]``, row 0 the anchor) already
+    decide: the best-looking action beats, or the anchor is beaten by, every other row by
+    more than ``margin`` paired standard errors — more worlds would hardly change it."""
+    n_actions, n_worlds = values.shape
+    best = 0
+    for a in range(1, n_actions):
+        if values[a].mean() < values[best].mean():
+            best = a
+    for a in range(n_actions):
+        if a == best:
+            continue
+        diff = values[a] - values[best]
+        se = diff.std() / np.sqrt(max(1, n_worlds - 1))
+        if diff.mean() <= margin * se:
+            return False
+    return True
+
+
+@njit(cache=True)
 def choose(values: np.ndarray, confidence: float) -> int:
     """The row of ``values`` (``float64[A, W]``, row 0 the anchor) with the least mean, if
     its paired advantage over row 0 is at least ``confidence`` standard errors and more
@@ -115,5 +142,17 @@ def choose(values: np.ndarray, confidence: float) -> int:
     return best
 
 
-__all__ = ["OBJECTIVE_COLUMNS", "OBJECTIVE_PENALTY", "OBJECTIVE_STANDING", "OBJECTIVE_TABLE",
-           "ORACLE_PARAMS", "PARAMS", "Slot", "candidate_actions", "choose"]
+__all__ = [
+    "FIRST_SHARE",
+    "MIN_FIRST",
+    "OBJECTIVE_COLUMNS",
+    "OBJECTIVE_PENALTY",
+    "OBJECTIVE_STANDING",
+    "OBJECTIVE_TABLE",
+    "ORACLE_PARAMS",
+    "PARAMS",
+    "Slot",
+    "candidate_actions",
+    "choose",
+    "settled",
+]

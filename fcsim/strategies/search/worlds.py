@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 
 from fcsim.core.cards import N_KINDS, wild_rank
-from fcsim.core.rng import shuffle
+from fcsim.core.rng import randbelow, shuffle
 from fcsim.core.rules import (
     DEFAULT_TURN_CAP,
     R_ALL_WILD_MELDS,
@@ -30,6 +30,7 @@ from fcsim.core.rules import (
     R_TURN_CAP,
     R_WILD_PENALTY,
 )
+from fcsim.core.solver import penalty_memo
 from fcsim.core.state import (
     PHASE_DISCARD,
     PHASE_DRAW,
@@ -69,6 +70,8 @@ from fcsim.core.view import (
     I_WILD_POINTS,
 )
 from fcsim.strategies.lookahead import unseen_counts
+
+MAX_TRIES = 32  # draws a skilled opponent's hand is the best of, at most
 
 state_sizes = njit(_sizes)  # the state layout's array lengths, in compiled code
 
@@ -157,12 +160,63 @@ def cards_missing(known: np.ndarray, info: np.ndarray) -> int:
 
 
 @njit(cache=True)
+def turns_played(info: np.ndarray, seat: int) -> int:
+    """Turns ``seat`` has played this round (play starts left of the dealer)."""
+    players = info[I_PLAYERS]
+    offset = (seat - info[I_DEALER] - 1) % players
+    turns = info[I_TURN]
+    return (turns - offset + players - 1) // players if turns > offset else 0
+
+
+@njit(cache=True)
+def _hand_penalty(row: np.ndarray, info: np.ndarray, table: np.ndarray, scratch: np.ndarray
+                  ) -> int:
+    return penalty_memo(row, info[I_ROUND], info[I_WILD_POINTS], info[I_ALL_WILD] == 1, table,
+                        scratch)[0]
+
+
+@njit(cache=True)
+def _deal_hand(row: np.ndarray, unseen: np.ndarray, at: int, need: int, tries: int,
+               info: np.ndarray, rng: np.ndarray, table: np.ndarray, scratch: np.ndarray
+               ) -> None:
+    """Give ``row`` (the seat's known cards) ``need`` cards of ``unseen[at:]``: of
+    ``tries`` random draws, the one that leaves the least penalty, moved to
+    ``unseen[at : at + need]`` (the rest of ``unseen[at:]`` stays a permutation of the
+    cards not dealt)."""
+    rest = unseen.shape[0] - at
+    best = np.empty(need, dtype=np.int8)
+    best_pen = 1 << 30
+    for t in range(tries):
+        if t > 0:  # a fresh draw: a partial shuffle of what is left
+            for i in range(need):
+                j = at + i + randbelow(rng, rest - i)
+                unseen[at + i], unseen[j] = unseen[j], unseen[at + i]
+        for i in range(need):
+            row[unseen[at + i]] += 1
+        pen = _hand_penalty(row, info, table, scratch) if tries > 1 else 0
+        for i in range(need):
+            row[unseen[at + i]] -= 1
+        if pen < best_pen:
+            best_pen = pen
+            best[:] = unseen[at : at + need]
+    for i in range(need):  # bring the best draw to the front
+        for j in range(at + i, unseen.shape[0]):
+            if unseen[j] == best[i]:
+                unseen[at + i], unseen[j] = unseen[j], unseen[at + i]
+                break
+        row[best[i]] += 1
+
+
+@njit(cache=True)
 def deal_unseen(state: GameState, unseen: np.ndarray, known: np.ndarray, info: np.ndarray,
-                rng: np.ndarray) -> None:
+                rng: np.ndarray, skill: float, table: np.ndarray, scratch: np.ndarray) -> None:
     """Deal a random world: shuffle ``unseen`` (in place) and give each other seat its
     known cards plus as many unseen ones as its hand lacks, the rest to the stock.
 
-    ``unseen`` must hold exactly :func:`cards_missing` cards (the caller checks).
+    ``skill`` > 0 models opponents who kept their best cards: a seat that has played
+    ``t`` turns this round gets the best (least penalty) of ``1 + skill * t`` random
+    draws (at most ``MAX_TRIES``); 0 deals uniformly. ``unseen`` must hold exactly
+    :func:`cards_missing` cards (the caller checks).
     """
     shuffle(rng, unseen, unseen.shape[0])
     players, seat = info[I_PLAYERS], info[I_SEAT]
@@ -172,9 +226,10 @@ def deal_unseen(state: GameState, unseen: np.ndarray, known: np.ndarray, info: n
             continue
         row = state.hands[s]
         row[:] = known[s]
-        for _ in range(info[I_HAND_SIZES + s] - known[s].sum()):
-            row[unseen[at]] += 1
-            at += 1
+        need = info[I_HAND_SIZES + s] - known[s].sum()
+        tries = min(MAX_TRIES, 1 + int(skill * turns_played(info, s)))
+        _deal_hand(row, unseen, at, need, tries, info, rng, table, scratch)
+        at += need
     stock_len = state.scalars[S_STOCK]
     for j in range(stock_len):
         state.stock[j] = unseen[at + j]
@@ -193,5 +248,5 @@ def deal_hidden(state: GameState, hidden: np.ndarray, info: np.ndarray) -> None:
         state.stock[j] = hidden[players, stock_len - 1 - j]
 
 
-__all__ = ["cards_missing", "copy_world", "deal_hidden", "deal_unseen", "new_world",
-           "seen_part", "unseen_cards"]
+__all__ = ["MAX_TRIES", "cards_missing", "copy_world", "deal_hidden", "deal_unseen", "new_world",
+           "seen_part", "turns_played", "unseen_cards"]

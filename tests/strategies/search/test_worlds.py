@@ -25,15 +25,18 @@ from fcsim.core.view import I_HAND_SIZES, I_PLAYERS, I_SEAT, I_STOCK_SIZE
 from fcsim.strategies.search.worlds import (cards_missing, deal_unseen, new_world, seen_part,
                                             unseen_cards)
 
+from fcsim.core.state import shared_scratch
+from fcsim.core.tables import solver_table
+
 @njit
-def sample(hand, pile, known, info, seed):
+def sample(hand, pile, known, info, seed, skill, table, scratch):
     world = new_world(info)
     state = seen_part(world, hand, pile, known, info)
     unseen = unseen_cards(hand, pile, known, info)
     assert cards_missing(known, info) == unseen.shape[0]
     rng = np.empty(4, np.uint64)
     seed_state(rng, seed)
-    deal_unseen(state, unseen, known, info, rng)
+    deal_unseen(state, unseen, known, info, rng, skill, table, scratch)
     return world
 
 deck = np.full(N_KINDS, COPIES)
@@ -43,8 +46,9 @@ checked = 0
 for i in range(int(views["count"])):
     hand, pile, known, info = (views[f"{name}{i}"] for name in ("hand", "pile", "known", "info"))
     players, seat = info[I_PLAYERS], info[I_SEAT]
-    for w in range(3):
-        world = state_views(sample(hand, pile, known, info, np.uint64(1000 * i + w)))
+    for w, skill in enumerate((0.0, 1.0, 5.0)):
+        world = state_views(sample(hand, pile, known, info, np.uint64(1000 * i + w), skill,
+                                   solver_table(), shared_scratch()))
         stock = world.stock[: info[I_STOCK_SIZE]]
         held = np.bincount(stock, minlength=N_KINDS) + np.bincount(pile, minlength=N_KINDS)
         held += world.hands.sum(axis=0)
@@ -53,6 +57,7 @@ for i in range(int(views["count"])):
         for s in range(players):
             assert world.hands[s].sum() == info[I_HAND_SIZES + s], "hand sizes"
             assert (world.hands[s] >= known[s]).all(), "known cards stay with their seat"
+            assert world.hands[s].min() >= 0
         checked += 1
 print("worlds", checked)
 '''
