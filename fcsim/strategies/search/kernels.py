@@ -121,7 +121,7 @@ def evaluate(hand, pile, known, info, hidden, perfect: bool, skill: float,
     for w in range(first_world, first_world + n_worlds):
         seed_state(world_rng, seed + np.uint64(w))
         if perfect:
-            deal_hidden(base_state, hidden, info)
+            deal_hidden(base_state, hidden, info, world_rng)
         else:
             deal_unseen(base_state, unseen, known, info, world_rng, skill, table, scratch)
         base_state.rng[:] = world_rng

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from fcsim.core.cards import N_KINDS, wild_rank
+from fcsim.core.cards import COPIES, JOKER, N_JOKERS, N_KINDS, wild_rank
 from fcsim.core.rng import randbelow, shuffle
 from fcsim.core.rules import (
     DEFAULT_TURN_CAP,
@@ -236,16 +236,44 @@ def deal_unseen(state: GameState, unseen: np.ndarray, known: np.ndarray, info: n
 
 
 @njit(cache=True)
-def deal_hidden(state: GameState, hidden: np.ndarray, info: np.ndarray) -> None:
-    """The real world, from an oracle's ``hidden``: every hand, and the stock (row P,
-    top first)."""
+def deal_hidden(state: GameState, hidden: np.ndarray, info: np.ndarray, rng: np.ndarray
+                ) -> None:
+    """The real world, from an oracle's ``hidden``: every hand, and the stock (row P, top
+    first).
+
+    ``hidden`` is revealed as the turn starts, so when discarding after a stock draw its
+    first stock card is the one drawn: the stock is its last ``stock size`` cards. After
+    a draw that reshuffled the pile, the new stock's order was never revealed: it is the
+    cards in no hand and not on the pile, shuffled with ``rng``.
+    """
     players, seat = info[I_PLAYERS], info[I_SEAT]
     for s in range(players):
         if s != seat:
             state.hands[s, :] = hidden[s, :N_KINDS]
     stock_len = state.scalars[S_STOCK]
-    for j in range(stock_len):
-        state.stock[j] = hidden[players, stock_len - 1 - j]
+    revealed = 0
+    while revealed < hidden.shape[1] and hidden[players, revealed] >= 0:
+        revealed += 1
+    if revealed >= stock_len:
+        first = revealed - stock_len
+        for j in range(stock_len):
+            state.stock[j] = hidden[players, first + stock_len - 1 - j]
+        return
+    left = np.empty(N_KINDS, dtype=np.int64)
+    for k in range(N_KINDS):
+        left[k] = COPIES
+    left[JOKER] = N_JOKERS
+    for s in range(players):
+        for k in range(N_KINDS):
+            left[k] -= state.hands[s, k]
+    for j in range(state.scalars[S_PILE]):
+        left[state.pile[j]] -= 1
+    at = 0
+    for k in range(N_KINDS):
+        for _ in range(left[k]):
+            state.stock[at] = k
+            at += 1
+    shuffle(rng, state.stock, at)
 
 
 __all__ = ["MAX_TRIES", "cards_missing", "copy_world", "deal_hidden", "deal_unseen", "new_world",

@@ -121,3 +121,17 @@ def test_choose_keeps_the_anchor_unless_beaten_with_confidence() -> None:
     assert choose(values[[0, 2]], 0.0) == 0  # nothing beats the anchor
     assert choose(values[[0, 0]].copy(), 0.0) == 0  # a tie keeps it
     assert DRAW_STOCK == 0
+
+
+def test_as_an_agent_it_plays_the_batch_engine_game() -> None:
+    """Deterministic per game seed: stepped from Python or played in the batch engine, the
+    same seed gives the same game, move for move."""
+    from fcsim.core.rng import game_seed
+    from fcsim.replay import game_events
+
+    rules = fcsim.RuleSet(players=2, rounds=6)
+    strategies = [parse_strategy("search:worlds=8"), parse_strategy("aware")]
+    game = fcsim.Game(seed=9, game=0, rules=rules)
+    game.play([fcsim.agent(s.spec) for s in strategies])
+    assert game.events == game_events(int(game_seed(np.uint64(9), np.uint64(0))), strategies,
+                                      rules)
