@@ -64,7 +64,7 @@ from fcsim.strategies.search.bind import bound_module
 from fcsim.strategies.search.rollout import O_OUT_FIRST, O_PENALTY, O_SIZE, O_TABLE
 
 Z95 = 1.959963984540054
-DEFAULT_WORLDS = 2000
+DEFAULT_WORLDS = 1000
 WORLD_BATCH = 100  # worlds evaluated between looks at the clock
 MIN_WORLDS = 2  # an interval needs two
 

@@ -56,7 +56,7 @@ def _render(advice) -> str:
               help="Turns already played this round.")
 @click.option("--last-turn", is_flag=True, help="Someone has gone out: this is the last turn.")
 @click.option("--worlds", type=click.IntRange(2, 1_000_000), default=None,
-              help="Worlds to sample [default: 2000].")
+              help="Worlds to sample [default: 1000].")
 @click.option("--time", "seconds", type=click.FloatRange(0, None, min_open=True),
               help="Stop sampling after this many seconds.")
 @click.option("--rollout", default="greedy", show_default=True,
