@@ -20,6 +20,7 @@ from fcsim.core.rules import RulesError, RuleSet  # noqa: E402
 from fcsim.core.solver import best_discard, min_penalty  # noqa: E402
 
 if TYPE_CHECKING:
+    from fcsim.advice import advise
     from fcsim.agents import agent
     from fcsim.analysis.load import load_results
     from fcsim.core.view import IllegalMoveError, View
@@ -28,9 +29,9 @@ if TYPE_CHECKING:
 
 __version__ = "0.1.0"
 
-_LAZY = {"simulate": "fcsim.runner.run", "load_results": "fcsim.analysis.load",
-         "Game": "fcsim.game", "agent": "fcsim.agents", "IllegalMoveError": "fcsim.core.view",
-         "View": "fcsim.core.view"}
+_LAZY = {"advise": "fcsim.advice", "simulate": "fcsim.runner.run",
+         "load_results": "fcsim.analysis.load", "Game": "fcsim.game", "agent": "fcsim.agents",
+         "IllegalMoveError": "fcsim.core.view", "View": "fcsim.core.view"}
 
 
 def __getattr__(name: str) -> Any:
@@ -49,6 +50,7 @@ __all__ = [
     "RulesError",
     "View",
     "__version__",
+    "advise",
     "agent",
     "best_discard",
     "format_card",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from fcsim import __version__
+from fcsim.cli.advise import advise_command
 from fcsim.cli.compare import compare_command
 from fcsim.cli.info import info_command
 from fcsim.cli.new_strategy import new_strategy_command
@@ -25,7 +26,7 @@ def cli() -> None:
     """Simulate Five Crowns at scale and find out which strategies win, by how much, and why."""
 
 
-for command in (solve_command, strategies_command, replay_command, play_command,
+for command in (solve_command, strategies_command, replay_command, play_command, advise_command,
                 simulate_command, info_command, report_command, compare_command,
                 tournament_command, sweep_command, tune_command, new_strategy_command):
     cli.add_command(command)

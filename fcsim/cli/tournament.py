@@ -49,8 +49,8 @@ def _leaderboard(paths: list[Path]) -> None:
 
 @click.command("tournament")
 @click.option("--strategies", "specs",
-              help="Comma-separated strategies [default: every fair strategy, built in or "
-                   "from a plug-in].")
+              help="Comma-separated strategies [default: every fair strategy on the "
+                   "leaderboard, built in or from a plug-in].")
 @click.option("--players", type=click.IntRange(2, 7), default=4, show_default=True)
 @click.option("--games", type=int, default=2000, show_default=True, help="Games per table.")
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True)
@@ -65,7 +65,8 @@ def tournament_command(specs, players, games, seed, out, workers, short, wild_pe
         load_plugins_noting_failures()
     try:
         listed = (parse_strategies(specs) if specs else
-                  parse_strategies(",".join(f.name for f in families() if not f.oracle)))
+                  parse_strategies(",".join(f.name for f in families()
+                                            if f.leaderboard and not f.oracle)))
     except StrategyError as err:
         raise InputError(str(err)) from None
     names = list(dict.fromkeys(s.spec for s in listed))

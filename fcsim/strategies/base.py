@@ -40,7 +40,8 @@ from fcsim.strategies.registry import Family, Param
 def param_slots(name: str, params: tuple[Param, ...]) -> type[IntEnum]:
     """An ``IntEnum`` naming each parameter's position: ``params[Slots.take_margin]``
     (numba reads enum members as constants)."""
-    return IntEnum(name, [(p.name, i) for i, p in enumerate(params)])
+    numeric = [p for p in params if not p.strategy]  # the parameter vector's order
+    return IntEnum(name, [(p.name, i) for i, p in enumerate(numeric)])
 
 
 def check_slots(family: Family, slots: type[IntEnum]) -> Family:

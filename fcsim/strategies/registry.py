@@ -26,23 +26,32 @@ class StrategyError(ValueError):
 
 @dataclass(frozen=True)
 class Param:
-    """A named numeric parameter with its default, what it does, and its bounds."""
+    """A named numeric parameter with its default, what it does, and its bounds.
+
+    A ``strategy`` parameter holds a strategy spec instead (a numba, fair one, such as a
+    search's rollout policy); in a spec its own parameters are separated by ``;``
+    (``rollout=aware:feed_weight=2;urgency=1``). It is not in the parameter vector: the
+    family's ``bind`` makes decision functions for it.
+    """
 
     name: str
-    default: float
+    default: float | str
     help: str
     integer: bool = True
     low: float = -1e9
     high: float = 1e9
+    strategy: bool = False
 
 
 @dataclass(frozen=True)
 class Family:
     """A registered strategy family: numba decision functions, or a Python agent factory.
 
-    ``draw`` / ``discard`` are ``@decision`` functions (:mod:`fcsim.core.view`);
-    ``agent`` is called with the parameters as keywords and returns an agent. A family
-    has one or the other. ``source`` says where it comes from (``fcsim`` for built-ins).
+    ``draw`` / ``discard`` are ``@decision`` functions (:mod:`fcsim.core.view`), or
+    ``bind`` makes them, called with the ``strategy`` parameters as keywords (a family
+    whose compiled code calls another strategy's); ``agent`` is called with the
+    parameters as keywords and returns an agent. A family has one or the other.
+    ``source`` says where it comes from (``fcsim`` for built-ins).
     """
 
     name: str
@@ -53,9 +62,11 @@ class Family:
     oracle: bool = False
     agent: Callable[..., Callable[[View], object]] | None = None
     source: str = "fcsim"
+    bind: Callable[..., tuple[Callable, Callable]] | None = None
+    leaderboard: bool = True  # played by default in tournaments (fair ones only)
 
     def __post_init__(self) -> None:
-        numba = self.draw is not None and self.discard is not None
+        numba = self.bind is not None or (self.draw is not None and self.discard is not None)
         if numba == (self.agent is not None) or (self.draw is None) != (self.discard is None):
             raise ValueError(f"strategy {self.name!r} needs draw and discard functions, or "
                              f"an agent factory (not both)")
@@ -66,9 +77,14 @@ class Family:
     def is_numba(self) -> bool:
         return self.agent is None
 
+    @property
+    def numeric_params(self) -> tuple[Param, ...]:
+        """The parameters of the parameter vector, in its order."""
+        return tuple(p for p in self.params if not p.strategy)
+
     def param(self, name: str) -> int:
         """The position of parameter ``name`` in the parameter vector."""
-        for i, p in enumerate(self.params):
+        for i, p in enumerate(self.numeric_params):
             if p.name == name:
                 return i
         raise KeyError(f"{self.name} has no parameter {name!r}")
@@ -82,7 +98,7 @@ class Strategy:
     """
 
     family: Family
-    values: tuple[float, ...] = field(default=())
+    values: tuple[float | str, ...] = field(default=())
     _agent: list = field(default_factory=list, init=False, repr=False, compare=False)
 
     @property
@@ -92,7 +108,7 @@ class Strategy:
     @property
     def spec(self) -> str:
         changed = [
-            f"{p.name}={_fmt(v)}"
+            f"{p.name}={v if p.strategy else _fmt(v)}"
             for p, v in zip(self.family.params, self.values, strict=True)
             if v != p.default
         ]
@@ -102,24 +118,32 @@ class Strategy:
     def oracle(self) -> bool:
         return self.family.oracle
 
+    def _decisions(self) -> tuple[Callable, Callable]:
+        if self.family.bind is None:
+            return self.family.draw, self.family.discard
+        bound = {p.name: v for p, v in zip(self.family.params, self.values, strict=True)
+                 if p.strategy}
+        return self.family.bind(**bound)
+
     @property
     def draw(self) -> Callable | None:
         """The compiled draw decision (None for a Python agent)."""
-        return compiled(self.family.draw) if self.family.is_numba else None
+        return compiled(self._decisions()[0]) if self.family.is_numba else None
 
     @property
     def discard(self) -> Callable | None:
         """The compiled discard decision (None for a Python agent)."""
-        return compiled(self.family.discard) if self.family.is_numba else None
+        return compiled(self._decisions()[1]) if self.family.is_numba else None
 
     @property
     def param_vector(self) -> np.ndarray:
-        return np.array(self.values, dtype=np.float64)
+        return np.array([v for p, v in zip(self.family.params, self.values, strict=True)
+                         if not p.strategy], dtype=np.float64)
 
     @property
     def kwargs(self) -> dict[str, float | int]:
         """The parameters by name (whole numbers as ``int``)."""
-        return {p.name: int(v) if p.integer else float(v)
+        return {p.name: v if p.strategy else int(v) if p.integer else float(v)
                 for p, v in zip(self.family.params, self.values, strict=True)}
 
     def __call__(self, view: View) -> object:
@@ -259,6 +283,9 @@ def with_params(family: Family, text: str) -> Strategy:
             raise StrategyError(
                 f"bad parameter {item!r} for strategy {family.name!r}; its parameters: {known}"
             )
+        if param.strategy:
+            values[key] = _nested_spec(family, key, raw)
+            continue
         try:
             value = float(raw)
         except ValueError:
@@ -274,17 +301,30 @@ def with_params(family: Family, text: str) -> Strategy:
     return Strategy(family, tuple(values[p.name] for p in family.params))
 
 
+NESTED_SEPARATOR = ";"  # between the parameters of a strategy given as a parameter
+
+
+def _nested_spec(family: Family, key: str, raw: str) -> str:
+    """The canonical spec of the strategy given as parameter ``key`` (its own parameters
+    separated by ``;``): a numba strategy that sees no hidden cards."""
+    inner = parse_strategy(raw.strip().replace(NESTED_SEPARATOR, ","))
+    if not inner.family.is_numba or inner.oracle:
+        raise StrategyError(f"{family.name}: {key} must be a numba strategy that sees no "
+                            f"hidden cards, not {inner.spec!r}")
+    return inner.spec.replace(",", NESTED_SEPARATOR)
+
+
 def parse_strategies(text: str) -> list[Strategy]:
     """Strategies from a comma-separated list where parameters follow ``:``.
 
-    ``"greedy:take_margin=3,random"`` is two strategies: a ``key=value`` item belongs to
-    the strategy before it.
+    ``"greedy:take_margin=3,random"`` is two strategies: a ``key=value`` item (its key
+    holds no ``:``) belongs to the strategy before it.
     """
     specs: list[str] = []
     for item in (x.strip() for x in text.split(",")):
         if not item:
             continue
-        if "=" in item and ":" not in item and specs:
+        if "=" in item and ":" not in item.partition("=")[0] and specs:
             specs[-1] += "," + item
         else:
             specs.append(item)
