@@ -7,7 +7,7 @@ import click
 from fcsim.strategies import families
 
 
-@click.command("strategies")
+@click.command("strategies", short_help="List the strategies, their parameters and policies.")
 def strategies_command() -> None:
     """List every strategy with its parameters (defaults) and a one-line description."""
     for family in families():
