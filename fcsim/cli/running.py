@@ -23,8 +23,8 @@ from fcsim.cli.options import InputError
 from fcsim.core.rules import RuleSet
 from fcsim.runner import PlanError, RunFolder, RunFolderError, RunPlan, execute, make_plan
 from fcsim.runner.format import ASIDE, Problem
-from fcsim.runner.pool import Executor
-from fcsim.runner.run import compile_once, default_workers, local_executor
+from fcsim.runner.pool import Executor, compile_once
+from fcsim.runner.run import default_workers, local_executor
 from fcsim.strategies import StrategyError
 
 INTERRUPTED = 130

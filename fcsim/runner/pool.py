@@ -21,8 +21,10 @@ from multiprocessing.queues import Queue
 from queue import Empty
 from typing import Protocol
 
+from numba.core import event
+
 from fcsim.runner.chunk import ChunkOutput, prepare, run_chunk
-from fcsim.runner.plan import RunPlan
+from fcsim.runner.plan import RunPlan, chunk_layout
 
 IN_FLIGHT_PER_WORKER = 2
 PROGRESS_WAIT_S = 0.25  # how often the parent passes on the workers' progress
@@ -102,14 +104,42 @@ def _exit_with(parent: int) -> None:
     os._exit(1)
 
 
+class _FirstCompile(event.Listener):
+    """Calls ``say()`` when numba starts compiling something (not when it loads from the
+    cache), the first time only."""
+
+    def __init__(self, say: Callable[[], None]) -> None:
+        self.say: Callable[[], None] | None = say
+
+    def on_start(self, event: event.Event) -> None:
+        if self.say is not None:
+            say, self.say = self.say, None
+            say()
+
+    def on_end(self, event: event.Event) -> None:
+        """Nothing to do when a compilation ends."""
+
+
+def compile_once(plan: RunPlan, on_compile: Callable[[], None] = lambda: None) -> None:
+    """Load or compile ``plan``'s kernels in this process, before any worker starts: the
+    workers then load them from the cache instead of each compiling them at the same time.
+    ``on_compile()`` is called first if anything has to be compiled (never on a warm cache).
+    """
+    with event.install_listener("numba:compile", _FirstCompile(on_compile)):
+        prepare(plan)
+        chunk_layout(plan, 0)  # the game seeds' kernel
+
+
 class ProcessPool:
-    """Play chunks in ``workers`` spawned processes, each warmed once."""
+    """Play chunks in ``workers`` spawned processes; the kernels are compiled here first
+    (:func:`compile_once`), so the workers only load them."""
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
 
     def run(self, plan: RunPlan, indices: Iterable[int],
             on_progress: Progress | None = None) -> Iterator[ChunkOutput]:
+        compile_once(plan)
         todo = iter(indices)
         context = get_context("spawn")
         progress = context.Queue()

@@ -6,11 +6,9 @@ import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from numba.core import event
-
 from fcsim.core.rules import RuleSet
-from fcsim.runner.chunk import ChunkOutput, prepare
-from fcsim.runner.plan import RunPlan, chunk_layout, default_chunk_size, round_up_games
+from fcsim.runner.chunk import ChunkOutput
+from fcsim.runner.plan import RunPlan, default_chunk_size, round_up_games
 from fcsim.runner.pool import Executor, InProcess, ProcessPool
 from fcsim.runner.store import RunFolder
 from fcsim.strategies import parse_strategies
@@ -43,32 +41,6 @@ def make_plan(strategies: str | Sequence[str], rules: RuleSet, seed: int, games:
     return RunPlan(strategies=tuple(specs), rules=rules, seed=seed, games=games,
                    duplicate=duplicate, seat_rotation=seat_rotation,
                    chunk_size=default_chunk_size(games) if chunk_size is None else chunk_size)
-
-
-class _FirstCompile(event.Listener):
-    """Calls ``say()`` when numba starts compiling something (not when it loads from the
-    cache), the first time only."""
-
-    def __init__(self, say: Callable[[], None]) -> None:
-        self.say: Callable[[], None] | None = say
-
-    def on_start(self, event: event.Event) -> None:
-        if self.say is not None:
-            say, self.say = self.say, None
-            say()
-
-    def on_end(self, event: event.Event) -> None:
-        """Nothing to do when a compilation ends."""
-
-
-def compile_once(plan: RunPlan, on_compile: Callable[[], None]) -> None:
-    """Load or compile ``plan``'s kernels here, before any worker starts: the workers then
-    load them from the cache instead of each compiling them at the same time.
-    ``on_compile()`` is called first if anything has to be compiled (never on a warm cache).
-    """
-    with event.install_listener("numba:compile", _FirstCompile(on_compile)):
-        prepare(plan)
-        chunk_layout(plan, 0)  # the game seeds' kernel
 
 
 class _GamesPlayed:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from numba import njit
 
 from fcsim.core.rules import RuleSet
-from fcsim.runner import RunFolder, chunk, execute, make_plan, run
+from fcsim.runner import RunFolder, chunk, execute, make_plan, pool, run
 from fcsim.runner.pool import InProcess, ProcessPool
 
 RULES = RuleSet(players=2, rounds=6)
@@ -48,8 +48,8 @@ def test_partial_reports_of_chunks_in_flight_add_up():
 def test_a_warm_cache_compiles_nothing_and_says_nothing():
     said: list[str] = []
     plan = make_plan("greedy,random", RULES, 0, 10)
-    run.compile_once(plan, lambda: said.append("compiling"))  # warm by now
-    run.compile_once(plan, lambda: said.append("compiling"))
+    pool.compile_once(plan, lambda: said.append("compiling"))  # warm by now
+    pool.compile_once(plan, lambda: said.append("compiling"))
     assert said == []
 
 
@@ -60,7 +60,7 @@ def test_the_first_compilation_is_announced_once():
     def fresh(x):
         return x + 1
 
-    with run.event.install_listener("numba:compile", run._FirstCompile(
+    with pool.event.install_listener("numba:compile", pool._FirstCompile(
             lambda: said.append("compiling"))):
         fresh(1)
         fresh(1.5)
