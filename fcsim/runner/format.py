@@ -51,9 +51,8 @@ MAX_CHUNK_SIZE = 100_000
 MAX_SEED = 2**64 - 1
 
 # Fields that make two runs the same run (the chunk size only splits the work, and the
-# code that played it is checked on its own: see RunPlan.code).
+# code that played it, code_of(), is checked on its own).
 IDENTITY = ("rules", "strategies", "seed", "games", "duplicate", "seat_rotation")
-CODE = ("fcsim_version", "code_digest")
 # Fields that make two runs play the same games (game g of one is game g of the other);
 # the turn cap is a safety valve, not a rule of the game.
 GAMES = ("seed", "strategies", "duplicate", "seat_rotation")
@@ -238,7 +237,6 @@ class Chunk:
     index: int
     path: Path
     games: range
-    size: int
     code: str  # code_of() its metadata: the code that played it
     stamp: tuple[int, int, int]  # inode, size and modification time when it was checked
 
@@ -294,8 +292,7 @@ def check_chunk(path: Path, index: int, run: Mapping[str, Any]) -> Chunk | Probl
     schema = footer.schema.to_arrow_schema().remove_metadata()
     if not schema.equals(result_schema(rounds)):
         return Problem(path, "foreign", "other columns than a run's")
-    return Chunk(index=index, path=path, games=games, size=len(data), code=code_of(meta),
-                 stamp=stamp)
+    return Chunk(index=index, path=path, games=games, code=code_of(meta), stamp=stamp)
 
 
 def _game_range(footer: pq.FileMetaData) -> tuple[int | None, int | None]:
@@ -324,11 +321,6 @@ class FolderCheck:
 
     chunks: dict[int, Chunk]
     problems: list[Problem]
-
-    @property
-    def games(self) -> int:
-        """Games in the chunks that passed."""
-        return sum(len(c.games) for c in self.chunks.values())
 
 
 def check_folder(folder: Path, run: Mapping[str, Any],

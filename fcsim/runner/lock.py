@@ -46,11 +46,6 @@ class FolderLock:
         self.path = folder / LOCK
         self._fd: int | None = None
 
-    @property
-    def held(self) -> bool:
-        """Whether this object holds the lock now."""
-        return self._fd is not None
-
     def acquire(self) -> None:
         """Take the lock, or raise :class:`RunFolderError` naming the process holding it."""
         blocked = 0

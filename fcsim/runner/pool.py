@@ -111,12 +111,12 @@ class _FirstCompile(event.Listener):
     def __init__(self, say: Callable[[], None]) -> None:
         self.say: Callable[[], None] | None = say
 
-    def on_start(self, event: event.Event) -> None:
+    def on_start(self, compilation: event.Event) -> None:
         if self.say is not None:
             say, self.say = self.say, None
             say()
 
-    def on_end(self, event: event.Event) -> None:
+    def on_end(self, compilation: event.Event) -> None:
         """Nothing to do when a compilation ends."""
 
 
