@@ -24,7 +24,7 @@ def load_plugins_noting_failures() -> None:
                                    warning.lineno)
 
 
-@click.command("strategies")
+@click.command("strategies", short_help="List the strategies, their parameters and policies.")
 def strategies_command() -> None:
     """List every strategy with its parameters (defaults) and a one-line description.
 

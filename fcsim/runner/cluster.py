@@ -17,7 +17,7 @@ from distributed import Client, LocalCluster, WorkerPlugin, as_completed, get_wo
 
 from fcsim.runner.chunk import ChunkOutput, prepare, run_chunk
 from fcsim.runner.plan import RunPlan
-from fcsim.runner.pool import IN_FLIGHT_PER_WORKER
+from fcsim.runner.pool import IN_FLIGHT_PER_WORKER, Progress
 from fcsim.strategies import StrategyError
 
 
@@ -93,7 +93,9 @@ class DaskCluster:
         """Worker threads in the cluster now."""
         return max(sum(self.client.nthreads().values()), 1)
 
-    def run(self, plan: RunPlan, indices: Iterable[int]) -> Iterator[ChunkOutput]:
+    def run(self, plan: RunPlan, indices: Iterable[int],
+            on_progress: Progress | None = None) -> Iterator[ChunkOutput]:
+        """Play the chunks on the cluster; progress is reported per chunk (as they end)."""
         self.client.register_plugin(WarmUp(plan))
         todo = iter(indices)
         live = set()

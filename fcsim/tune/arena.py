@@ -20,8 +20,8 @@ import pyarrow.parquet as pq
 from fcsim.core.rules import RuleSet
 from fcsim.runner import RunFolder, RunPlan, execute, make_plan
 from fcsim.runner.chunk import ChunkOutput
+from fcsim.runner.format import part_name
 from fcsim.runner.pool import Executor
-from fcsim.runner.store import part_name
 from fcsim.tune.deals import COLUMNS, DealResults, deal_results
 from fcsim.tune.lineup import Lineup
 
@@ -83,6 +83,8 @@ class Arena:
                 execute(run, self.executor, reader.arrived)
         except _Stop:
             pass
+        finally:
+            run.release()
         self.on_games(run.plan.games - reader.counted)
         return DealResults.concat(reader.parts)
 

@@ -56,9 +56,6 @@ def test_lookahead_strategies_match_their_twins_in_whole_games(
     _check_same_games(rules, specs, seeds)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "the engine shows an oracle's discard the stock as it was before its draw (hidden is "
-    "filled once a turn), so after a stock draw its 'coming card' is one off"))
 @pytest.mark.parametrize(("rules", "specs", "seeds"), ORACLE_TABLES)
 def test_oracle_matches_its_twin_in_whole_games(rules: RuleSet, specs: list[str],
                                                seeds: range) -> None:

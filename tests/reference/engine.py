@@ -98,6 +98,14 @@ Observer = Callable[[str, Table], None]
 # Strategies: the twins of tests/reference/strategies, fed the seat's view of the table.
 
 
+Hidden = tuple[list[list[int]], list[int]]  # every hand, and the stock (top = last)
+
+
+def hidden_now(table: Table) -> Hidden:
+    """A copy of what only an oracle sees: every hand and the stock."""
+    return [list(h) for h in table.hands], list(table.stock)
+
+
 @dataclass(frozen=True)
 class Strategy:
     """A seat's policy: the twin of a spec and its parameters by name."""
@@ -111,13 +119,18 @@ class Strategy:
         """``STOCK`` (0) or ``DISCARD`` (1), with the seat's ``n`` cards in hand."""
         return self.twin.draw(self.view(table, seat, rules), self.params, play)
 
-    def choose_discard(self, table: Table, seat: int, rules: RuleSet, play: Xoshiro256) -> int:
-        """The kind to discard from the seat's ``n + 1`` cards."""
-        return self.twin.discard(self.view(table, seat, rules), self.params, play)
+    def choose_discard(self, table: Table, seat: int, rules: RuleSet, play: Xoshiro256,
+                       turn_start: Hidden) -> int:
+        """The kind to discard from the seat's ``n + 1`` cards (an oracle sees the hands
+        and the stock of ``turn_start``)."""
+        return self.twin.discard(self.view(table, seat, rules, turn_start), self.params, play)
 
-    def view(self, table: Table, seat: int, rules: RuleSet) -> View:
+    def view(self, table: Table, seat: int, rules: RuleSet,
+             turn_start: Hidden | None = None) -> View:
         """What ``seat`` sees now (ENGINE.md, "What a strategy sees"); an oracle also
-        sees every hand and the stock, top first."""
+        sees every hand and the stock, top first, as they were when the turn began
+        (``turn_start``, else now)."""
+        hands, stock = turn_start or hidden_now(table)
         return View(
             hand=tuple(sorted(table.hands[seat])),
             pile=tuple(table.pile),
@@ -129,8 +142,8 @@ class Strategy:
             last_turn=table.out_seat >= 0,
             wild_points=rules.wild_points(table.round),
             all_wild=rules.all_wild_melds,
-            hands=tuple(tuple(sorted(h)) for h in table.hands) if self.oracle else None,
-            stock=tuple(reversed(table.stock)) if self.oracle else None,
+            hands=tuple(tuple(sorted(h)) for h in hands) if self.oracle else None,
+            stock=tuple(reversed(stock)) if self.oracle else None,
         )
 
 
@@ -235,6 +248,7 @@ def _play_turn(table: Table, seat: int, strategy: Strategy, rules: RuleSet,
     """One turn (ENGINE.md 4.1–4.4); returns whether the seat went out (all n melded)."""
     table.seat = seat
     last_turn = table.out_seat >= 0
+    turn_start = hidden_now(table)
     source = strategy.choose_source(table, seat, rules, play)
     if source not in (STOCK, DISCARD):
         raise ValueError(f"strategy {strategy.spec!r} chose draw source {source!r}")
@@ -248,7 +262,7 @@ def _play_turn(table: Table, seat: int, strategy: Strategy, rules: RuleSet,
     if went_out:  # going out is automatic, whatever the strategy
         discard = parse_card(best_card)
     else:
-        discard = strategy.choose_discard(table, seat, rules, play)
+        discard = strategy.choose_discard(table, seat, rules, play, turn_start)
         if discard not in hand:
             raise ValueError(f"strategy {strategy.spec!r} discarded {format_card(discard)}, "
                              "which is not in its hand")

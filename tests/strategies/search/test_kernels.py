@@ -103,8 +103,8 @@ def test_trivial_decisions_are_not_searched() -> None:
             assert strategy(view) == fcsim.format_card(int(view.info[I_BEST_DISCARD]))
             seen_last = True
         elif view.phase == "draw" and agent(view) == "stock":
-            # A pile card greedy (asking nothing) passes cannot lower the penalty: no world is dealt, so
-            # the rng is not touched.
+            # A pile card greedy (asking nothing) passes cannot lower the penalty: no world
+            # is dealt, so the rng is not touched.
             assert strategy(view) == "stock" and np.array_equal(rng, view.rng)
             seen_blind = True
         game.step(agent(view))
