@@ -172,7 +172,7 @@ def _sections(lf: pl.LazyFrame, out: Path, duplicate: bool) -> list[Section]:
     ]
 
 
-def _decision_sections(dec: pl.LazyFrame, lf: pl.LazyFrame, out: Path,
+def decision_sections(dec: pl.LazyFrame, lf: pl.LazyFrame, out: Path,
                        colors: plots.Colors) -> list[Section]:
     """The Decisions part: how each strategy draws, discards and holds its wilds."""
     take = decisions.take_rate_by_round(dec)
@@ -323,7 +323,7 @@ def build_report(paths: PathLike | Sequence[PathLike], out_dir: PathLike) -> Pat
     sections = _sections(lf, out, duplicate=all(m.get("duplicate") for m in metas))
     if all(m.get(DECISIONS) for m in metas):
         colors = plots.strategy_colors(stats.strategies_of(lf))
-        sections += _decision_sections(decisions.load_decisions(folders), lf, out, colors)
+        sections += decision_sections(decisions.load_decisions(folders), lf, out, colors)
     sections.append(_games_section(lf, folders, metas, out))
     return write_pages(out, "fcsim report", header, sections)
 
