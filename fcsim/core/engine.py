@@ -343,6 +343,7 @@ class _Recorder:
         self.used = collect_turns(trace, rows, game, seating, COPIED, self.rows, self.used)
 
     def result(self) -> np.ndarray:
+        """The decision rows collected, in play order."""
         return self.rows[: self.used]
 
 
