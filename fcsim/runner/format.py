@@ -25,7 +25,7 @@ import hashlib
 import io
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -394,7 +394,8 @@ def check_folder(folder: Path, run: Mapping[str, Any],
 
 
 def _check_files(folder: Path, run: Mapping[str, Any], known: Mapping[int, Chunk] | None,
-                 check: Any) -> tuple[dict[int, Chunk], list[Problem]]:
+                 check: Callable[[Path, int, Mapping[str, Any]], Chunk | Problem]
+                 ) -> tuple[dict[int, Chunk], list[Problem]]:
     """The chunk-named files of ``folder`` that pass ``check``, and the problems."""
     chunks: dict[int, Chunk] = {}
     problems: list[Problem] = [Problem(p, "stray", "not a chunk name")
