@@ -42,14 +42,15 @@ def _render(advice) -> str:
     return "\n".join(lines)
 
 
-@click.command("advise")
+@click.command("advise", short_help="The expected outcome of every legal action in a position.")
 @click.argument("position_file", required=False, type=click.Path(path_type=Path))
 @click.option("--round", "round_number", type=int, help="Round 1-11 (n = round + 2 cards).")
 @click.option("--hand", help="Own cards: n to draw, n + 1 to discard.")
 @click.option("--pile", default="", help="The discard pile, bottom first (top last).")
 @click.option("--known", multiple=True, help="SEAT:CARDS known to be in another seat's "
               "hand (taken from the pile); repeatable. The advised player is seat 0.")
-@click.option("--players", type=int, default=4, show_default=True)
+@click.option("--players", type=int, default=4, show_default=True,
+              help="Seats at the table, 2 to 7.")
 @click.option("--hand-sizes", help="Cards held per seat, own first [default: the round's].")
 @click.option("--scores", help="Totals before this round per seat, own first [default: 0].")
 @click.option("--turn", type=int, default=0, show_default=True,
@@ -61,7 +62,8 @@ def _render(advice) -> str:
               help="Stop sampling after this many seconds.")
 @click.option("--rollout", default="greedy", show_default=True,
               help="The policy every seat plays after the action.")
-@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True)
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
+              help="Seed of the sampled worlds (the same seed, the same estimates).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @rule_options
 def advise_command(position_file, round_number, hand, pile, known, players, hand_sizes,

@@ -10,7 +10,7 @@ from fcsim.cli.running import InputError
 from fcsim.scaffold import ScaffoldError, write_package
 
 
-@click.command("new-strategy")
+@click.command("new-strategy", short_help="Write a pip-installable package for a new strategy.")
 @click.argument("name")
 @click.option("--numba", "kind", flag_value="numba", default=True,
               help="Decision functions compiled with numba (fast; the default).")
@@ -22,7 +22,8 @@ def new_strategy_command(name: str, kind: str, out: Path | None) -> None:
     """Write a package holding strategy NAME: pyproject.toml with the entry point, a
     starter strategy with one parameter, and tests.
 
-    Then: pip install -e fcsim-NAME && pytest fcsim-NAME && fcsim compare NAME greedy
+    Example: fcsim new-strategy cautious && pip install -e fcsim-cautious && pytest
+    fcsim-cautious && fcsim compare cautious greedy
     """
     out = out or Path(f"fcsim-{name}")
     try:

@@ -147,7 +147,7 @@ def _opponents(specs: str, players: int | None) -> tuple[list, int]:
     return listed, count
 
 
-@click.command("play")
+@click.command("play", short_help="Play a game in the terminal against built-in strategies.")
 @click.option("--strategies", "specs", default="aware", show_default=True,
               help="The other seats' strategies: one spec for all of them, or one per other "
                    "seat in seat order.")
@@ -158,7 +158,7 @@ def _opponents(specs: str, players: int | None) -> tuple[list, int]:
 @click.option("--seed", type=click.IntRange(0, MAX_SEED),
               help="Root seed of the deal (default: a new one, shown, to play it again).")
 @click.option("--game", type=click.IntRange(0, MAX_SEED), default=0, show_default=True,
-              help="Game index under that seed (the deal of `fcsim replay --seed S --game G`).")
+              help="Game index under that seed (the deal of fcsim replay --seed S --game G).")
 @rule_options
 def play_command(specs, players, seat, seed, game, short, wild_penalty, go_out_bonus,
                  no_all_wild_melds, turn_cap) -> None:

@@ -28,7 +28,7 @@ def load_plugins_noting_failures() -> None:
 def strategies_command() -> None:
     """List every strategy with its parameters (defaults) and a one-line description.
 
-    Plug-ins (packages declaring entry points in group ``fcsim.strategies``) are listed
+    Plug-ins (packages declaring entry points in group fcsim.strategies) are listed
     with the package they come from; one that cannot be loaded is a warning.
     """
     load_plugins_noting_failures()

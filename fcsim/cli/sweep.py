@@ -46,7 +46,7 @@ def _print_points(points, names: list[str]) -> None:
     Console(highlight=False).print(table)
 
 
-@click.command("sweep")
+@click.command("sweep", short_help="Play every point of a parameter grid on the same deals.")
 @click.argument("spec")
 @click.option("--grid", "grids", multiple=True, metavar="NAME=V1,V2,…",
               help="A parameter and its values (or NAME=LOW:HIGH[:STEP]); repeat for a grid "

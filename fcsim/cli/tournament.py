@@ -51,7 +51,7 @@ def _leaderboard(paths: list[Path]) -> None:
 @click.command("tournament", short_help="Rate the strategies in rotated tables.")
 @click.option("--strategies", "specs",
               help="Comma-separated strategies (default: every fair strategy on the "
-                   "leaderboard, built in or from a plug-in).")
+                   "leaderboard, built in or installed).")
 @click.option("--players", type=click.IntRange(2, 7), default=4, show_default=True,
               help="Seats at each table, 2 to 7.")
 @click.option("--games", type=Bounded(1, MAX_GAMES), default=2000, show_default=True,

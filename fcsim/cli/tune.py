@@ -45,7 +45,7 @@ def _print_confirmation(result) -> None:
     click.echo(f"  verdict: {result.verdict}")
 
 
-@click.command("tune")
+@click.command("tune", short_help="Search the parameters of a strategy with Optuna, then confirm.")
 @click.argument("spec")
 @click.option("--param", "params", multiple=True, metavar="NAME=LOW:HIGH",
               help="A parameter and its range (inclusive; whole numbers for integer "

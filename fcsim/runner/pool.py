@@ -253,3 +253,10 @@ def _terminate(pool: ProcessPoolExecutor) -> None:
         process.terminate()
     for process in processes:
         process.join()
+    # A worker stopped while it was sending a result leaves half a message in the result
+    # pipe, and the pool's manager thread would wait for the rest for ever (this process
+    # then hangs at exit). With every worker gone this process holds the pipe's last
+    # writing end: closing it turns that wait into an end of file, a broken pool.
+    writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
+    if writer is not None:
+        writer.close()
