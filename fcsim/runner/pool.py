@@ -14,9 +14,10 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from itertools import islice
 from multiprocessing import get_context
+from multiprocessing.connection import Connection
 from multiprocessing.queues import Queue
 from queue import Empty
 from typing import Protocol
@@ -26,6 +27,9 @@ from numba.core import event
 from fcsim.runner.chunk import ChunkOutput, prepare, run_chunk
 from fcsim.runner.plan import RunPlan, chunk_layout
 
+MANAGER_GRACE_S = 0.2  # how long the pool's manager thread gets to end on its own
+MANAGER_UNBLOCK_S = 10.0  # how long filler is written to unblock it
+FILLER_BYTES = 1 << 16  # a pipe's buffer
 IN_FLIGHT_PER_WORKER = 2
 PROGRESS_WAIT_S = 0.25  # how often the parent passes on the workers' progress
 
@@ -248,15 +252,31 @@ def _ctrl_c_left_to_parent() -> Iterator[None]:
 def _terminate(pool: ProcessPoolExecutor) -> None:
     """Cancel pending chunks and stop the workers now, mid-chunk if need be."""
     processes = list((pool._processes or {}).values())  # no public handle before 3.14
+    manager = pool._executor_manager_thread  # shutdown() forgets both
+    results = pool._result_queue
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         process.terminate()
     for process in processes:
         process.join()
-    # A worker stopped while it was sending a result leaves half a message in the result
-    # pipe, and the pool's manager thread would wait for the rest for ever (this process
-    # then hangs at exit). With every worker gone this process holds the pipe's last
-    # writing end: closing it turns that wait into an end of file, a broken pool.
-    writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
-    if writer is not None:
-        writer.close()
+    if manager is not None and results is not None:
+        _unblock_results(manager, results._writer)
+
+
+def _unblock_results(manager: threading.Thread, writer: Connection) -> None:
+    """End the pool's manager thread even if a worker was stopped mid-send.
+
+    A worker stopped while it was sending a result leaves half a message in the result
+    pipe, and the manager thread would wait for the rest for ever (this process then
+    hangs at exit, joining it). Filler bytes complete the message; the thread cannot
+    decode it, takes the pool for broken and ends.
+    """
+    manager.join(MANAGER_GRACE_S)
+    if not manager.is_alive() or writer.closed:
+        return
+    os.set_blocking(writer.fileno(), False)
+    deadline = time.monotonic() + MANAGER_UNBLOCK_S
+    while manager.is_alive() and time.monotonic() < deadline:
+        with suppress(BlockingIOError):
+            os.write(writer.fileno(), bytes(FILLER_BYTES))
+        manager.join(MANAGER_GRACE_S)

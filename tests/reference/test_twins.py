@@ -21,7 +21,6 @@ from .strategies.view import (
     view_from_arguments,
 )
 
-
 # Families without a slow twin yet, and what holds them instead. The search player is a
 # Monte Carlo search over the other strategies: its parts are held to references
 # (tests/strategies/search: every sampled world holds exactly the unseen cards, decisions
