@@ -17,7 +17,9 @@ less; each figure is the median of ``--passes`` (5) timed passes over the same h
 ``--against REF`` runs the same cases, on the same hands, on git ref ``REF`` too (see
 ``checkout.py``; its kernels are cached under ``<fcsim cache>/against/<commit>``): one
 worker process per tree, their passes interleaved (who goes first alternates), then a
-``ratio`` line per case (this tree / REF; below 1 is faster).
+``ratio`` line per case (this tree / REF, below 1 is faster): ``ratio`` the median of the
+ratios of the passes run side by side (the machine's drift cancels out of each),
+``ratio_min`` that of the fastest passes.
 """
 
 from __future__ import annotations
@@ -153,8 +155,10 @@ def main() -> None:
                       f"ns={statistics.median(got) / args.hands * 1e9:.1f} "
                       f"min_ns={min(got) / args.hands * 1e9:.1f}", flush=True)
             if len(workers) == 2:
-                mine, theirs = (statistics.median(times[t.label]) for t in trees)
-                print(f"case={name} ratio={mine / theirs:.3f}", flush=True)
+                mine, theirs = (times[t.label] for t in trees)
+                pairs = [a / b for a, b in zip(mine, theirs, strict=True)]
+                print(f"case={name} ratio={statistics.median(pairs):.3f} "
+                      f"ratio_min={min(mine) / min(theirs):.3f}", flush=True)
         startup = {w.tree.label: [] for w in workers}
         for p in range(3):
             for w in workers if p % 2 == 0 else workers[::-1]:
