@@ -14,7 +14,8 @@ import re
 from collections.abc import Iterable
 
 import numpy as np
-from numba import njit
+
+from fcsim.core.jit import kernel
 
 SUITS = "SHDCX"
 N_SUITS = 5
@@ -43,49 +44,49 @@ class CardError(ValueError):
 # index* is a rank's place 0–10 (3 … K), its digit in a suit's pattern.
 
 
-@njit(cache=True, inline="always")
+@kernel
 def kind_of(rank: int, suit: int) -> int:
     """The kind of the natural card of ``rank`` (3–13) and ``suit`` (0–4)."""
     return suit * N_RANKS + (rank - MIN_RANK)
 
 
-@njit(cache=True, inline="always")
+@kernel
 def kind_at(index: int, suit: int) -> int:
     """The kind of the natural card of rank index ``index`` (0–10) and ``suit``."""
     return suit * N_RANKS + index
 
 
-@njit(cache=True, inline="always")
+@kernel
 def rank_of(kind: int) -> int:
     """The rank (3–13) of a natural kind, which is also its points; jokers have no rank."""
     return kind % N_RANKS + MIN_RANK
 
 
-@njit(cache=True, inline="always")
+@kernel
 def rank_at(index: int) -> int:
     """The rank (3–13), and so the points, of rank index ``index`` (0–10)."""
     return index + MIN_RANK
 
 
-@njit(cache=True, inline="always")
+@kernel
 def suit_of(kind: int) -> int:
     """The suit index (0–4) of a natural kind."""
     return kind // N_RANKS
 
 
-@njit(cache=True, inline="always")
+@kernel
 def wild_rank(round_number: int) -> int:
     """The wild rank of round ``round_number`` (1-based): the hand size, ``round + 2``."""
     return round_number + 2
 
 
-@njit(cache=True, inline="always")
+@kernel
 def wild_index(round_number: int) -> int:
     """The rank index (0–10) of round ``round_number``'s wild rank."""
     return wild_rank(round_number) - MIN_RANK
 
 
-@njit(cache=True, inline="always")
+@kernel
 def card_points(kind: int, round_number: int, wild_points: int) -> int:
     """Points of ``kind`` left unmelded in round ``round_number``, where a card of the wild
     rank costs ``wild_points``."""
