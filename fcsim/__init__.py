@@ -1,9 +1,9 @@
 """fcsim: Five Crowns at scale — exact meld solver, numba game engine, batch simulation,
-honest statistics. See README.md; the rules are ../shared/RULES.md (docs/ENGINE.md for
-how a game is played step by step).
+honest statistics. See README.md; the rules are docs/RULES.md (docs/ENGINE.md for how a
+game is played step by step).
 
-``simulate`` and ``load_results`` are imported on first use, so that ``import fcsim``
-stays quick for solving hands.
+``Game``, ``agent``, ``simulate`` and ``load_results`` are imported on first use, so that
+``import fcsim`` stays quick for solving hands.
 """
 
 from __future__ import annotations
@@ -20,12 +20,18 @@ from fcsim.core.rules import RulesError, RuleSet  # noqa: E402
 from fcsim.core.solver import best_discard, min_penalty  # noqa: E402
 
 if TYPE_CHECKING:
+    from fcsim.advice import advise
+    from fcsim.agents import agent
     from fcsim.analysis.load import load_results
+    from fcsim.core.view import IllegalMoveError, View
+    from fcsim.game import Game
     from fcsim.runner.run import simulate
 
 __version__ = "0.1.0"
 
-_LAZY = {"simulate": "fcsim.runner.run", "load_results": "fcsim.analysis.load"}
+_LAZY = {"advise": "fcsim.advice", "simulate": "fcsim.runner.run",
+         "load_results": "fcsim.analysis.load", "Game": "fcsim.game", "agent": "fcsim.agents",
+         "IllegalMoveError": "fcsim.core.view", "View": "fcsim.core.view"}
 
 
 def __getattr__(name: str) -> Any:
@@ -38,9 +44,14 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "CardError",
+    "Game",
+    "IllegalMoveError",
     "RuleSet",
     "RulesError",
+    "View",
     "__version__",
+    "advise",
+    "agent",
     "best_discard",
     "format_card",
     "format_cards",

@@ -1,4 +1,4 @@
-"""Conformance checks for strategies, shipped in the package for strategy authors.
+"""Conformance checks and a quick paired comparison, shipped for strategy authors.
 
 >>> from fcsim.testing import check_strategy
 >>> check_strategy("greedy:take_margin=2", games=2)   # raises StrategyCheckError on failure
@@ -6,16 +6,22 @@
 
 from __future__ import annotations
 
+import tempfile
 from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
-from fcsim.core.cards import parse_card
+from fcsim.core.cards import N_KINDS, format_card, parse_card
 from fcsim.core.engine import play_games
 from fcsim.core.rng import game_seed
 from fcsim.core.rules import RuleSet
+from fcsim.core.state import shared_scratch
+from fcsim.core.tables import solver_table
+from fcsim.core.view import DRAW_PILE, DRAW_STOCK, NO_HIDDEN, IllegalMoveError, View
 from fcsim.replay import game_events
-from fcsim.strategies import Strategy, StrategyError, parse_strategy
+from fcsim.strategies import Strategy, parse_strategy
 
 
 class StrategyCheckError(AssertionError):
@@ -55,27 +61,130 @@ def _check_cards_flow(events: list[dict], who: str) -> None:
                 )
 
 
+class _Watched:
+    """``strategy`` as an agent that decides on what the seat sees and reports any input
+    it changed, and any move out of range, with the strategy's name and where it was."""
+
+    def __init__(self, strategy: Strategy) -> None:
+        self.strategy = strategy
+        self.spec = strategy.spec  # the engine names it so in its own errors
+
+    def __call__(self, view: View) -> object:
+        given = {"hand": view.hand_counts, "pile": view.pile_kinds,
+                 "known cards": view.known_counts, "info vector": view.info}
+        if self.strategy.family.is_numba:
+            given["parameters"] = self.strategy.param_vector
+        before = {name: array.copy() for name, array in given.items()}
+        move = self._decide(view, given)
+        changed = [name for name, array in given.items()
+                   if not np.array_equal(array, before[name])]
+        if changed:
+            raise StrategyCheckError(f"{self.spec}: its {view.phase} decision changed the "
+                                     f"{', '.join(changed)} it was given ({_where(view)}); "
+                                     "a decision must leave its inputs as it found them")
+        return move
+
+    def _decide(self, view: View, given: dict[str, np.ndarray]) -> object:
+        if not self.strategy.family.is_numba:
+            return self.strategy(view)
+        decide = self.strategy.draw if view.phase == "draw" else self.strategy.discard
+        move = int(decide(given["hand"], given["pile"], given["known cards"],
+                          given["info vector"], NO_HIDDEN, given["parameters"],
+                          solver_table(), shared_scratch(), view.rng))
+        if view.phase == "draw" and move not in (DRAW_STOCK, DRAW_PILE):
+            raise StrategyCheckError(f"{self.spec}: its draw decision returned {move}, not "
+                                     f"{DRAW_STOCK} (stock) or {DRAW_PILE} (pile) "
+                                     f"({_where(view)})")
+        if view.phase == "discard" and not (0 <= move < N_KINDS and view.hand_counts[move]):
+            shown = format_card(move) if 0 <= move < N_KINDS else str(move)
+            raise StrategyCheckError(f"{self.spec}: its discard decision returned {shown}, "
+                                     f"not a card of its hand {' '.join(view.hand)} "
+                                     f"({_where(view)})")
+        return move
+
+
+def _where(view: View) -> str:
+    return f"round {view.round}, turn {view.turn}, seat {view.seat}"
+
+
 def check_strategy(spec: str | Strategy, games: int = 4, seed: int = 2024) -> None:
     """Play ``spec`` at several tables and rule variants and check that it conforms.
 
-    Checks: every move is legal (the engine stops an illegal one with an error naming the
-    strategy and the move); the same seed gives the same game, twice; the cards flow only
-    through draws and discards (the strategy restores the arrays it is given); and a
-    strategy not registered as an oracle receives no hidden cards (structural: its
-    ``hidden`` argument is empty).
+    Checks: each decision, called on copies of what it is given, changes none of them
+    (hand, pile, known cards, info vector, parameters, and the solver table over a game)
+    and returns a move in range (0 or 1 for a draw, a card held for a discard); every
+    move is legal (the engine stops an illegal one with an error naming the strategy and
+    the move); the same seed gives the same game, twice, and the same as when each
+    decision was called on its own; the cards flow only through draws and discards; and
+    a strategy not registered as an oracle receives no hidden cards (structural: its
+    ``hidden`` argument is empty). An oracle, which sees hidden cards no view holds,
+    skips the decision-by-decision check.
     """
     strategy = parse_strategy(spec) if isinstance(spec, str) else spec
     who = strategy.spec
+    table = solver_table()
+    pristine = table.copy()
+    watched = _Watched(strategy)
     for rules, seated in _tables(strategy):
         seeds = np.array([game_seed(np.uint64(seed), np.uint64(g)) for g in range(games)],
                          dtype=np.uint64)
         seating = np.tile(np.arange(rules.players, dtype=np.int8), (games, 1))
+        # decision by decision first: its errors say most about what went wrong
+        runs = ([] if strategy.oracle else
+                [[watched if s is strategy else s for s in seated]]) + [seated, seated]
         try:
-            first = play_games(seeds, seating, seated, rules)
-            second = play_games(seeds, seating, seated, rules)
-        except StrategyError as err:
+            results = [play_games(seeds, seating, at_table, rules) for at_table in runs]
+        except IllegalMoveError as err:
             raise StrategyCheckError(str(err)) from None
+        if not np.array_equal(table, pristine):
+            table[:] = pristine  # the other strategies of this process need it whole
+            raise StrategyCheckError(f"{who}: changed the solver table it was given (it is "
+                                     "shared by every game: read it, never write it)")
         for field in ("total", "penalty", "turns", "out_seat"):
-            if not np.array_equal(getattr(first, field), getattr(second, field)):
+            if not np.array_equal(getattr(results[-1], field), getattr(results[-2], field)):
                 raise StrategyCheckError(f"{who}: the same seed gave different games ({field})")
+            if len(results) > 2 and not np.array_equal(getattr(results[0], field),
+                                                       getattr(results[-1], field)):
+                raise StrategyCheckError(f"{who}: played differently when each decision was "
+                                         f"called on its own ({field}): does it keep state "
+                                         "between calls?")
         _check_cards_flow(game_events(int(seeds[0]), seated, rules), who)
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """``a`` against ``b`` over duplicate deals: ``a``'s mean total minus ``b``'s per game
+    (lower is better for ``a``) with its 95% interval and p-value, and the verdict."""
+
+    a: str
+    b: str
+    deals: int
+    mean_diff: float
+    mean_diff_lo: float
+    mean_diff_hi: float
+    p_value: float
+    verdict: str
+
+    def __str__(self) -> str:
+        return (f"{self.a} - {self.b}: {self.mean_diff:+.2f} points per game over "
+                f"{self.deals} deals, 95% CI [{self.mean_diff_lo:+.2f}, "
+                f"{self.mean_diff_hi:+.2f}], p = {self.p_value:.3g}: {self.verdict}")
+
+
+def compare(a: str | Strategy, b: str | Strategy, deals: int = 100, players: int = 2,
+            seed: int = 0, workers: int = 1) -> Comparison:
+    """``fcsim compare a b`` in this process: ``deals`` deals, each played in every seat
+    rotation with ``a`` and ``b`` alternating around the table (so luck cancels)."""
+    from fcsim.analysis.load import load_results
+    from fcsim.analysis.stats import paired_comparison
+    from fcsim.runner.run import simulate
+
+    a_spec, b_spec = parse_strategy(a).spec, parse_strategy(b).spec
+    seats = [a_spec if seat % 2 == 0 else b_spec for seat in range(players)]
+    with tempfile.TemporaryDirectory(prefix="fcsim-compare-") as folder:
+        simulate(seats, deals * players, Path(folder) / "run", seed=seed, duplicate=True,
+                 rules=RuleSet(players=players), workers=workers)
+        row = paired_comparison(load_results(Path(folder) / "run"),
+                                [(a_spec, b_spec)]).row(0, named=True)
+    return Comparison(a_spec, b_spec, row["deals"], row["mean_diff"], row["mean_diff_lo"],
+                      row["mean_diff_hi"], row["p_value"], row["verdict"])

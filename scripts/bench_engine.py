@@ -5,43 +5,202 @@ Prints one stable line per table:
     table=4xgreedy games=20000 games_per_s=… turns_per_round=…
 
 ``turns_per_round`` is the mean number of player turns in a round (all seats together).
-Times are CPU time of this process (``time.process_time``) after a warm-up game.
-``--scale`` multiplies every table's game count (e.g. 0.1 for a quick look).
+Times are CPU time of the measuring process (``time.process_time``) after a warm-up game.
+``--scale`` multiplies every table's game count (e.g. 0.1 for a quick look); ``--tables
+greedy,random`` measures only those.
+
+``--against REF`` measures this checkout side by side with git ref ``REF`` in one run:
+``REF`` is checked out in a temporary ``git worktree``, each side is measured by its own
+worker process (its own imports; ``REF``'s numba kernels in their own cache folder,
+``$XDG_CACHE_HOME/fcsim-bench/<commit>``, kept for the next run), and ``--passes`` passes
+of every table alternate between the sides (ABBA order), so load on a shared machine
+falls on both alike. Per table and side, the median of the passes::
+
+    table=4xgreedy ref=326028b games=20000 passes=5 games_per_s=… spread_pct=… turns_per_round=…
+    table=4xgreedy ref=current games=20000 passes=5 games_per_s=… spread_pct=… turns_per_round=…
+    table=4xgreedy current_over_ref=… ref=326028b
+
+``current_over_ref`` is the median of the per-pass ratios (above 1: this checkout is
+faster); ``spread_pct`` the range of a side's passes around its median. Both sides play
+the same seeds, so equal ``turns_per_round`` shows they played the same games.
+
+    python scripts/bench_engine.py
+    python scripts/bench_engine.py --against 326028b --tables greedy
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
 import time
+from collections.abc import Iterator
+from pathlib import Path
 
-import numpy as np
+TABLES = {"random": 2_000, "greedy": 20_000, "expected": 300, "aware": 300}
+PLAYERS = 4
+ROOT = Path(__file__).resolve().parent.parent
+CURRENT = "current"
 
-from fcsim.core.engine import play_games
-from fcsim.core.rng import game_seed
-from fcsim.core.rules import RuleSet
-from fcsim.strategies import parse_strategy
 
-TABLES = [("random", 2_000), ("greedy", 20_000), ("expected", 300), ("aware", 300)]
+def measure(name: str, games: int, seed: int) -> tuple[float, float]:
+    """Games per second (CPU time) and turns per round of ``games`` games of 4 x ``name``.
+
+    Uses only what every version of fcsim has (``play_games``, ``parse_strategy``), so a
+    worker runs it on an older checkout too.
+    """
+    import numpy as np
+
+    from fcsim.core.engine import play_games
+    from fcsim.core.rng import game_seed
+    from fcsim.core.rules import RuleSet
+    from fcsim.strategies import parse_strategy
+
+    rules = RuleSet(players=PLAYERS)
+    strategies = [parse_strategy(name)]
+    seeds = np.array([game_seed(np.uint64(seed), np.uint64(g)) for g in range(games)],
+                     dtype=np.uint64)
+    seating = np.zeros((games, rules.players), dtype=np.int8)
+    play_games(seeds[:1], seating[:1], strategies, rules)  # warm-up
+    start = time.process_time()
+    res = play_games(seeds, seating, strategies, rules)
+    secs = time.process_time() - start
+    return games / secs, float(res.turns.mean())
+
+
+def worker() -> None:
+    """Serve measurements: each stdin line ``name games seed`` gets one stdout line
+    ``games_per_s turns_per_round``. The first line out says where fcsim came from."""
+    import fcsim
+
+    print(Path(fcsim.__file__).resolve().parent.parent, flush=True)
+    for line in sys.stdin:
+        name, games, seed = line.split()
+        rate, turns = measure(name, int(games), int(seed))
+        print(f"{rate} {turns}", flush=True)
+
+
+class Side:
+    """A worker process measuring one checkout."""
+
+    def __init__(self, label: str, tree: Path, cache: Path | None) -> None:
+        env = dict(os.environ, PYTHONPATH=str(tree))
+        if cache is not None:
+            env["FCSIM_CACHE_DIR"] = str(cache)
+        self.label = label
+        self.proc = subprocess.Popen([sys.executable, str(Path(__file__).resolve()),
+                                      "--worker"], cwd=tree, env=env, text=True,
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        source = Path(self.proc.stdout.readline().strip())
+        if source != tree.resolve():
+            self.close()
+            sys.exit(f"the {label} worker imported fcsim from {source}, not {tree}")
+
+    def measure(self, name: str, games: int, seed: int) -> tuple[float, float]:
+        self.proc.stdin.write(f"{name} {games} {seed}\n")
+        self.proc.stdin.flush()
+        reply = self.proc.stdout.readline().split()
+        if len(reply) != 2:
+            self.close()
+            sys.exit(f"the {self.label} worker stopped (see its error above)")
+        return float(reply[0]), float(reply[1])
+
+    def close(self) -> None:
+        self.proc.stdin.close()
+        self.proc.wait()
+
+
+def _git(*args: str) -> str:
+    return subprocess.run(["git", "-C", str(ROOT), *args], check=True, text=True,
+                          capture_output=True).stdout.strip()
+
+
+@contextlib.contextmanager
+def checkout(ref: str) -> Iterator[tuple[Path, str]]:
+    """A temporary worktree of ``ref`` (detached) and its commit; removed afterwards."""
+    try:
+        commit = _git("rev-parse", "--verify", f"{ref}^{{commit}}")
+    except subprocess.CalledProcessError:
+        sys.exit(f"--against {ref}: not a commit of this repository")
+    with tempfile.TemporaryDirectory(prefix="fcsim-bench-") as tmp:
+        tree = Path(tmp) / "tree"
+        _git("worktree", "add", "--detach", "--quiet", str(tree), commit)
+        try:
+            yield tree, commit
+        finally:
+            _git("worktree", "remove", "--force", str(tree))
+
+
+def _spread(rates: list[float]) -> float:
+    return 100 * (max(rates) - min(rates)) / statistics.median(rates)
+
+
+def against(ref: str, tables: dict[str, int], passes: int, seed: int) -> None:
+    """Measure this checkout and ``ref`` side by side, interleaved (see the module doc)."""
+    cache_base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    with checkout(ref) as (tree, commit):
+        sides = [Side(ref, tree, cache_base / "fcsim-bench" / commit[:12]),
+                 Side(CURRENT, ROOT, None)]
+        try:
+            for name, games in tables.items():
+                for side in sides:  # warm-up: compile or load the kernels, untimed
+                    side.measure(name, 1, seed)
+                results: dict[str, list[tuple[float, float]]] = {s.label: [] for s in sides}
+                for p in range(passes):
+                    order = sides if p % 4 in (0, 3) else sides[::-1]
+                    for side in order:
+                        results[side.label].append(side.measure(name, games, seed))
+                for side in sides:
+                    rates = [r for r, _ in results[side.label]]
+                    turns = results[side.label][0][1]
+                    print(f"table={PLAYERS}x{name} ref={side.label} games={games} "
+                          f"passes={passes} games_per_s={statistics.median(rates):.1f} "
+                          f"spread_pct={_spread(rates):.1f} turns_per_round={turns:.1f}",
+                          flush=True)
+                ratios = [c / r for (c, _), (r, _) in zip(results[CURRENT], results[ref],
+                                                        strict=True)]
+                print(f"table={PLAYERS}x{name} current_over_ref="
+                      f"{statistics.median(ratios):.3f} ref={ref}", flush=True)
+        finally:
+            for side in sides:
+                side.close()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scale", type=float, default=1.0)
     parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--tables", default=",".join(TABLES),
+                        help="comma-separated strategies, one table of 4 each")
+    parser.add_argument("--against", metavar="REF", help="git ref to compare with")
+    parser.add_argument("--passes", type=int, default=5, help="passes per side (--against)")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    rules = RuleSet(players=4)
-    for name, games in TABLES:
-        games = max(1, int(games * args.scale))
-        strategies = [parse_strategy(name)]
-        seeds = np.array([game_seed(np.uint64(args.seed), np.uint64(g)) for g in range(games)],
-                         dtype=np.uint64)
-        seating = np.zeros((games, rules.players), dtype=np.int8)
-        play_games(seeds[:1], seating[:1], strategies, rules)  # warm-up
-        start = time.process_time()
-        res = play_games(seeds, seating, strategies, rules)
-        secs = time.process_time() - start
-        print(f"table=4x{name} games={games} games_per_s={games / secs:.1f} "
-              f"turns_per_round={res.turns.mean():.1f}", flush=True)
+    if args.worker:
+        worker()
+        return
+    names = [t.strip() for t in args.tables.split(",") if t.strip()]
+    unknown = [t for t in names if t not in TABLES]
+    if unknown or not names:
+        parser.error(f"--tables: unknown table {unknown[0] if unknown else ''!r}; "
+                     f"known: {', '.join(TABLES)}")
+    if args.passes < 1:
+        parser.error("--passes must be at least 1")
+    tables = {t: max(1, int(TABLES[t] * args.scale)) for t in names}
+    if args.against:
+        # a terminated run still removes its worktree and stops its workers
+        signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+        against(args.against, tables, args.passes, args.seed)
+        return
+    for name, games in tables.items():
+        rate, turns = measure(name, games, args.seed)
+        print(f"table={PLAYERS}x{name} games={games} games_per_s={rate:.1f} "
+              f"turns_per_round={turns:.1f}", flush=True)
 
 
 if __name__ == "__main__":

@@ -1,108 +1,119 @@
-"""Open run folders written by ``fcsim simulate``: a lazy polars scan, the run metadata, and a
-long (one row per round) view of the per-round columns."""
+"""Open run folders written by ``fcsim simulate``: a lazy polars scan of their checked
+chunks, the run metadata, and a long (one row per round) view of the per-round columns.
+
+Every chunk is checked first (:func:`fcsim.runner.format.check_folder`: complete, this
+run's, its checksum, rows and games as planned), and runs that hold the same games are
+not combined, so that nothing damaged, foreign or counted twice reaches a statistic.
+"""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import polars as pl
-import pyarrow as pa
-import pyarrow.parquet as pq
 
-METADATA_KEY = b"fcsim"
-PART_GLOB = "part-*.parquet"
-BASE_COLUMNS = ("game", "deal", "rotation", "seat", "strategy", "total", "place", "win")
-ROUND_FAMILIES = ("penalty", "wild_pts", "joker_pts", "out_seat", "out_turn", "turns", "capped")
-# The turn cap is a safety valve, not a rule of the game: runs that differ only there combine.
-_NOT_COMPARED = ("turn_cap",)
+from fcsim.runner import format as fmt
+from fcsim.runner.format import (
+    BASE_COLUMNS,
+    ROUND_FAMILIES,
+    RunFolderError,
+    read_metadata,
+    result_schema,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
 
 PathLike = str | Path
 
-
-class RunFolderError(ValueError):
-    """A path that is not a readable fcsim run folder, or runs that cannot be combined."""
-
-
-def result_schema(rounds: int) -> pa.Schema:
-    """The Arrow schema of a run's Parquet files for a game of ``rounds`` rounds."""
-    fields = [
-        ("game", pa.int64()), ("deal", pa.int64()), ("rotation", pa.int8()), ("seat", pa.int8()),
-        ("strategy", pa.dictionary(pa.int8(), pa.string())),
-        ("total", pa.int16()), ("place", pa.int8()), ("win", pa.bool_()),
-    ]
-    per_round = {"penalty": pa.int16(), "wild_pts": pa.int16(), "joker_pts": pa.int16(),
-                 "out_seat": pa.int8(), "out_turn": pa.int16(), "turns": pa.int16(),
-                 "capped": pa.bool_()}
-    for r in range(1, rounds + 1):
-        fields += [(f"{name}_{r}", dtype) for name, dtype in per_round.items()]
-    return pa.schema(fields)
+__all__ = ["BASE_COLUMNS", "ROUND_FAMILIES", "CheckedRun", "RunFolderError", "check_run",
+           "game_keys", "load_results", "long_rounds", "read_metadata", "result_schema",
+           "rounds_of", "run_names"]
 
 
-def part_files(path: PathLike) -> list[Path]:
-    """The sorted Parquet part files of a run folder; a clear error if there are none."""
+@dataclass(frozen=True)
+class CheckedRun:
+    """A run folder whose chunks all passed their checks."""
+
+    folder: Path
+    meta: dict[str, Any]
+    chunks: dict[int, fmt.Chunk]
+
+    @property
+    def files(self) -> list[Path]:
+        """The chunk files, in chunk order."""
+        return [c.path for c in self.chunks.values()]
+
+    def game_spans(self) -> list[range]:
+        """The games present, as maximal runs of consecutive games."""
+        spans: list[range] = []
+        for chunk in self.chunks.values():
+            if spans and spans[-1].stop == chunk.games.start:
+                spans[-1] = range(spans[-1].start, chunk.games.stop)
+            else:
+                spans.append(chunk.games)
+        return spans
+
+
+def check_run(path: PathLike) -> CheckedRun:
+    """Check run folder ``path`` and every chunk in it; :class:`RunFolderError` naming the
+    first file that fails (damaged, foreign or stray) and what to do."""
     folder = Path(path)
-    if not folder.exists():
-        raise RunFolderError(f"no such run folder: {folder}")
-    if not folder.is_dir():
+    if folder.exists() and not folder.is_dir():
         raise RunFolderError(f"not a run folder (expected a folder of part files): {folder}")
-    files = sorted(folder.glob(PART_GLOB))
-    if not files:
-        raise RunFolderError(f"no part-NNNNNN.parquet files in {folder}: not an fcsim run folder")
-    return files
+    meta = read_metadata(folder)
+    check = fmt.check_folder(folder, meta)
+    if check.problems:
+        raise RunFolderError(f"{folder}: {fmt.describe_problems(check.problems)}; repair it "
+                             f"with its fcsim simulate command and --resume (fcsim info "
+                             f"{folder} prints it)")
+    if not check.chunks:
+        raise RunFolderError(f"no finished chunks in {folder} yet")
+    return CheckedRun(folder=folder, meta=meta, chunks=check.chunks)
 
 
-def read_metadata(path: PathLike) -> dict[str, Any]:
-    """The run metadata (rules, strategies, seed, …) stored in a run folder's Parquet files.
+def _check_same_rules(runs: Sequence[CheckedRun]) -> None:
+    def compared(run: CheckedRun) -> dict[str, Any]:
+        return {k: v for k, v in run.meta["rules"].items() if k not in fmt.NOT_A_RULE}
 
-    ``path`` is a run folder or one of its part files."""
-    target = Path(path)
-    file = target if target.is_file() else part_files(target)[0]
-    try:
-        metadata = pq.read_schema(file).metadata or {}
-    except (pa.ArrowException, OSError) as err:
-        raise RunFolderError(f"cannot read {file} as Parquet: {err}") from None
-    if METADATA_KEY not in metadata:
-        raise RunFolderError(f"{file} has no fcsim metadata: not written by fcsim simulate")
-    try:
-        meta = json.loads(metadata[METADATA_KEY])
-    except ValueError as err:
-        raise RunFolderError(f"{file} has unreadable fcsim metadata: {err}") from None
-    rules = meta.get("rules") if isinstance(meta, dict) else None
-    if not isinstance(rules, dict) or not {"players", "rounds"} <= rules.keys():
-        raise RunFolderError(f"{file} has fcsim metadata without its rules (players, rounds)")
-    return meta
-
-
-def _check_columns(folder: Path, rounds: int) -> None:
-    """Every part file must be readable Parquet with the result columns of ``rounds`` rounds."""
-    wanted = list(BASE_COLUMNS) + [f"{f}_{r}" for f in ROUND_FAMILIES for r in range(1, rounds + 1)]
-    for file in part_files(folder):
-        try:
-            names = set(pq.read_schema(file).names)
-        except (pa.ArrowException, OSError) as err:
-            raise RunFolderError(f"cannot read {file} as Parquet: {err}") from None
-        missing = [name for name in wanted if name not in names]
-        if missing:
-            raise RunFolderError(f"{file} lacks the result column(s) {', '.join(missing[:5])}")
-
-
-def _check_same_rules(folders: Sequence[Path], metas: Sequence[dict[str, Any]]) -> None:
-    first = {k: v for k, v in metas[0]["rules"].items() if k not in _NOT_COMPARED}
-    for folder, meta in zip(folders[1:], metas[1:], strict=True):
-        rules = {k: v for k, v in meta["rules"].items() if k not in _NOT_COMPARED}
+    first = compared(runs[0])
+    for run in runs[1:]:
+        rules = compared(run)
         diff = [k for k in sorted(first.keys() | rules.keys()) if first.get(k) != rules.get(k)]
         if diff:
             k = diff[0]
             raise RunFolderError(
-                f"runs have different rules and cannot be combined: {folders[0].name} has "
-                f"{k}={first.get(k)!r}, {folder.name} has {k}={rules.get(k)!r}"
+                f"runs have different rules and cannot be combined: {runs[0].folder.name} has "
+                f"{k}={first.get(k)!r}, {run.folder.name} has {k}={rules.get(k)!r}"
             )
+
+
+def _shared_games(a: CheckedRun, b: CheckedRun) -> range | None:
+    """The first games that runs ``a`` and ``b`` both hold (same seed, seating and
+    strategies, so game g of one is game g of the other), or None."""
+    if fmt.differences(a.meta, b.meta, fmt.GAMES):
+        return None
+    for x in a.game_spans():
+        for y in b.game_spans():
+            low, high = max(x.start, y.start), min(x.stop, y.stop)
+            if low < high:
+                return range(low, high)
+    return None
+
+
+def _check_distinct_games(runs: Sequence[CheckedRun]) -> None:
+    """Refuse runs that hold the same games: each would count twice."""
+    for i, a in enumerate(runs):
+        for b in runs[i + 1:]:
+            shared = _shared_games(a, b)
+            if shared is not None:
+                raise RunFolderError(
+                    f"{a.folder} and {b.folder} hold the same games (seed {a.meta['seed']}, "
+                    f"games {shared.start:,} to {shared.stop - 1:,} in both): they would "
+                    f"count twice; give each game once")
 
 
 def run_names(paths: Sequence[PathLike]) -> list[str]:
@@ -129,24 +140,21 @@ def load_results(
 ) -> pl.LazyFrame | pd.DataFrame:
     """All game × seat rows of one or several run folders, as a lazy polars scan.
 
-    Several folders must share their rules; a ``run`` column (the folder name) then tells
-    them apart, and ``(run, game)`` identifies a game. ``pandas=True`` collects the rows
-    into a pandas DataFrame instead (fine for small runs; large ones want the lazy frame).
+    Every chunk is checked first (:func:`check_run`). Several folders must share their
+    rules and hold different games; a ``run`` column (the folder name) then tells them
+    apart, and ``(run, game)`` identifies a game. ``pandas=True`` collects the rows into a
+    pandas DataFrame instead (fine for small runs; large ones want the lazy frame).
     """
-    folders = _as_list(paths)
-    metas = [read_metadata(f) for f in folders]
-    _check_same_rules(folders, metas)
-    for folder, meta in zip(folders, metas, strict=True):
-        _check_columns(folder, int(meta["rules"]["rounds"]))
-    scans = [pl.scan_parquet(part_files(f)) for f in folders]
+    runs = [check_run(f) for f in _as_list(paths)]
+    _check_same_rules(runs)
+    _check_distinct_games(runs)
+    scans = [pl.scan_parquet(run.files) for run in runs]
     if len(scans) == 1:
         lf = scans[0]
     else:
-        lf = pl.concat(
-            [s.with_columns(run=pl.lit(name)) for s, name in zip(scans, run_names(folders),
-                                                                 strict=True)],
-            how="vertical",
-        )
+        names = run_names([run.folder for run in runs])
+        lf = pl.concat([s.with_columns(run=pl.lit(name))
+                        for s, name in zip(scans, names, strict=True)], how="vertical")
     return lf.collect().to_pandas() if pandas else lf
 
 

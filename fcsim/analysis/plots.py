@@ -42,7 +42,8 @@ def _colors(colors: Colors | None, names: Iterable[str]) -> Colors:
     return colors if colors is not None else strategy_colors(names)
 
 
-def _save(fig: Figure, path: str | Path) -> Path:
+def save_figure(fig: Figure, path: str | Path) -> Path:
+    """Lay out ``fig`` and write it as a PNG at ``path`` (folders made); returns the path."""
     out = Path(path)
     out.parent.mkdir(parents=True, exist_ok=True)
     FigureCanvasAgg(fig)
@@ -51,7 +52,7 @@ def _save(fig: Figure, path: str | Path) -> Path:
     return out
 
 
-def _errors(df: pl.DataFrame, name: str) -> np.ndarray:
+def error_bars(df: pl.DataFrame, name: str) -> np.ndarray:
     """Asymmetric error-bar lengths from the ``name_lo`` / ``name_hi`` columns."""
     value = df[name].to_numpy()
     spread = np.vstack([value - df[f"{name}_lo"].to_numpy(), df[f"{name}_hi"].to_numpy() - value])
@@ -61,7 +62,7 @@ def _errors(df: pl.DataFrame, name: str) -> np.ndarray:
 def _strategy_bars(ax: Axes, df: pl.DataFrame, value: str, colors: Colors) -> None:
     names = df["strategy"].to_list()
     y = np.arange(len(names))
-    ax.barh(y, df[value].to_numpy(), xerr=_errors(df, value), capsize=4,
+    ax.barh(y, df[value].to_numpy(), xerr=error_bars(df, value), capsize=4,
             color=[colors[n] for n in names], edgecolor="black", linewidth=0.5)
     ax.set_yticks(y, names)
     ax.invert_yaxis()
@@ -78,7 +79,7 @@ def plot_win_share(table: pl.DataFrame, path: str | Path, colors: Colors | None 
     ax.set_xlabel("win share (share of seat-games won; a tie for first counts 1/k)")
     ax.set_title("Win share per strategy (95% Wilson intervals)")
     ax.legend(loc="lower right")
-    return _save(fig, path)
+    return save_figure(fig, path)
 
 
 def plot_score_distribution(histogram: pl.DataFrame, path: str | Path,
@@ -98,7 +99,7 @@ def plot_score_distribution(histogram: pl.DataFrame, path: str | Path,
     ax.set_ylabel("share of seat-games per point")
     ax.set_title("Distribution of final totals")
     ax.legend(title="strategy")
-    return _save(fig, path)
+    return save_figure(fig, path)
 
 
 def _round_lines(table: pl.DataFrame, value: str, path: str | Path, colors: Colors | None,
@@ -117,7 +118,7 @@ def _round_lines(table: pl.DataFrame, value: str, path: str | Path, colors: Colo
     ax.set_ylabel(ylabel)
     ax.set_title(title)
     ax.legend(title="strategy")
-    return _save(fig, path)
+    return save_figure(fig, path)
 
 
 def plot_penalty_by_round(rounds: pl.DataFrame, path: str | Path,
@@ -158,7 +159,7 @@ def plot_penalty_composition(rounds: pl.DataFrame, path: str | Path,
     ax.set_ylabel("mean penalty points per game")
     ax.set_title("Where the penalty points come from")
     ax.legend(title="left-over cards")
-    return _save(fig, path)
+    return save_figure(fig, path)
 
 
 def plot_seat_advantage(seats: pl.DataFrame, path: str | Path) -> Path:
@@ -166,7 +167,7 @@ def plot_seat_advantage(seats: pl.DataFrame, path: str | Path) -> Path:
     fig = Figure(figsize=(10, 4.2))
     left, right = fig.subplots(1, 2)
     seat = seats["seat"].to_numpy()
-    left.bar(seat, seats["win_share"].to_numpy(), yerr=_errors(seats, "win_share"), capsize=4,
+    left.bar(seat, seats["win_share"].to_numpy(), yerr=error_bars(seats, "win_share"), capsize=4,
              color=NEUTRAL, edgecolor="black", linewidth=0.5)
     left.axhline(1 / len(seat), color="black", linestyle="--", linewidth=1,
                  label=f"fair share 1/P = {1 / len(seat):.3f}")
@@ -175,7 +176,7 @@ def plot_seat_advantage(seats: pl.DataFrame, path: str | Path) -> Path:
     left.set_title("Win share by seat")
     left.set_ylim(0, 1.3 * seats["win_share_hi"].max())
     left.legend(loc="upper right")
-    right.errorbar(seat, seats["mean_total"].to_numpy(), yerr=_errors(seats, "mean_total"),
+    right.errorbar(seat, seats["mean_total"].to_numpy(), yerr=error_bars(seats, "mean_total"),
                    fmt="o", color=NEUTRAL, capsize=4)
     right.set_xlabel("seat")
     right.set_ylabel("mean final total (points)")
@@ -183,7 +184,7 @@ def plot_seat_advantage(seats: pl.DataFrame, path: str | Path) -> Path:
     for ax in (left, right):
         ax.set_xticks(seat)
     fig.suptitle("Seat advantage (95% intervals)")
-    return _save(fig, path)
+    return save_figure(fig, path)
 
 
 def plot_head_to_head(table: pl.DataFrame, path: str | Path) -> Path:
@@ -198,7 +199,7 @@ def plot_head_to_head(table: pl.DataFrame, path: str | Path) -> Path:
     if not names:
         ax.text(0.5, 0.5, "no two different strategies met at a table", ha="center")
         ax.set_axis_off()
-        return _save(fig, path)
+        return save_figure(fig, path)
     image = ax.imshow(matrix, cmap="RdBu", vmin=0, vmax=1)
     for i in range(len(names)):
         for j in range(len(names)):
@@ -211,7 +212,7 @@ def plot_head_to_head(table: pl.DataFrame, path: str | Path) -> Path:
     ax.set_ylabel("strategy (row)")
     ax.set_title("Head to head: row finished ahead of column")
     fig.colorbar(image, ax=ax, label="share of seat pairs (ties count 1/2)")
-    return _save(fig, path)
+    return save_figure(fig, path)
 
 
 def plot_ratings(ratings: pl.DataFrame, path: str | Path, colors: Colors | None = None) -> Path:
@@ -221,7 +222,7 @@ def plot_ratings(ratings: pl.DataFrame, path: str | Path, colors: Colors | None 
     fig = Figure(figsize=(7, 0.6 * len(names) + 1.8))
     ax = fig.add_subplot()
     y = np.arange(len(names))
-    error = _errors(ratings, "rating")
+    error = error_bars(ratings, "rating")
     for i, name in enumerate(names):
         ax.errorbar(ratings["rating"][i], y[i], xerr=error[:, i : i + 1], fmt="o",
                     color=colors[name], capsize=4, markersize=7)
@@ -231,4 +232,4 @@ def plot_ratings(ratings: pl.DataFrame, path: str | Path, colors: Colors | None 
     ax.set_xlabel("rating (Elo scale: +400 = 10:1 odds of finishing ahead)")
     ax.set_title("Strategy ratings (Bradley–Terry, 95% bootstrap intervals)")
     ax.legend(loc="lower right")
-    return _save(fig, path)
+    return save_figure(fig, path)

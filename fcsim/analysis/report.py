@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import html
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +16,7 @@ import polars as pl
 
 from fcsim.analysis import plots, ratings, stats
 from fcsim.analysis.load import PathLike, load_results, read_metadata, run_names
+from fcsim.viewer.showcase import write_game_pages
 
 Cell = Callable[[dict[str, Any]], str]
 
@@ -167,8 +169,25 @@ def _sections(lf: pl.LazyFrame, out: Path, duplicate: bool) -> list[Section]:
     ]
 
 
-def _markdown(header: list[str], sections: list[Section]) -> str:
-    lines = ["# fcsim report", "", *[f"- {line}" for line in header]]
+def _games_section(lf: pl.LazyFrame, folders: Sequence[Path], metas: Sequence[dict[str, Any]],
+                   out: Path) -> Section:
+    """A few games replayed as viewer pages beside the report, and the links to them."""
+    labels = [None] if len(folders) == 1 else run_names(folders)
+    pages = write_game_pages(lf, dict(zip(labels, metas, strict=True)), out)
+    return Section(
+        "Games to watch",
+        "Each page plays one game back in a browser, offline: every hand, the pile, the melds "
+        "and penalties, the running totals, and what each seat saw.",
+        ["game", "chosen as", "totals by seat", "page"],
+        [[("" if p.pick.run is None else f"{p.pick.run} ") + f"game {p.pick.game}",
+          f"{p.pick.name}: {p.pick.reason}", ", ".join(map(str, p.pick.totals)),
+          f"[{p.page.name}]({p.page.name})" if p.page else f"none: {p.problem}"]
+         for p in pages])
+
+
+
+def _markdown(title: str, header: list[str], sections: list[Section]) -> str:
+    lines = [f"# {title}", "", *[f"- {line}" for line in header]]
     for section in sections:
         lines += ["", f"## {section.title}", "", section.note, ""]
         lines.append("| " + " | ".join(section.header) + " |")
@@ -192,15 +211,24 @@ def _bold(text: str) -> str:
     return "".join(f"<b>{p}</b>" if i % 2 else p for i, p in enumerate(parts))
 
 
-def _html(header: list[str], sections: list[Section]) -> str:
-    out = ["<!DOCTYPE html>", "<html><head><meta charset='utf-8'><title>fcsim report</title>",
-           f"<style>{CSS}</style></head><body>", "<h1>fcsim report</h1>", "<ul>",
+_LINK = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)")
+
+
+def _cell(text: str) -> str:
+    """Escape a table cell for HTML and turn its markdown ``[text](href)`` links into <a>."""
+    return _LINK.sub(r"<a href='\2'>\1</a>", html.escape(text))
+
+
+def _html(title: str, header: list[str], sections: list[Section]) -> str:
+    name = html.escape(title)
+    out = ["<!DOCTYPE html>", f"<html><head><meta charset='utf-8'><title>{name}</title>",
+           f"<style>{CSS}</style></head><body>", f"<h1>{name}</h1>", "<ul>",
            *[f"<li>{_bold(line)}</li>" for line in header], "</ul>"]
     for section in sections:
         out += [f"<h2>{html.escape(section.title)}</h2>",
                 f"<p class='note'>{html.escape(section.note)}</p>", "<table><thead><tr>",
                 *[f"<th>{html.escape(h)}</th>" for h in section.header], "</tr></thead><tbody>"]
-        out += ["<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>"
+        out += ["<tr>" + "".join(f"<td>{_cell(c)}</td>" for c in row) + "</tr>"
                 for row in section.rows]
         out.append("</tbody></table>")
         if section.chart is not None:
@@ -222,7 +250,17 @@ def build_report(paths: PathLike | Sequence[PathLike], out_dir: PathLike) -> Pat
     rows = lf.select(pl.len()).collect().item()
     header = _header(folders, metas, rows, stats.players_of(lf), stats.strategies_of(lf))
     sections = _sections(lf, out, duplicate=all(m.get("duplicate") for m in metas))
-    (out / "report.md").write_text(_markdown(header, sections), encoding="utf-8")
+    sections.append(_games_section(lf, folders, metas, out))
+    return write_pages(out, "fcsim report", header, sections)
+
+
+def write_pages(out: Path, title: str, header: list[str], sections: list[Section]) -> Path:
+    """Write ``report.md`` and the self-contained ``report.html`` (charts embedded) into
+    ``out``, beside the charts the sections name; returns the HTML path.
+
+    ``header`` lines are markdown (``**bold**`` is kept in HTML). ``fcsim sweep`` and
+    ``fcsim tune`` write their pages with it too."""
+    (out / "report.md").write_text(_markdown(title, header, sections), encoding="utf-8")
     page = out / "report.html"
-    page.write_text(_html(header, sections), encoding="utf-8")
+    page.write_text(_html(title, header, sections), encoding="utf-8")
     return page

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import combinations
+from typing import NamedTuple
 
 import numpy as np
 import polars as pl
@@ -278,7 +279,8 @@ def head_to_head(data: Frame | FinishingPatterns) -> pl.DataFrame:
     return _with_wilson(df, "ahead_share", "ahead", "pairs")
 
 
-def _p_text(p: float) -> str:
+def p_text(p: float) -> str:
+    """``p < 0.001``, or ``p = `` and three decimals."""
     return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
 
 
@@ -291,10 +293,10 @@ def verdict(a: str, b: str, diff: float, lo: float, hi: float, deals: int, p: fl
     if lo <= 0 <= hi:
         return (f"no significant difference between {a} and {b} over {deals:,} deals "
                 f"({a} − {b} = {diff:+.{digits}f} ± {half:.{digits}f} points per game, "
-                f"{_p_text(p)})")
+                f"{p_text(p)})")
     direction = "less" if diff < 0 else "more"
     return (f"{a} scores {abs(diff):.{digits}f} ± {half:.{digits}f} points per game {direction} "
-            f"than {b} over {deals:,} deals ({_p_text(p)})")
+            f"than {b} over {deals:,} deals ({p_text(p)})")
 
 
 PAIRED_SCHEMA = {"a": pl.String, "b": pl.String, "deals": pl.Int64, "mean_diff": pl.Float64,
@@ -324,15 +326,36 @@ def paired_comparison(frame: Frame, pairs: list[tuple[str, str]] | None = None) 
     rows = []
     for a, b in pairs:
         diff = (per_deal.select(d=pl.col(str(wanted.index(a))) - pl.col(str(wanted.index(b))))
-                .drop_nulls()
-                .select(deals=pl.len(), mean=pl.col("d").mean(), sd=pl.col("d").std()))
-        deals, mean, sd = diff.row(0)
-        mean = float("nan") if mean is None else mean
-        sd = float("nan") if sd is None else sd
-        lo, hi = (float(x) for x in t_interval(mean, sd, deals))
-        with np.errstate(invalid="ignore", divide="ignore"):
-            p = float(2 * sps.t.sf(abs(mean) / (sd / np.sqrt(deals)), deals - 1))
-        if sd == 0 and deals > 1:
-            p = 1.0 if mean == 0 else 0.0
+                .drop_nulls())
+        deals, mean, lo, hi, p = mean_difference(diff["d"].to_numpy())
         rows.append((a, b, deals, mean, lo, hi, p, verdict(a, b, mean, lo, hi, deals, p)))
     return pl.DataFrame(rows, orient="row", schema=PAIRED_SCHEMA)
+
+
+class MeanDifference(NamedTuple):
+    """The mean of paired differences, its 95% t interval and two-sided t-test p-value."""
+
+    deals: int
+    mean: float
+    lo: float
+    hi: float
+    p_value: float
+
+
+def mean_difference(differences: np.ndarray) -> MeanDifference:
+    """Summarise per-deal differences ``float64[D]`` (one-sample t test against 0).
+
+    The statistics of :func:`paired_comparison`, for callers that pair deals themselves
+    (``fcsim sweep`` and ``fcsim tune`` pair runs played on the same deals). Fewer than two
+    deals give NaN; differences that never vary give p = 1 if they are all 0, else 0.
+    """
+    d = np.asarray(differences, dtype=np.float64)
+    deals = int(d.size)
+    mean = float(d.mean()) if deals else float("nan")
+    sd = float(d.std(ddof=1)) if deals > 1 else float("nan")
+    lo, hi = (float(x) for x in t_interval(mean, sd, deals))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = float(2 * sps.t.sf(abs(mean) / (sd / np.sqrt(deals)), deals - 1))
+    if sd == 0 and deals > 1:
+        p = 1.0 if mean == 0 else 0.0
+    return MeanDifference(deals, mean, lo, hi, p)

@@ -16,9 +16,8 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.parquet as pq
 
-from fcsim.analysis.load import METADATA_KEY, result_schema
+from fcsim.runner import format as fmt
 
 CAP_PROBABILITY = 0.0002
 TURN_CAP = 2000
@@ -107,13 +106,14 @@ def write_synthetic_run(
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
     meta = {
-        "fcsim_version": "synthetic",
+        "format": fmt.FORMAT_VERSION, "fcsim_version": "synthetic", "code_digest": "synthetic",
         "rules": {"players": players, "rounds": rounds, "wild_penalty": WILD_PENALTY,
                   "go_out_bonus": 0, "all_wild_melds": True, "turn_cap": TURN_CAP},
         "strategies": list(strategies), "seed": seed, "games": games,
-        "duplicate": duplicate, "seat_rotation": True,
+        "duplicate": duplicate, "seat_rotation": True, "chunk_size": games_per_file,
     }
-    schema = result_schema(rounds).with_metadata({METADATA_KEY: json.dumps(meta).encode()})
+    schema = fmt.result_schema(rounds, json.dumps(meta).encode())
+    (out / fmt.MANIFEST).write_bytes(fmt.encode(schema.empty_table()))
     specs = list(dict.fromkeys(strategies))  # a spec may sit at several seats
     dictionary = pa.array(specs, pa.string())
     spec_index = np.array([specs.index(s) for s in strategies], dtype=np.int8)
@@ -127,7 +127,5 @@ def write_synthetic_run(
                   for name, values in cols.items()}
         arrays["strategy"] = pa.DictionaryArray.from_arrays(indices, dictionary)
         table = pa.table([arrays[name] for name in schema.names], schema=schema)
-        # as the runner writes them: zstd, one row group per file
-        pq.write_table(table, out / f"part-{part:06d}.parquet", compression="zstd",
-                       compression_level=9, row_group_size=table.num_rows)
+        (out / fmt.part_name(part)).write_bytes(fmt.encode(table))  # as the runner writes
     return out

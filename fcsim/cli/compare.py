@@ -8,9 +8,12 @@ from pathlib import Path
 
 import click
 
-from fcsim.cli.options import make_rules, rule_options
-from fcsim.cli.running import InputError, play_plan
+from fcsim.cli.options import Bounded, InputError, make_rules, rule_options
+from fcsim.cli.running import play_plan
+from fcsim.runner.format import MAX_GAMES, MAX_SEED, RunFolderError
 from fcsim.strategies import StrategyError, parse_strategy
+
+DEFAULT_PLAYERS = 2
 
 
 def _seating(a: str, b: str, players: int) -> list[str]:
@@ -23,10 +26,14 @@ def _print_comparison(path: Path, a: str, b: str) -> None:
     from fcsim.analysis.load import read_metadata
     from fcsim.analysis.stats import paired_comparison, win_share
 
-    meta = read_metadata(path)
-    if not meta.get("duplicate"):
-        raise InputError(f"{path} is not a duplicate-format run (fcsim simulate --duplicate)")
-    lf = load_results(path)
+    try:
+        meta = read_metadata(path)
+        if not meta.get("duplicate"):
+            raise InputError(f"{path} is not a duplicate-format run "
+                             f"(fcsim simulate --duplicate)")
+        lf = load_results(path)
+    except RunFolderError as err:
+        raise click.ClickException(str(err)) from None
     names = set(meta["strategies"])
     if a not in names or b not in names:
         raise InputError(f"{path} holds {', '.join(sorted(names))}, not both {a} and {b}")
@@ -44,25 +51,27 @@ def _print_comparison(path: Path, a: str, b: str) -> None:
     click.echo(f"  verdict: {row['verdict']}")
 
 
-@click.command("compare")
+@click.command("compare", short_help="Compare two strategies on the same deals.")
 @click.argument("a")
 @click.argument("b")
-@click.option("--deals", type=int, default=5000, show_default=True,
+@click.option("--deals", type=Bounded(1, MAX_GAMES), default=5000, show_default=True,
               help="Deals; each is played in every seat rotation.")
-@click.option("--players", type=click.IntRange(2, 7), default=2, show_default=True,
-              help="Seats; A and B alternate around the table.")
-@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True)
+@click.option("--players", type=click.IntRange(2, 7), default=DEFAULT_PLAYERS,
+              show_default=True, help="Seats, 2 to 7; A and B alternate around the table.")
+@click.option("--seed", type=Bounded(0, MAX_SEED, "S"), default=0, show_default=True,
+              help="Root seed of the deals, 0 to 2^64 - 1.")
 @click.option("--from", "source", type=click.Path(path_type=Path),
               help="Read an existing duplicate-format run instead of playing.")
 @click.option("--out", type=click.Path(path_type=Path),
               help="Keep the games in this run folder (default: a temporary one).")
-@click.option("--workers", type=int, help="Local worker processes [default: all cores].")
+@click.option("--workers", type=int, help="Local worker processes (default: all cores).")
 @rule_options
 def compare_command(a, b, deals, players, seed, source, out, workers, short, wild_penalty,
                     go_out_bonus, no_all_wild_melds, turn_cap) -> None:
-    """Which of two strategies scores less, by how much, and how sure that is.
+    """Which of two strategies A and B scores less, by how much, and how sure that is:
+    both play the same deals in every seat rotation (2 seats unless --players says more).
 
-    Example: fcsim compare expected greedy --deals 20000
+    Example: fcsim compare expected greedy --deals 20000 --players 4
     """
     try:
         a, b = parse_strategy(a).spec, parse_strategy(b).spec
@@ -75,8 +84,9 @@ def compare_command(a, b, deals, players, seed, source, out, workers, short, wil
             raise InputError(f"{source} is not a run folder")
         _print_comparison(source, a, b)
         return
-    if deals < 1:
-        raise InputError(f"--deals must be at least 1, not {deals}")
+    if deals * players > MAX_GAMES:
+        raise InputError(f"--deals {deals:,} at {players} seats are {deals * players:,} "
+                         f"games, more than a run holds ({MAX_GAMES:,})")
     rules = make_rules(players, short, wild_penalty, go_out_bonus, no_all_wild_melds, turn_cap)
     folder = out or Path(tempfile.mkdtemp(prefix="fcsim-compare-")) / "run"
     try:

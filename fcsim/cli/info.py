@@ -1,39 +1,74 @@
-"""``fcsim info``: what a run folder holds (its run's metadata, and how much is done)."""
+"""``fcsim info``: what a run folder holds — its run, how much is done and checked, who is
+writing it, and the command that plays it again."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
 
+from fcsim.cli.simulate import command_line
+from fcsim.runner import format as fmt
+from fcsim.runner.format import RunFolderError
+from fcsim.runner.lock import lock_holder
+from fcsim.runner.plan import RunPlan, this_code
 from fcsim.runner.store import stored_plan
 from fcsim.runner.summary import folder_contents
 
+DAMAGED = 1  # exit status of a folder with files that fail their checks
 
-@click.command("info")
+
+def _code_line(plan: RunPlan, codes: set[str]) -> str:
+    """The code that played the run, and whether it is this fcsim's."""
+    played = codes | {plan.code}
+    here = this_code()
+    return ", ".join(sorted(played)) + (" (this fcsim)" if played == {here}
+                                        else f" (this fcsim is {here})")
+
+
+@click.command("info", short_help="Show what a run folder holds and how to play it again.")
 @click.argument("path", type=click.Path(exists=True, file_okay=False, path_type=Path))
 def info_command(path: Path) -> None:
-    """Show the run stored in folder PATH: version, rules, strategies, seed, progress."""
-    plan = stored_plan(path)
+    """Show the run stored in folder PATH: its code, rules, strategies and seed, the chunks
+    done and checked, and the command that plays the run again."""
+    try:
+        plan = stored_plan(path)
+    except RunFolderError as err:
+        raise click.ClickException(str(err)) from None
     if plan is None:
         raise click.ClickException(f"{path} holds no fcsim run")
-    contents = folder_contents(path, plan)
+    check = fmt.check_folder(path, plan.metadata())
+    contents = folder_contents(plan, {i: c.path for i, c in check.chunks.items()})
     rules = ", ".join(f"{key}={value}" for key, value in plan.rules.to_dict().items())
-    complete = contents.chunks == plan.chunk_count
+    command = command_line(plan, path)
+    writer = lock_holder(path)
+    if check.problems:
+        status = (f"damaged: {fmt.describe_problems(check.problems)}; run {command} "
+                  f"--resume to set them aside and play them again")
+    elif contents.chunks == plan.chunk_count:
+        status = "complete"
+    elif writer:
+        status = "being written"
+    else:
+        status = f"incomplete: run {command} --resume to complete it"
     lines = [
         ("run", str(path)),
-        ("fcsim", plan.fcsim_version),
+        ("code", _code_line(plan, {c.code for c in check.chunks.values()})),
         ("strategies", ", ".join(plan.strategies)),
         ("rules", rules),
         ("seed", str(plan.seed)),
         ("games", f"{plan.games:,}"),
         ("format", f"duplicate={plan.duplicate}, seat_rotation={plan.seat_rotation}"),
         ("chunks", f"{contents.chunks:,} of {plan.chunk_count:,} "
-                   f"({plan.chunk_size:,} games each)"),
+                   f"({plan.chunk_size:,} games each), each checked"),
         ("present", f"{contents.games:,} games, {contents.rows:,} rows, "
                     f"{contents.bytes / 1e6:,.1f} MB"),
-        ("status", "complete" if complete
-         else "incomplete: run its fcsim simulate command again with --resume"),
+        *([("writer", writer)] if writer else []),
+        ("status", status),
+        ("command", command),
     ]
     for key, value in lines:
         click.echo(f"{key:<11}{value}")
+    if check.problems:
+        sys.exit(DAMAGED)

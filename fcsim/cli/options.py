@@ -1,4 +1,4 @@
-"""Options shared by several commands: the rule variants of RULES.md."""
+"""Options shared by several commands: the rule variants of RULES.md, bounded counts."""
 
 from __future__ import annotations
 
@@ -7,6 +7,35 @@ from collections.abc import Callable
 import click
 
 from fcsim.core.rules import DEFAULT_TURN_CAP, FACE, RulesError, RuleSet
+
+
+class InputError(click.ClickException):
+    """Bad input: one line on stderr, exit code 2."""
+
+    exit_code = 2
+
+
+class Bounded(click.ParamType):
+    """A whole number from ``low`` to ``high``; anything else is one :class:`InputError`
+    line saying what is allowed (click's own range errors add usage lines)."""
+
+    name = "integer"
+
+    def __init__(self, low: int, high: int, metavar: str = "N") -> None:
+        self.low, self.high, self.metavar = low, high, metavar
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        return self.metavar
+
+    def convert(self, value, param, ctx):
+        flag = param.opts[0] if param is not None and param.opts else "the value"
+        try:
+            number = value if isinstance(value, int) else int(str(value))
+        except ValueError:
+            raise InputError(f"{flag} must be a whole number, not {value!r}") from None
+        if not self.low <= number <= self.high:
+            raise InputError(f"{flag} must be {self.low:,} to {self.high:,}, not {number:,}")
+        return number
 
 
 class WildPenalty(click.ParamType):

@@ -1,33 +1,71 @@
-"""``fcsim report``: statistics, ratings and charts of one or several run folders."""
+"""``fcsim report``: statistics, ratings and charts of one or several run folders.
+
+The report is written into a temporary folder beside ``--out`` and swapped in whole at the
+end, so an interrupted report leaves the previous one (or none), never a mix.
+"""
 
 from __future__ import annotations
 
+import shutil
+import sys
+import tempfile
 from pathlib import Path
 
 import click
 
+from fcsim.cli.running import INTERRUPTED
+from fcsim.runner.durable import replace_folder
 
-@click.command("report")
+REPORT_SUFFIXES = (".md", ".html", ".png")  # all a report folder holds
+
+
+def _check_out(out_dir: Path) -> None:
+    """Refuse an ``--out`` that holds anything but a report (it is replaced whole)."""
+    if out_dir.exists() and not out_dir.is_dir():
+        raise click.ClickException(f"{out_dir} is a file; choose another --out")
+    if out_dir.is_dir():
+        other = sorted(p.name for p in out_dir.iterdir()
+                       if p.is_dir() or p.suffix not in REPORT_SUFFIXES)
+        if other:
+            raise click.ClickException(f"{out_dir} holds {other[0]}, which is no part of a "
+                                       f"report (a report replaces its whole folder); "
+                                       f"choose another --out")
+
+
+@click.command("report", short_help="Write tables and charts of one or more run folders.")
 @click.argument("paths", metavar="PATH...", nargs=-1, required=True,
                 type=click.Path(path_type=Path))
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
               default=Path("report"), show_default=True,
-              help="Folder for report.md, report.html and the chart PNGs.")
+              help="Folder for report.md, report.html and the chart PNGs (replaced whole).")
 def report_command(paths: tuple[Path, ...], out_dir: Path) -> None:
-    """Write a report on the run folder(s) PATH..., e.g. fcsim report results/run1.
+    """Write a report on the run folder(s) PATH..., for example: fcsim report results/run1.
 
-    Several folders are combined (they must share their rules)."""
+    Several folders are combined; they must share their rules and hold different games.
+    Every chunk is checked first. Ctrl-C leaves the previous report as it was.
+    """
     # imported here: the analysis stack (scipy, matplotlib) would slow every other command
     import polars as pl
 
     from fcsim.analysis.load import RunFolderError
     from fcsim.analysis.report import build_report
 
+    _check_out(out_dir)
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    temp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", suffix=".tmp", dir=out_dir.parent))
     try:
-        page = build_report(paths, out_dir)
+        page = build_report(paths, temp)
+        replace_folder(temp, out_dir)
+    except KeyboardInterrupt:
+        state = "was not changed" if temp.exists() else "holds the new report"
+        click.echo(f"Interrupted: {out_dir} {state}.", err=True)
+        sys.exit(INTERRUPTED)
     except RunFolderError as err:
         raise click.ClickException(str(err)) from None
     except (pl.exceptions.PolarsError, OSError) as err:
         lines = str(err).strip().splitlines() or [type(err).__name__]
         raise click.ClickException(f"cannot read the results: {lines[0]}") from None
+    finally:
+        shutil.rmtree(temp, ignore_errors=True)
+    page = out_dir / page.name
     click.echo(f"wrote {page} and {page.with_suffix('.md')} (charts beside them)")

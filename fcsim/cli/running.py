@@ -19,19 +19,18 @@ from rich.progress import (
 )
 from rich.text import Text
 
+from fcsim.cli.options import InputError
 from fcsim.core.rules import RuleSet
-from fcsim.runner import PlanError, RunFolder, RunFolderError, execute, make_plan
-from fcsim.runner.pool import Executor
+from fcsim.runner import PlanError, RunFolder, RunFolderError, RunPlan, execute, make_plan
+from fcsim.runner.format import ASIDE, Problem
+from fcsim.runner.pool import Executor, compile_once
 from fcsim.runner.run import default_workers, local_executor
 from fcsim.strategies import StrategyError
 
 INTERRUPTED = 130
 
-
-class InputError(click.ClickException):
-    """Bad input: one line on stderr, exit code 2."""
-
-    exit_code = 2
+__all__ = ["INTERRUPTED", "InputError", "play_folder", "play_plan", "prepare_here",
+           "say_set_aside"]
 
 
 class GamesPerSecond(ProgressColumn):
@@ -42,23 +41,45 @@ class GamesPerSecond(ProgressColumn):
         return Text("  -  games/s" if speed is None else f"{speed:,.0f} games/s")
 
 
-def play_folder(folder: RunFolder, executor: Executor, label: str = "simulate") -> None:
-    """Play the missing chunks under a progress bar; Ctrl-C exits with code 130."""
+def prepare_here(plan: RunPlan) -> None:
+    """Compile (or load) the run's kernels in this process before the workers start, and
+    say so when they have to be compiled."""
+    def say() -> None:
+        click.echo(f"compiling the kernels for {', '.join(plan.lineup)} at "
+                   f"{plan.players} seats; this happens once, later runs load them from "
+                   f"the cache", err=True)
+
+    compile_once(plan, say)
+
+
+def say_set_aside(folder: RunFolder, problems: list[Problem]) -> None:
+    """One line per chunk file moved aside by :meth:`RunFolder.create`."""
+    for problem in problems:
+        click.echo(f"{problem}: moved to {folder.path / ASIDE}; it is played again",
+                   err=True)
+
+
+def play_folder(folder: RunFolder, executor: Executor, label: str = "simulate",
+                compile_here: bool = True) -> None:
+    """Play the missing chunks of a created folder under a progress bar that moves as the
+    games are played, compiling the kernels here first (unless the workers are other
+    machines); Ctrl-C exits with code 130."""
     plan = folder.plan
     progress = Progress(TextColumn(label), BarColumn(),
                         TextColumn("{task.completed:,.0f}/{task.total:,.0f} games"),
                         GamesPerSecond(), TimeElapsedColumn(), TextColumn("left"),
                         TimeRemainingColumn(), console=Console(stderr=True))
-    done = plan.games - sum(len(plan.chunk_games(i)) for i in folder.missing)
-    task = progress.add_task("games", total=plan.games, completed=done)
+    task = progress.add_task("games", total=plan.games, completed=folder.done_games)
     try:
+        if compile_here:
+            prepare_here(plan)
         with progress:
-            execute(folder, executor, lambda output: progress.advance(task, output.games))
+            execute(folder, executor,
+                    on_games=lambda played: progress.update(task, completed=played))
     except KeyboardInterrupt:
-        kept = plan.chunk_count - len(RunFolder.open(folder.path, plan, resume=True).missing)
-        click.echo(f"Interrupted: {kept} of {plan.chunk_count} chunks are kept in "
-                   f"{folder.path}; run the same command with --resume to complete it.",
-                   err=True)
+        click.echo(f"Interrupted: {len(folder.present):,} of {plan.chunk_count:,} chunks are "
+                   f"kept in {folder.path}; run the same command with --resume to complete "
+                   f"it.", err=True)
         sys.exit(INTERRUPTED)
 
 
@@ -68,13 +89,17 @@ def play_plan(specs: Sequence[str], rules: RuleSet, seed: int, games: int, out: 
     try:
         plan = make_plan(list(specs), rules, seed, games, duplicate=duplicate)
         folder = RunFolder.open(out, plan, resume=True)
-        folder.create()
+        if not folder.missing and not folder.problems:
+            return
+        say_set_aside(folder, folder.create())
     except (StrategyError, PlanError, RunFolderError) as err:
         raise InputError(str(err)) from None
-    if not folder.missing:
-        return
-    executor = local_executor(workers or default_workers(), len(folder.missing))
     try:
-        play_folder(folder, executor, label=", ".join(dict.fromkeys(specs)))
+        if folder.missing:
+            executor = local_executor(workers or default_workers(), len(folder.missing))
+            try:
+                play_folder(folder, executor, label=", ".join(dict.fromkeys(specs)))
+            finally:
+                executor.close()
     finally:
-        executor.close()
+        folder.release()

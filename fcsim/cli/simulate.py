@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 import click
 from rich.console import Console
 from rich.table import Table
 
-from fcsim.cli.options import make_rules, rule_options
-from fcsim.cli.running import InputError, play_folder
+from fcsim.cli.options import Bounded, InputError, make_rules, rule_options
+from fcsim.cli.running import play_folder, say_set_aside
+from fcsim.core.rules import RuleSet
 from fcsim.runner import PlanError, RunFolder, RunFolderError, RunPlan, make_plan
-from fcsim.runner.plan import DEFAULT_CHUNK_SIZE
+from fcsim.runner.format import MAX_CHUNK_SIZE, MAX_GAMES, MAX_SEED, PART_GLOB
+from fcsim.runner.lock import FolderBusyError
+from fcsim.runner.plan import CHUNKS_PER_RUN, DEFAULT_CHUNK_SIZE, MIN_DEFAULT_CHUNK_SIZE
 from fcsim.runner.pool import Executor, ProcessPool
 from fcsim.runner.run import default_workers
 from fcsim.runner.store import stored_plan
@@ -29,10 +33,31 @@ def _players(count: int, players: int | None) -> int:
     return players
 
 
-def _check_counts(games: int, workers: int | None, chunk_size: int | None,
-                  scheduler: str | None, dask_local: int | None) -> None:
-    for flag, value in (("--games", games), ("--workers", workers),
-                        ("--chunk-size", chunk_size), ("--dask-local", dask_local)):
+def command_line(plan: RunPlan, out: Path) -> str:
+    """The ``fcsim simulate`` command that plays ``plan`` into ``out`` (the rule flags
+    that differ from the defaults, every other flag that the run's identity needs)."""
+    rules, default = plan.rules, RuleSet(players=plan.players)
+    words = ["fcsim", "simulate", "--strategies", ",".join(plan.strategies),
+             "--games", str(plan.games), "--seed", str(plan.seed),
+             "--chunk-size", str(plan.chunk_size)]
+    if rules.rounds != default.rounds:
+        words.append("--short")
+    for flag, name in (("--wild-penalty", "wild_penalty"), ("--go-out-bonus", "go_out_bonus"),
+                       ("--turn-cap", "turn_cap")):
+        if getattr(rules, name) != getattr(default, name):
+            words += [flag, str(getattr(rules, name))]
+    if not rules.all_wild_melds:
+        words.append("--no-all-wild-melds")
+    if plan.duplicate:
+        words.append("--duplicate")
+    if not plan.seat_rotation:
+        words.append("--no-seat-rotation")
+    words += ["--out", str(out)]
+    return shlex.join(words)
+
+
+def _check_counts(workers: int | None, scheduler: str | None, dask_local: int | None) -> None:
+    for flag, value in (("--workers", workers), ("--dask-local", dask_local)):
         if value is not None and value < 1:
             raise InputError(f"{flag} must be at least 1, not {value}")
     if scheduler and dask_local:
@@ -42,28 +67,27 @@ def _check_counts(games: int, workers: int | None, chunk_size: int | None,
 
 
 def _plan(strategies: str, games: int, seed: int, out: Path, players: int | None,
-          rule_flags: dict, chunk_size: int | None, seat_rotation: bool, duplicate: bool,
-          resume: bool) -> RunPlan:
+          rule_flags: dict, chunk_size: int | None, seat_rotation: bool, duplicate: bool
+          ) -> RunPlan:
     """The run the flags describe; every problem becomes an :class:`InputError`."""
     try:
         listed = parse_strategies(strategies)
         rules = make_rules(players=_players(len(listed), players), **rule_flags)
-        if chunk_size is None:
-            old = stored_plan(out) if out.is_dir() else None
-            chunk_size = old.chunk_size if old else DEFAULT_CHUNK_SIZE
+        if chunk_size is None and out.is_dir():
+            old = stored_plan(out)
+            chunk_size = old.chunk_size if old else None
         return make_plan([s.spec for s in listed], rules, seed, games, duplicate=duplicate,
                          seat_rotation=seat_rotation, chunk_size=chunk_size)
     except click.UsageError as err:
         raise InputError(err.message) from None
-    except (StrategyError, PlanError) as err:
+    except (StrategyError, PlanError, RunFolderError) as err:
         raise InputError(str(err)) from None
 
 
-def _executor(workers: int | None, chunks: int, scheduler: str | None,
-              dask_local: int | None) -> Executor:
-    """A process pool, or a Dask cluster (connected or started here)."""
+def _cluster(scheduler: str | None, dask_local: int | None) -> Executor | None:
+    """A Dask cluster (connected or started here), or None for a local run."""
     if not (scheduler or dask_local):
-        return ProcessPool(max(min(workers or default_workers(), chunks), 1))
+        return None
     try:
         from fcsim.runner.cluster import ClusterError, DaskCluster
     except ImportError:
@@ -82,83 +106,109 @@ def _describe(plan: RunPlan, requested: int, workers: str, out: Path) -> None:
                f"({rules.rounds} rounds, seed {plan.seed}"
                f"{', duplicate deals' if plan.duplicate else ''}"
                f"{'' if plan.seat_rotation or plan.duplicate else ', no seat rotation'}) "
-               f"on {workers} -> {out}", err=True)
+               f"in {plan.chunk_count:,} chunks of {plan.chunk_size:,} on {workers} -> {out}",
+               err=True)
     if plan.games != requested:
         click.echo(f"--games rounded up from {requested:,} to {plan.games:,}: the duplicate "
                    f"format plays each deal in all {plan.players} seat rotations", err=True)
 
 
-def _report(plan: RunPlan, out: Path) -> None:
+def _report(plan: RunPlan, folder: RunFolder) -> None:
     """The end-of-run table and where the data is."""
+    files = folder.done_files()
     table = Table(title=None, show_edge=False)
     for header in ("strategy", "seats/game", "win %", "mean total"):
         table.add_column(header, justify="left" if header == "strategy" else "right")
-    contents = folder_contents(out, plan)
-    for stats in strategy_stats(out, plan):
+    contents = folder_contents(plan, files)
+    for stats in strategy_stats(plan, files):
         table.add_row(stats.strategy, f"{stats.seat_games / contents.games:g}",
-                      f"{100 * stats.win_rate:.2f}", f"{stats.mean_total:.1f}")
+                      f"{100 * stats.win_share:.2f}", f"{stats.mean_total:.1f}")
     Console(highlight=False).print(table)
     per_row = contents.bytes / max(contents.rows, 1)
+    click.echo("win %: share of seat-games won, a win shared by k tied seats counting 1/k "
+               "(as in fcsim report)")
     click.echo(f"{contents.games:,} games ({contents.rows:,} rows, "
-                  f"{contents.bytes / 1e6:,.1f} MB, {per_row:.1f} bytes/row) in "
-                  f"{contents.chunks} chunk files: {out}/part-*.parquet  "
-                  f"(fcsim info {out})")
+               f"{contents.bytes / 1e6:,.1f} MB, {per_row:.1f} bytes/row) in "
+               f"{contents.chunks} chunk files: {folder.path}/{PART_GLOB}  "
+               f"(fcsim info {folder.path})")
 
 
-@click.command("simulate")
+@click.command("simulate", short_help="Play games between strategies into a run folder.")
 @click.option("--strategies", required=True,
               help="Comma-separated strategy specs, one per seat, or one for every seat, "
                    "e.g. greedy:take_margin=3,random.")
-@click.option("--games", type=int, required=True, help="Number of games.")
-@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
-              help="Root seed: the run is a pure function of seed, rules, strategies, games.")
+@click.option("--games", type=Bounded(1, MAX_GAMES), required=True,
+              help=f"Number of games (1 to {MAX_GAMES:,}).")
+@click.option("--seed", type=Bounded(0, MAX_SEED, "S"), default=0, show_default=True,
+              help="Root seed, 0 to 2^64 - 1: the run is a pure function of seed, rules, "
+                   "strategies and games.")
 @click.option("--out", type=click.Path(path_type=Path), required=True,
               help="Run folder: one Parquet file per chunk.")
-@click.option("--players", type=int, help="Seats (2–7); default: one per strategy listed, "
-                                          "or 4 for a single strategy.")
+@click.option("--players", type=int, help="Seats (2 to 7); default: one per strategy "
+                                          "listed, or 4 for a single strategy.")
 @rule_options
-@click.option("--workers", type=int, help="Local worker processes [default: all cores].")
-@click.option("--chunk-size", type=int,
-              help=f"Games per chunk file [default: {DEFAULT_CHUNK_SIZE:,}, or that of the run "
-                   f"already in --out].")
-@click.option("--seat-rotation/--no-seat-rotation", default=True, show_default=True,
-              help="Rotate the seating every game so each strategy plays every seat.")
+@click.option("--workers", type=int, help="Local worker processes (default: all cores).")
+@click.option("--chunk-size", type=Bounded(1, MAX_CHUNK_SIZE),
+              help=f"Games per chunk file, 1 to {MAX_CHUNK_SIZE:,} (default: that of the run "
+                   f"already in --out, else --games / {CHUNKS_PER_RUN} within "
+                   f"{MIN_DEFAULT_CHUNK_SIZE:,} to {DEFAULT_CHUNK_SIZE:,}).")
+@click.option("--seat-rotation/--no-seat-rotation", default=True,
+              help="Rotate the seating every game so each strategy plays every seat "
+                   "(the default), or keep the listed seating.")
 @click.option("--duplicate", is_flag=True,
               help="Play every deal in all seat rotations (games rounded up to a multiple "
                    "of the players).")
-@click.option("--resume", is_flag=True, help="Complete an interrupted run in --out.")
+@click.option("--resume", is_flag=True,
+              help="Complete the run in --out: play its missing chunks, and again those "
+                   "found damaged.")
+@click.option("--allow-code-change", is_flag=True,
+              help="With --resume: complete a run that other fcsim code started, mixing "
+                   "the two in one run.")
 @click.option("--scheduler", metavar="tcp://HOST:PORT", help="Run on this Dask scheduler.")
 @click.option("--dask-local", type=int, metavar="N",
               help="Start a local Dask cluster of N workers and run on it.")
 def simulate_command(strategies, games, seed, out, players, short, wild_penalty, go_out_bonus,
                      no_all_wild_melds, turn_cap, workers, chunk_size, seat_rotation, duplicate,
-                     resume, scheduler, dask_local) -> None:
+                     resume, allow_code_change, scheduler, dask_local) -> None:
     """Play games between strategies and write one row per game and seat to Parquet.
 
     Example: fcsim simulate --strategies greedy,random --games 100000 --out results/run
     """
-    _check_counts(games, workers, chunk_size, scheduler, dask_local)
+    _check_counts(workers, scheduler, dask_local)
     rule_flags = {"short": short, "wild_penalty": wild_penalty, "go_out_bonus": go_out_bonus,
                   "no_all_wild_melds": no_all_wild_melds, "turn_cap": turn_cap}
     plan = _plan(strategies, games, seed, out, players, rule_flags, chunk_size, seat_rotation,
-                 duplicate, resume)
+                 duplicate)
     try:
-        folder = RunFolder.open(out, plan, resume)
+        folder = RunFolder.open(out, plan, resume, allow_code_change)
+    except FolderBusyError as err:
+        raise click.ClickException(str(err)) from None
     except RunFolderError as err:
         raise InputError(str(err)) from None
-    if not folder.missing:
+    if not folder.missing and not folder.problems:
         click.echo(f"{out} already holds this complete run; nothing to do", err=True)
-        _report(plan, out)
+        _report(plan, folder)
         return
-    executor = _executor(workers, len(folder.missing), scheduler, dask_local)
-    where = (f"Dask ({executor.workers} worker threads)" if scheduler or dask_local else
-             f"{executor.workers} worker process{'es' if executor.workers > 1 else ''}")
+    cluster = _cluster(scheduler, dask_local)  # before the folder: an unreachable one fails
     try:
-        folder.create()
-        _describe(plan, games, where, out)
-        play_folder(folder, executor)
-    except RunFolderError as err:
+        say_set_aside(folder, folder.create())
+        if folder.missing:
+            executor = cluster or ProcessPool(max(min(workers or default_workers(),
+                                                      len(folder.missing)), 1))
+            _play(folder, executor, games, local=not scheduler)
+    except (RunFolderError, StrategyError) as err:  # a Dask worker lacking a plug-in
         raise click.ClickException(str(err)) from None
     finally:
-        executor.close()
-    _report(plan, out)
+        folder.release()
+        if cluster is not None:
+            cluster.close()
+    _report(plan, folder)
+
+
+def _play(folder: RunFolder, executor: Executor, requested: int, local: bool) -> None:
+    """Play the missing chunks of a created folder on ``executor`` (compiling first here
+    unless the workers are on other machines)."""
+    where = (f"{executor.workers} worker process{'es' if executor.workers > 1 else ''}"
+             if isinstance(executor, ProcessPool) else f"Dask ({executor.workers} worker threads)")
+    _describe(folder.plan, requested, where, folder.path)
+    play_folder(folder, executor, compile_here=local)

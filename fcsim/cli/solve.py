@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterable
 
 import click
 
 from fcsim.cli.options import make_rules, rule_options
 from fcsim.core.arrangement import Arrangement, solve
 from fcsim.core.cards import CardError
+from fcsim.core.rules import RuleSet
+
+BAD_LINES = 2  # exit status of --file when some lines could not be solved
 
 
 def _render(arr: Arrangement, round_number: int) -> str:
@@ -23,33 +27,53 @@ def _render(arr: Arrangement, round_number: int) -> str:
     return "\n".join(lines)
 
 
-@click.command("solve")
+def _solve_lines(lines: Iterable[str], round_number: int, rules: RuleSet,
+                 best_discard: bool) -> int:
+    """Solve one hand per line, writing a JSON line for each (with its ``line`` number) and
+    an error line on stderr for each bad one; blank lines are skipped. The bad lines."""
+    failed = 0
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            arr = solve(line, round_number, rules, discard=best_discard)
+        except (CardError, ValueError) as err:
+            click.echo(f"Error: line {number}: {err}", err=True)
+            failed += 1
+            continue
+        sys.stdout.write(json.dumps({"line": number, **arr.to_json()}) + "\n")
+    return failed
+
+
+@click.command("solve", short_help="Solve a hand exactly: least penalty, melds, left over.")
 @click.option("--round", "round_number", type=click.IntRange(1, 11), required=True,
-              help="Round 1–11: the hand has round+2 cards and that rank is wild.")
+              help="Round 1 to 11: the hand has round+2 cards and that rank is wild.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--best-discard", is_flag=True,
               help="The hand is n+1 cards after a draw: discard the best card first.")
 @click.option("--file", "path", type=click.File("r"),
-              help="Solve one hand per line (- for stdin); writes JSON Lines in order.")
+              help="Solve one hand per line (- for stdin), skipping blank lines; writes JSON "
+                   "Lines in order, each with its line number.")
 @rule_options
 @click.argument("cards", nargs=-1)
 def solve_command(round_number, as_json, best_discard, path, cards, short, wild_penalty,
                   go_out_bonus, no_all_wild_melds, turn_cap) -> None:
-    """Solve a hand exactly, e.g. ``fcsim solve --round 5 9H JS 7D JK``."""
+    """Solve a hand exactly, for example: fcsim solve --round 5 9H JS 7D JK.
+
+    With --file, a bad line is reported with its number, the other lines are still
+    solved, and the exit status is 2 if any line failed.
+    """
     rules = make_rules(short=False, wild_penalty=wild_penalty, go_out_bonus=go_out_bonus,
                        no_all_wild_melds=no_all_wild_melds, turn_cap=turn_cap)
     if path is not None:
         if cards:
             raise click.UsageError("give cards as arguments or --file, not both")
-        out = sys.stdout
-        for number, line in enumerate(path, start=1):
-            try:
-                arr = solve(line, round_number, rules, discard=best_discard)
-            except (CardError, ValueError) as err:
-                click.echo(f"Error: line {number}: {err}", err=True)
-                sys.exit(2)
-            out.write(json.dumps(arr.to_json()) + "\n")
+        if _solve_lines(path, round_number, rules, best_discard):
+            sys.exit(BAD_LINES)
         return
+    if not cards:
+        raise click.UsageError("give the cards of a hand (e.g. fcsim solve --round 5 9H JS "
+                               "7D JK), or --file")
     try:
         arr = solve(list(cards), round_number, rules, discard=best_discard)
     except (CardError, ValueError) as err:

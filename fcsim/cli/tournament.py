@@ -11,8 +11,10 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from fcsim.cli.options import make_rules, rule_options
-from fcsim.cli.running import InputError, play_plan
+from fcsim.cli.options import Bounded, InputError, make_rules, rule_options
+from fcsim.cli.running import play_plan
+from fcsim.cli.strategies import load_plugins_noting_failures
+from fcsim.runner.format import MAX_GAMES, MAX_SEED
 from fcsim.strategies import StrategyError, families, parse_strategies
 
 
@@ -46,29 +48,34 @@ def _leaderboard(paths: list[Path]) -> None:
     Console(highlight=False).print(table)
 
 
-@click.command("tournament")
+@click.command("tournament", short_help="Rate the strategies in rotated tables.")
 @click.option("--strategies", "specs",
-              help="Comma-separated strategies [default: every registered fair strategy].")
-@click.option("--players", type=click.IntRange(2, 7), default=4, show_default=True)
-@click.option("--games", type=int, default=2000, show_default=True, help="Games per table.")
-@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True)
+              help="Comma-separated strategies (default: every fair strategy on the "
+                   "leaderboard, built in or from a plug-in).")
+@click.option("--players", type=click.IntRange(2, 7), default=4, show_default=True,
+              help="Seats at each table, 2 to 7.")
+@click.option("--games", type=Bounded(1, MAX_GAMES), default=2000, show_default=True,
+              help="Games per table.")
+@click.option("--seed", type=Bounded(0, MAX_SEED, "S"), default=0, show_default=True,
+              help="Root seed of the first table (the next tables count up from it).")
 @click.option("--out", type=click.Path(path_type=Path),
               help="Keep the games here, one run folder per table (default: temporary).")
-@click.option("--workers", type=int, help="Local worker processes [default: all cores].")
+@click.option("--workers", type=int, help="Local worker processes (default: all cores).")
 @rule_options
 def tournament_command(specs, players, games, seed, out, workers, short, wild_penalty,
                        go_out_bonus, no_all_wild_melds, turn_cap) -> None:
     """Play the strategies in rotated tables and print a leaderboard of ratings."""
+    if not specs:
+        load_plugins_noting_failures()
     try:
         listed = (parse_strategies(specs) if specs else
-                  parse_strategies(",".join(f.name for f in families() if not f.oracle)))
+                  parse_strategies(",".join(f.name for f in families()
+                                            if f.leaderboard and not f.oracle)))
     except StrategyError as err:
         raise InputError(str(err)) from None
     names = list(dict.fromkeys(s.spec for s in listed))
     if len(names) < 2:
         raise InputError("a tournament needs at least two different strategies")
-    if games < 1:
-        raise InputError(f"--games must be at least 1, not {games}")
     rules = make_rules(players, short, wild_penalty, go_out_bonus, no_all_wild_melds, turn_cap)
     root = out or Path(tempfile.mkdtemp(prefix="fcsim-tournament-"))
     try:

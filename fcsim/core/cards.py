@@ -74,6 +74,21 @@ def suit_of(kind: int) -> int:
     return kind // N_RANKS
 
 
+def rank_name(rank: int) -> str:
+    """A rank as written: ``3`` … ``10``, ``J``, ``Q``, ``K``."""
+    return _RANK_NAMES[rank]
+
+
+# Every kind's notation, and every token naming a kind (upper case), computed once: views
+# and events format cards by the thousand.
+CARD_CODES = (*(f"{_RANK_NAMES[rank_of(k)]}{SUITS[suit_of(k)]}" for k in range(N_NATURAL)),
+              "JK")
+_KIND_OF_TOKEN = {"JK": JOKER} | {
+    f"{rank}{suit}": kind_of(value, suit_index)
+    for rank, value in _RANK_TOKENS.items() for suit, suit_index in _SUIT_TOKENS.items()}
+_KINDS = np.arange(N_KINDS)
+
+
 @kernel
 def wild_rank(round_number: int) -> int:
     """The wild rank of round ``round_number`` (1-based): the hand size, ``round + 2``."""
@@ -100,8 +115,9 @@ def card_points(kind: int, round_number: int, wild_points: int) -> int:
 def parse_card(token: str) -> int:
     """The kind named by one token of RULES.md notation (``10H``, ``qx``, ``JK``, ``T*``)."""
     text = token.strip().upper()
-    if text == "JK":
-        return JOKER
+    kind = _KIND_OF_TOKEN.get(text)
+    if kind is not None:
+        return kind
     rank = _RANK_TOKENS.get(text[:-1])
     suit = _SUIT_TOKENS.get(text[-1:]) if text else None
     if rank is None or suit is None:
@@ -120,14 +136,16 @@ def parse_cards(text: str | Iterable[str]) -> list[int]:
 
 def format_card(kind: int) -> str:
     """The RULES.md notation of one kind (``JK`` for the joker)."""
-    if kind == JOKER:
-        return "JK"
-    return f"{_RANK_NAMES[rank_of(kind)]}{SUITS[suit_of(kind)]}"
+    if not 0 <= kind < N_KINDS:
+        raise CardError(f"no card has kind {kind}: kinds are 0 to {N_KINDS - 1}")
+    return CARD_CODES[kind]
 
 
 def format_cards(kinds: Iterable[int]) -> list[str]:
-    """RULES.md notation of several kinds, in the order given."""
-    return [format_card(int(k)) for k in kinds]
+    """RULES.md notation of several kinds (0 … 55), in the order given."""
+    if isinstance(kinds, np.ndarray):
+        kinds = kinds.tolist()
+    return [CARD_CODES[k] for k in kinds]
 
 
 def counts_from_kinds(kinds: Iterable[int]) -> np.ndarray:
@@ -154,7 +172,7 @@ def parse_hand(text: str | Iterable[str]) -> np.ndarray:
 
 def hand_kinds(counts: np.ndarray) -> list[int]:
     """The kinds of a count vector, each repeated by its count, in kind order."""
-    return [k for k in range(N_KINDS) for _ in range(int(counts[k]))]
+    return np.repeat(_KINDS, counts).tolist()
 
 
 def format_hand(counts: np.ndarray) -> list[str]:

@@ -6,6 +6,8 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from fcsim.core.cards import wild_rank
+
 MIN_PLAYERS = 2
 MAX_PLAYERS = 7
 ROUND_COUNTS = (11, 6)
@@ -15,11 +17,12 @@ FACE = "face"
 # Positions in the int64 vector returned by RuleSet.as_array (read by the kernels).
 R_PLAYERS = 0
 R_ROUNDS = 1
-R_WILD_PENALTY = 2  # -1 means "face value of the wild-rank card"
+R_WILD_PENALTY = 2  # FACE_VALUE means "face value of the wild-rank card"
 R_GO_OUT_BONUS = 3
 R_ALL_WILD_MELDS = 4
 R_TURN_CAP = 5
 R_SIZE = 6
+FACE_VALUE = -1  # R_WILD_PENALTY of face-value wilds
 
 
 class RulesError(ValueError):
@@ -77,14 +80,14 @@ class RuleSet:
 
     def wild_points(self, round_number: int) -> int:
         """Points of an unmelded card of the wild rank in ``round_number``."""
-        return round_number + 2 if self.wild_penalty == FACE else int(self.wild_penalty)
+        return wild_rank(round_number) if self.wild_penalty == FACE else int(self.wild_penalty)
 
     def as_array(self) -> np.ndarray:
         """The rules as ``int64[R_SIZE]`` for the kernels (see the ``R_*`` positions)."""
         out = np.zeros(R_SIZE, dtype=np.int64)
         out[R_PLAYERS] = self.players
         out[R_ROUNDS] = self.rounds
-        out[R_WILD_PENALTY] = -1 if self.wild_penalty == FACE else self.wild_penalty
+        out[R_WILD_PENALTY] = FACE_VALUE if self.wild_penalty == FACE else self.wild_penalty
         out[R_GO_OUT_BONUS] = self.go_out_bonus
         out[R_ALL_WILD_MELDS] = int(self.all_wild_melds)
         out[R_TURN_CAP] = self.turn_cap
@@ -103,4 +106,5 @@ class RuleSet:
         """Raise :class:`RulesError` unless ``round_number`` is a round of this game."""
         if not isinstance(round_number, int) or not 1 <= round_number <= self.rounds:
             raise RulesError(f"round must be 1 to {self.rounds}, not {round_number!r}")
+
 

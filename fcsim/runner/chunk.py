@@ -6,13 +6,19 @@ plays any number of its chunks; :func:`prepare` caches that per process.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, fields
 from functools import lru_cache
 
-from fcsim.core.engine import play_games, warm_up
-from fcsim.runner.plan import RunPlan, chunk_layout
+import numpy as np
+
+from fcsim.core.engine import GameResults, play_games, warm_up
+from fcsim.core.rules import RuleSet
+from fcsim.runner.plan import Layout, RunPlan, chunk_layout
 from fcsim.runner.table import parquet_bytes, results_table
 from fcsim.strategies import Strategy, parse_strategy
+
+PROGRESS_GAMES = 500  # a chunk reports its progress after every this many games
 
 
 @dataclass(frozen=True)
@@ -32,9 +38,28 @@ def prepare(plan: RunPlan) -> tuple[Strategy, ...]:
     return strategies
 
 
-def run_chunk(plan: RunPlan, index: int) -> ChunkOutput:
-    """Play chunk ``index`` of ``plan`` and encode its rows as Parquet."""
+def run_chunk(plan: RunPlan, index: int,
+              on_games: Callable[[int], None] | None = None) -> ChunkOutput:
+    """Play chunk ``index`` of ``plan`` and encode its rows as Parquet; ``on_games(n)``
+    hears, every :data:`PROGRESS_GAMES` games, that ``n`` of its games are played."""
     layout = chunk_layout(plan, index)
-    results = play_games(layout.seeds, layout.seating, prepare(plan), plan.rules)
+    results = _play_in_slices(layout, prepare(plan), plan.rules, on_games)
     table = results_table(plan, layout, results)
     return ChunkOutput(index=index, games=len(layout.game), data=parquet_bytes(table))
+
+
+def _play_in_slices(layout: Layout, strategies: Sequence[Strategy], rules: RuleSet,
+                    on_games: Callable[[int], None] | None) -> GameResults:
+    """The chunk's games, played :data:`PROGRESS_GAMES` at a time: the same results as in
+    one call, since every game has its own seed."""
+    parts = []
+    for start in range(0, len(layout.seeds), PROGRESS_GAMES):
+        stop = min(start + PROGRESS_GAMES, len(layout.seeds))
+        parts.append(play_games(layout.seeds[start:stop], layout.seating[start:stop],
+                                strategies, rules))
+        if on_games is not None:
+            on_games(stop)
+    if len(parts) == 1:
+        return parts[0]
+    return GameResults(**{f.name: np.concatenate([getattr(p, f.name) for p in parts])
+                          for f in fields(GameResults)})

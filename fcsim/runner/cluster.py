@@ -13,11 +13,12 @@ from collections.abc import Iterable, Iterator
 from itertools import islice
 
 import dask
-from distributed import Client, LocalCluster, WorkerPlugin, as_completed
+from distributed import Client, LocalCluster, WorkerPlugin, as_completed, get_worker
 
 from fcsim.runner.chunk import ChunkOutput, prepare, run_chunk
 from fcsim.runner.plan import RunPlan
-from fcsim.runner.pool import IN_FLIGHT_PER_WORKER
+from fcsim.runner.pool import IN_FLIGHT_PER_WORKER, Progress
+from fcsim.strategies import StrategyError
 
 
 class ClusterError(RuntimeError):
@@ -33,7 +34,23 @@ class WarmUp(WorkerPlugin):
         self.plan = plan
 
     async def setup(self, worker: object) -> None:
-        await asyncio.get_running_loop().run_in_executor(None, prepare, self.plan)
+        try:
+            await asyncio.get_running_loop().run_in_executor(None, prepare, self.plan)
+        except StrategyError as err:
+            raise _on_worker(err, worker.address) from None
+
+
+def _on_worker(err: StrategyError, address: str) -> StrategyError:
+    """A strategy a worker cannot load (a plug-in it lacks, say), naming the worker."""
+    return StrategyError(f"Dask worker {address} cannot play this run: {err}")
+
+
+def _run_chunk_on_worker(plan: RunPlan, index: int) -> ChunkOutput:
+    """:func:`run_chunk` on a worker (one that joined later has not been warmed)."""
+    try:
+        return run_chunk(plan, index)
+    except StrategyError as err:
+        raise _on_worker(err, get_worker().address) from None
 
 
 class DaskCluster:
@@ -76,13 +93,15 @@ class DaskCluster:
         """Worker threads in the cluster now."""
         return max(sum(self.client.nthreads().values()), 1)
 
-    def run(self, plan: RunPlan, indices: Iterable[int]) -> Iterator[ChunkOutput]:
+    def run(self, plan: RunPlan, indices: Iterable[int],
+            on_progress: Progress | None = None) -> Iterator[ChunkOutput]:
+        """Play the chunks on the cluster; progress is reported per chunk (as they end)."""
         self.client.register_plugin(WarmUp(plan))
         todo = iter(indices)
         live = set()
 
         def submit(count: int) -> list:
-            futures = [self.client.submit(run_chunk, plan, i, pure=False)
+            futures = [self.client.submit(_run_chunk_on_worker, plan, i, pure=False)
                        for i in islice(todo, count)]
             live.update(futures)
             return futures

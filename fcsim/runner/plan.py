@@ -1,31 +1,57 @@
 """What a run computes: its configuration, its chunks, and each game's seed and seating.
 
 A run is a pure function of (root seed, rules, strategies, game count, duplicate format,
-seat rotation). Game ``g`` always gets the same seed and seating, so the rows do not
-depend on the chunk size or on how many workers play the chunks.
+seat rotation) and of the code that plays it. Game ``g`` always gets the same seed and
+seating, so the rows do not depend on the chunk size or on how many workers play the
+chunks. A plan is a few numbers: it never lists its chunks.
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
 
 import numpy as np
 from numba import njit
 
 from fcsim import __version__
+from fcsim.core.cards import COPIES, JOKER_PENALTY, MAX_RANK, N_JOKERS, N_SUITS
 from fcsim.core.rng import game_seed
 from fcsim.core.rules import RuleSet
+from fcsim.runner import format as fmt
 
-DEFAULT_CHUNK_SIZE = 10_000
-MAX_SEED = 2**64 - 1
-# Fields that make two runs the same run (the chunk size only splits the work).
-IDENTITY = ("fcsim_version", "rules", "strategies", "seed", "games", "duplicate",
-            "seat_rotation")
+DEFAULT_CHUNK_SIZE = 10_000  # games per chunk of a large run
+MIN_DEFAULT_CHUNK_SIZE = 100  # ... and of a small one
+CHUNKS_PER_RUN = 32  # a small run is split into this many chunks, so every core gets work
+MAX_SEED = fmt.MAX_SEED
+IDENTITY = fmt.IDENTITY
 
 
 class PlanError(ValueError):
     """A run configuration that cannot be played."""
+
+
+@cache
+def code_digest() -> str:
+    """A digest of the code that plays a run: the chunk module and every fcsim module it
+    imports (engine, strategies, solver, rules, rows), by their sources."""
+    from fcsim._numba_cache import module_digest
+
+    return module_digest(Path(__file__).with_name("chunk.py").resolve())
+
+
+def this_code() -> str:
+    """The code of this fcsim, as run metadata names it (:func:`fcsim.runner.format.code_of`)."""
+    return fmt.code_of({"fcsim_version": __version__, "code_digest": code_digest()})
+
+
+def default_chunk_size(games: int) -> int:
+    """The chunk size of a run of ``games`` games when none is given: a function of the game
+    count only (it is part of a folder's identity for --resume), small enough that a small
+    run still makes :data:`CHUNKS_PER_RUN` chunks, at most :data:`DEFAULT_CHUNK_SIZE`."""
+    return min(DEFAULT_CHUNK_SIZE, max(MIN_DEFAULT_CHUNK_SIZE, -(-games // CHUNKS_PER_RUN)))
 
 
 @dataclass(frozen=True)
@@ -46,6 +72,10 @@ class RunPlan:
     seat_rotation: bool = True
     chunk_size: int = DEFAULT_CHUNK_SIZE
     fcsim_version: str = field(default=__version__)
+    code_digest: str = field(default_factory=code_digest)
+    # (name, where its code comes from) of strategies from outside fcsim: loose files with
+    # the digest of their content, plug-in packages (fcsim.strategies.sources)
+    sources: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         players = self.rules.players
@@ -53,14 +83,18 @@ class RunPlan:
             raise PlanError(f"{len(self.strategies)} strategies for {players} players: "
                             f"give one strategy, or one per player")
         if not 0 <= self.seed <= MAX_SEED:
-            raise PlanError(f"seed must be 0 to 2**64 - 1, not {self.seed}")
-        if self.games < 1:
-            raise PlanError(f"games must be at least 1, not {self.games}")
+            raise PlanError(f"seed must be 0 to 2**64 - 1 (64 bits), not {self.seed}")
+        if not 1 <= self.games <= fmt.MAX_GAMES:
+            raise PlanError(f"games must be 1 to {fmt.MAX_GAMES:,}, not {self.games:,}")
         if self.duplicate and self.games % players:
             raise PlanError(f"a duplicate run needs a multiple of {players} games, "
                             f"not {self.games}")
-        if self.chunk_size < 1:
-            raise PlanError(f"chunk size must be at least 1, not {self.chunk_size}")
+        if not 1 <= self.chunk_size <= fmt.MAX_CHUNK_SIZE:
+            raise PlanError(f"chunk size must be 1 to {fmt.MAX_CHUNK_SIZE:,} games, "
+                            f"not {self.chunk_size:,}")
+        overflow = column_overflow(self.rules)
+        if overflow:
+            raise PlanError(overflow)
 
     @property
     def players(self) -> int:
@@ -70,12 +104,16 @@ class RunPlan:
     @property
     def chunk_count(self) -> int:
         """Number of chunks (the last one may be short)."""
-        return -(-self.games // self.chunk_size)
+        return fmt.chunk_count(self.games, self.chunk_size)
 
     def chunk_games(self, index: int) -> range:
         """The game indices of chunk ``index``."""
-        start = index * self.chunk_size
-        return range(start, min(start + self.chunk_size, self.games))
+        return fmt.chunk_games(self.games, self.chunk_size, index)
+
+    @property
+    def code(self) -> str:
+        """The code that plays this plan, as the run metadata names it."""
+        return fmt.code_of(self.metadata())
 
     @property
     def lineup(self) -> tuple[str, ...]:
@@ -85,7 +123,9 @@ class RunPlan:
     def metadata(self) -> dict:
         """The run description stored in every Parquet file (key ``fcsim``)."""
         return {
+            "format": fmt.FORMAT_VERSION,
             "fcsim_version": self.fcsim_version,
+            "code_digest": self.code_digest,
             "rules": self.rules.to_dict(),
             "strategies": list(self.strategies),
             "seed": self.seed,
@@ -93,6 +133,7 @@ class RunPlan:
             "duplicate": self.duplicate,
             "seat_rotation": self.seat_rotation,
             "chunk_size": self.chunk_size,
+            "strategy_sources": dict(self.sources),
         }
 
     def metadata_json(self) -> bytes:
@@ -105,21 +146,45 @@ class RunPlan:
         return cls(strategies=tuple(data["strategies"]), rules=RuleSet.from_dict(data["rules"]),
                    seed=data["seed"], games=data["games"], duplicate=data["duplicate"],
                    seat_rotation=data["seat_rotation"], chunk_size=data["chunk_size"],
-                   fcsim_version=data["fcsim_version"])
+                   fcsim_version=data["fcsim_version"], code_digest=data["code_digest"],
+                   sources=tuple(data.get("strategy_sources", {}).items()))
 
     def differences(self, other: RunPlan) -> list[str]:
         """How ``other`` is a different run from this one (empty if it is the same run)."""
-        mine, theirs = self.metadata(), other.metadata()
-        return [f"{key} {_show(theirs[key])} there, {_show(mine[key])} here"
-                for key in IDENTITY if mine[key] != theirs[key]]
+        from fcsim.strategies.sources import changed_sources
+
+        return (fmt.differences(self.metadata(), other.metadata())
+                + changed_sources(dict(other.sources), dict(self.sources)))
 
 
-def _show(value: object) -> str:
-    if isinstance(value, list | tuple):
-        return ",".join(map(str, value))
-    if isinstance(value, dict):
-        return " ".join(f"{k}={v}" for k, v in value.items())
-    return str(value)
+def _largest_round_penalty(rules: RuleSet, round_number: int) -> int:
+    """The most points a hand of ``round_number`` can score under ``rules``.
+
+    Optimal melding leaves at most one wild over when the hand holds a natural card (two
+    wilds and a natural make a book, which takes every further wild), so the worst hand is
+    naturals and one wild; without all-wild melds a hand of wilds alone scores them all.
+    """
+    cards = round_number + 2
+    wild = rules.wild_points(round_number)
+    worst = max(MAX_RANK * cards, MAX_RANK * (cards - 1) + max(wild, JOKER_PENALTY))
+    if not rules.all_wild_melds:
+        wilds = sorted([wild] * (COPIES * N_SUITS) + [JOKER_PENALTY] * N_JOKERS, reverse=True)
+        worst = max(worst, sum(wilds[:cards]))
+    return worst
+
+
+def column_overflow(rules: RuleSet) -> str | None:
+    """Why a run's columns cannot hold the largest values ``rules`` allow, or None if they
+    can (the smallest, a go-out bonus of -1,000 in every round, always fit)."""
+    total = sum(_largest_round_penalty(rules, r) for r in range(1, rules.rounds + 1))
+    largest = (("total", total, "wild_penalty"), ("turns", rules.turn_cap, "turn_cap"),
+               ("out_turn", rules.turn_cap, "turn_cap"))
+    for column, value, setting in largest:
+        high = fmt.column_limits(column)[1]
+        if value > high:
+            return (f"{setting} {getattr(rules, setting)}: these rules allow {column} = "
+                    f"{value:,}, more than the run's {column} column holds ({high:,})")
+    return None
 
 
 def round_up_games(games: int, players: int, duplicate: bool) -> int:

@@ -1,8 +1,9 @@
 """Local executors: chunks in this process, or in a pool of worker processes.
 
-An executor's ``run(plan, indices)`` yields finished chunks in completion order, keeping
-at most two chunks per worker in flight so memory stays flat however many games a run
-has. Leaving the loop early (an error, Ctrl-C) cancels the pending chunks.
+An executor's ``run(plan, indices, on_progress)`` yields finished chunks in completion
+order, keeping at most two chunks per worker in flight so memory stays flat however many
+games a run has, and calls ``on_progress(index, games)`` as chunks in flight advance.
+Leaving the loop early (an error, Ctrl-C) cancels the pending chunks.
 """
 
 from __future__ import annotations
@@ -11,17 +12,24 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from itertools import islice
 from multiprocessing import get_context
+from multiprocessing.queues import Queue
+from queue import Empty
 from typing import Protocol
 
+from numba.core import event
+
 from fcsim.runner.chunk import ChunkOutput, prepare, run_chunk
-from fcsim.runner.plan import RunPlan
+from fcsim.runner.plan import RunPlan, chunk_layout
 
 IN_FLIGHT_PER_WORKER = 2
+PROGRESS_WAIT_S = 0.25  # how often the parent passes on the workers' progress
+
+Progress = Callable[[int, int], None]  # (chunk index, games of it played so far)
 
 
 class Executor(Protocol):
@@ -29,7 +37,8 @@ class Executor(Protocol):
 
     workers: int
 
-    def run(self, plan: RunPlan, indices: Iterable[int]) -> Iterator[ChunkOutput]:
+    def run(self, plan: RunPlan, indices: Iterable[int],
+            on_progress: Progress | None = None) -> Iterator[ChunkOutput]:
         """Play the chunks ``indices`` of ``plan``; yield each as it finishes."""
         ...
 
@@ -46,22 +55,51 @@ class InProcess:
 
     workers = 1
 
-    def run(self, plan: RunPlan, indices: Iterable[int]) -> Iterator[ChunkOutput]:
+    def run(self, plan: RunPlan, indices: Iterable[int],
+            on_progress: Progress | None = None) -> Iterator[ChunkOutput]:
         for index in indices:
-            yield run_chunk(plan, index)
+            report = None if on_progress is None else (
+                lambda games, index=index: on_progress(index, games))
+            yield run_chunk(plan, index, report)
 
     def close(self) -> None:
         """Nothing to release."""
 
 
-def _start_worker(plan: RunPlan, parent: int) -> None:
-    """Pool initializer: end with the parent, warm the kernels once.
+_progress: Queue | None = None  # a worker's line to the parent, set by _start_worker
+
+
+def _start_worker(plan: RunPlan, parent: int, progress: Queue) -> None:
+    """Pool initializer: end with the parent, keep its progress queue, warm the kernels.
 
     ``parent`` is the pid the parent passed in: asking ``os.getppid()`` here would get the
     wrong answer if the parent was killed while this worker was still starting.
     """
-    threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
+    global _progress
+    _watch_parent(parent)
+    _progress = progress
     prepare(plan)
+
+
+def _watch_parent(parent: int) -> None:
+    """Start a thread that ends this worker with the parent (also LastingPool's initializer)."""
+    threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
+
+
+def _run_reporting(plan: RunPlan, index: int) -> ChunkOutput:
+    """:func:`run_chunk` in a worker, its progress sent to the parent."""
+    return run_chunk(plan, index, lambda games: _progress.put((index, games)))
+
+
+def _pass_on(progress: Queue, on_progress: Progress | None) -> None:
+    """Hand every progress message waiting in the queue to ``on_progress``."""
+    while True:
+        try:
+            index, games = progress.get_nowait()
+        except Empty:
+            return
+        if on_progress is not None:
+            on_progress(index, games)
 
 
 def _exit_with(parent: int) -> None:
@@ -71,26 +109,60 @@ def _exit_with(parent: int) -> None:
     os._exit(1)
 
 
+class _FirstCompile(event.Listener):
+    """Calls ``say()`` when numba starts compiling something (not when it loads from the
+    cache), the first time only."""
+
+    def __init__(self, say: Callable[[], None]) -> None:
+        self.say: Callable[[], None] | None = say
+
+    def on_start(self, compilation: event.Event) -> None:
+        if self.say is not None:
+            say, self.say = self.say, None
+            say()
+
+    def on_end(self, compilation: event.Event) -> None:
+        """Nothing to do when a compilation ends."""
+
+
+def compile_once(plan: RunPlan, on_compile: Callable[[], None] = lambda: None) -> None:
+    """Load or compile ``plan``'s kernels in this process, before any worker starts: the
+    workers then load them from the cache instead of each compiling them at the same time.
+    ``on_compile()`` is called first if anything has to be compiled (never on a warm cache).
+    """
+    with event.install_listener("numba:compile", _FirstCompile(on_compile)):
+        prepare(plan)
+        chunk_layout(plan, 0)  # the game seeds' kernel
+
+
 class ProcessPool:
-    """Play chunks in ``workers`` spawned processes, each warmed once."""
+    """Play chunks in ``workers`` spawned processes; the kernels are compiled here first
+    (:func:`compile_once`), so the workers only load them."""
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
 
-    def run(self, plan: RunPlan, indices: Iterable[int]) -> Iterator[ChunkOutput]:
+    def run(self, plan: RunPlan, indices: Iterable[int],
+            on_progress: Progress | None = None) -> Iterator[ChunkOutput]:
+        compile_once(plan)
         todo = iter(indices)
-        pool = ProcessPoolExecutor(self.workers, mp_context=get_context("spawn"),
-                                   initializer=_start_worker, initargs=(plan, os.getpid()))
+        context = get_context("spawn")
+        progress = context.Queue()
+        pool = ProcessPoolExecutor(self.workers, mp_context=context,
+                                   initializer=_start_worker,
+                                   initargs=(plan, os.getpid(), progress))
 
         def submit(count: int) -> set[Future]:
-            return {pool.submit(run_chunk, plan, i) for i in islice(todo, count)}
+            return {pool.submit(_run_reporting, plan, i) for i in islice(todo, count)}
 
         finished = False
         try:
             with _ctrl_c_left_to_parent():  # the workers start now, inheriting SIG_IGN
                 pending = submit(IN_FLIGHT_PER_WORKER * self.workers)
             while pending:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                done, pending = wait(pending, timeout=PROGRESS_WAIT_S,
+                                     return_when=FIRST_COMPLETED)
+                _pass_on(progress, on_progress)
                 for future in done:
                     pending |= submit(1)
                     yield future.result()
@@ -100,9 +172,60 @@ class ProcessPool:
                 pool.shutdown()
             else:
                 _terminate(pool)
+            progress.close()
 
     def close(self) -> None:
         """Nothing to release: each run's pool ends with the run."""
+
+
+class LastingPool:
+    """Play chunks in ``workers`` spawned processes that live across runs until :meth:`close`.
+
+    For commands that play many short runs (``fcsim sweep``, ``fcsim tune``), where a pool
+    per run would spend a second or two starting each time. A worker prepares each plan on
+    its first chunk of it (:func:`~fcsim.runner.chunk.prepare` caches that). Leaving a run
+    early cancels its chunks that have not started; the workers stay for the next run.
+    """
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._pool: ProcessPoolExecutor | None = None
+
+    def _start(self) -> ProcessPoolExecutor:
+        pool = ProcessPoolExecutor(self.workers, mp_context=get_context("spawn"),
+                                   initializer=_watch_parent, initargs=(os.getpid(),))
+        with _ctrl_c_left_to_parent():  # a task each starts every worker now, with SIG_IGN
+            for _ in range(self.workers):
+                pool.submit(os.getpid)
+        return pool
+
+    def run(self, plan: RunPlan, indices: Iterable[int],
+            on_progress: Progress | None = None) -> Iterator[ChunkOutput]:
+        """Play the chunks as :meth:`ProcessPool.run` does; these workers report whole
+        chunks only, so ``on_progress`` is never called (the caller counts finished ones)."""
+        if self._pool is None:
+            self._pool = self._start()
+        pool, todo = self._pool, iter(indices)
+
+        def submit(count: int) -> set[Future]:
+            return {pool.submit(run_chunk, plan, i) for i in islice(todo, count)}
+
+        pending = submit(IN_FLIGHT_PER_WORKER * self.workers)
+        try:
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    pending |= submit(1)
+                    yield future.result()
+        finally:
+            for future in pending:
+                future.cancel()
+
+    def close(self) -> None:
+        """Stop the workers now (mid-chunk if need be)."""
+        if self._pool is not None:
+            _terminate(self._pool)
+            self._pool = None
 
 
 @contextmanager

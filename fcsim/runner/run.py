@@ -8,10 +8,11 @@ from pathlib import Path
 
 from fcsim.core.rules import RuleSet
 from fcsim.runner.chunk import ChunkOutput
-from fcsim.runner.plan import DEFAULT_CHUNK_SIZE, RunPlan, round_up_games
+from fcsim.runner.plan import RunPlan, default_chunk_size, round_up_games
 from fcsim.runner.pool import Executor, InProcess, ProcessPool
 from fcsim.runner.store import RunFolder
-from fcsim.strategies import parse_strategies
+from fcsim.strategies import Strategy, parse_strategies, parse_strategy
+from fcsim.strategies.sources import strategy_sources
 
 
 def default_workers() -> int:
@@ -25,38 +26,92 @@ def local_executor(workers: int, chunks: int) -> Executor:
     return InProcess() if workers == 1 else ProcessPool(workers)
 
 
-def make_plan(strategies: str | Sequence[str], rules: RuleSet, seed: int, games: int, *,
+StrategyList = str | Sequence[str | Strategy | Callable]
+
+
+def _listed(strategies: StrategyList) -> list[Strategy]:
+    """Strategies from a comma-separated string, or from a list of specs, strategies and
+    Python agents (callables from a view to an action)."""
+    if isinstance(strategies, str):
+        return parse_strategies(strategies)
+    listed = []
+    for item in strategies:
+        listed += parse_strategies(item) if isinstance(item, str) else [parse_strategy(item)]
+    return listed
+
+
+def make_plan(strategies: StrategyList, rules: RuleSet, seed: int, games: int, *,
               duplicate: bool = False, seat_rotation: bool = True,
-              chunk_size: int = DEFAULT_CHUNK_SIZE) -> RunPlan:
+              chunk_size: int | None = None) -> RunPlan:
     """A plan from strategy specs (one fills the table); raises StrategyError, PlanError.
 
     In the duplicate format ``games`` is rounded up to a multiple of ``rules.players``.
+    Without ``chunk_size``, :func:`~fcsim.runner.plan.default_chunk_size` of the games.
     """
-    text = strategies if isinstance(strategies, str) else ",".join(strategies)
-    specs = [s.spec for s in parse_strategies(text)]
+    listed = _listed(strategies)
+    specs = [s.spec for s in listed]
     if len(specs) == 1:
         specs *= rules.players
-    return RunPlan(strategies=tuple(specs), rules=rules, seed=seed,
-                   games=round_up_games(games, rules.players, duplicate),
-                   duplicate=duplicate, seat_rotation=seat_rotation, chunk_size=chunk_size)
+    games = round_up_games(games, rules.players, duplicate)
+    return RunPlan(strategies=tuple(specs), rules=rules, seed=seed, games=games,
+                   duplicate=duplicate, seat_rotation=seat_rotation,
+                   chunk_size=default_chunk_size(games) if chunk_size is None else chunk_size,
+                   sources=tuple(strategy_sources(listed).items()))
+
+
+class _GamesPlayed:
+    """Games played so far: those of finished chunks, and the part played of chunks in
+    flight (a worker's late report on a chunk already finished is ignored)."""
+
+    def __init__(self, done: int, report: Callable[[int], None]) -> None:
+        self._done = done
+        self._partial: dict[int, int] = {}
+        self._finished: set[int] = set()
+        self._report = report
+
+    def partial(self, index: int, games: int) -> None:
+        if index not in self._finished:
+            self._partial[index] = games
+            self._report(self._done + sum(self._partial.values()))
+
+    def finished(self, index: int, games: int) -> None:
+        self._finished.add(index)
+        self._partial.pop(index, None)
+        self._done += games
+        self._report(self._done + sum(self._partial.values()))
 
 
 def execute(folder: RunFolder, executor: Executor,
-            on_chunk: Callable[[ChunkOutput], None] | None = None) -> None:
-    """Play the missing chunks of a created ``folder`` on ``executor``, writing each one."""
-    for output in executor.run(folder.plan, folder.missing):
-        folder.write_chunk(output.index, output.data)
-        if on_chunk is not None:
-            on_chunk(output)
+            on_chunk: Callable[[ChunkOutput], None] | None = None,
+            on_games: Callable[[int], None] | None = None) -> None:
+    """Play the missing chunks of a created ``folder`` on ``executor``, writing each one,
+    then release the folder. ``on_games(n)`` hears how many of the run's games are played
+    (finished chunks, and the played part of the chunks in flight)."""
+    played = None if on_games is None else _GamesPlayed(folder.done_games, on_games)
+    try:
+        for output in executor.run(folder.plan, folder.missing,
+                                   None if played is None else played.partial):
+            folder.write_chunk(output.index, output.data)
+            if played is not None:
+                played.finished(output.index, output.games)
+            if on_chunk is not None:
+                on_chunk(output)
+    finally:
+        folder.release()
 
 
-def simulate(strategies: str | Sequence[str], games: int, out: str | Path, *, seed: int = 0,
+def simulate(strategies: StrategyList, games: int, out: str | Path, *, seed: int = 0,
              rules: RuleSet | None = None, duplicate: bool = False, seat_rotation: bool = True,
-             chunk_size: int = DEFAULT_CHUNK_SIZE, workers: int | None = None,
-             resume: bool = False) -> RunPlan:
+             chunk_size: int | None = None, workers: int | None = None,
+             resume: bool = False, allow_code_change: bool = False) -> RunPlan:
     """Play a run into folder ``out`` on local processes (see ``fcsim simulate``).
 
-    Without ``rules``, the default rules with one seat per listed strategy (four for one).
+    ``strategies``: specs, :class:`~fcsim.strategies.Strategy` objects and Python agents
+    (callables from a :class:`~fcsim.View` to an action) in any mix, one per seat or one
+    for every seat. Worker processes find an agent by its ``module:qualname``, so an agent
+    played on several workers is defined at the top level of a module (or of the script
+    being run). Without ``rules``, the default rules with one seat per listed strategy
+    (four for one).
 
     >>> import tempfile
     >>> plan = simulate("greedy,random", 8, tempfile.mkdtemp() + "/run", seed=1, workers=1)
@@ -64,12 +119,11 @@ def simulate(strategies: str | Sequence[str], games: int, out: str | Path, *, se
     (8, 2)
     """
     if rules is None:
-        listed = parse_strategies(strategies if isinstance(strategies, str)
-                                  else ",".join(strategies))
+        listed = _listed(strategies)
         rules = RuleSet(players=len(listed) if len(listed) > 1 else 4)
     plan = make_plan(strategies, rules, seed, games, duplicate=duplicate,
                      seat_rotation=seat_rotation, chunk_size=chunk_size)
-    folder = RunFolder.open(Path(out), plan, resume)
+    folder = RunFolder.open(Path(out), plan, resume, allow_code_change)
     folder.create()
     execute(folder, local_executor(workers or default_workers(), len(folder.missing)))
     return plan

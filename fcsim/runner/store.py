@@ -1,126 +1,210 @@
-"""The run folder: a manifest, one Parquet file per finished chunk, atomic writes.
+"""The run folder as a writer sees it: which run it holds, which chunks are done, which
+are damaged, and writing the rest — one writer at a time, every write durable.
 
-Layout of ``OUT/``::
-
-    _run.parquet           the manifest: no rows, the run's schema and metadata
-    part-000000.parquet    chunk 0 (games 0 … chunk_size-1), and so on
-    .part-000003.parquet.tmp   a chunk being written (renamed into place when complete)
-
-The manifest is a Parquet file with no rows so that ``polars.scan_parquet(OUT)`` (which
-wants one file extension in a folder) reads the folder as it is; ``pyarrow.dataset`` and
-``pandas.read_parquet`` skip ``_`` and ``.`` names anyway.
+The files and their checks are those of :mod:`fcsim.runner.format`. :meth:`RunFolder.open`
+only reads; :meth:`RunFolder.create` takes the folder's lock, checks it again, moves every
+damaged, foreign or stray chunk file aside (into ``_aside/``, to be played again) and
+writes the manifest.
 """
 
 from __future__ import annotations
 
-import os
-import re
-from dataclasses import dataclass
+from collections.abc import Iterator
 from pathlib import Path
 
-import pyarrow.parquet as pq
-
-from fcsim.runner.plan import RunPlan
-from fcsim.runner.table import parquet_bytes, read_run_metadata, result_schema
-
-MANIFEST = "_run.parquet"
-_PART = re.compile(r"part-(\d{6,})\.parquet")
-_TEMP = re.compile(r"\..+\.tmp")
-
-
-class RunFolderError(ValueError):
-    """An output folder the run must not write into (the message says why and what to do)."""
-
-
-def part_name(index: int) -> str:
-    """File name of chunk ``index``."""
-    return f"part-{index:06d}.parquet"
-
-
-def part_files(path: Path) -> dict[int, Path]:
-    """The chunk files in ``path`` by chunk index."""
-    found = {}
-    for entry in path.iterdir():
-        match = _PART.fullmatch(entry.name)
-        if match:
-            found[int(match.group(1))] = entry
-    return found
+from fcsim.runner import format as fmt
+from fcsim.runner.durable import ctrl_c_deferred, make_folder, move_durably, write_durably
+from fcsim.runner.format import FolderCheck, Problem, RunFolderError
+from fcsim.runner.lock import FolderBusyError, FolderLock, lock_holder
+from fcsim.runner.plan import PlanError, RunPlan
+from fcsim.runner.table import manifest_bytes
 
 
 def stored_plan(path: Path) -> RunPlan | None:
-    """The run recorded in folder ``path`` (manifest, else any chunk file), or None."""
-    candidates = [path / MANIFEST, *sorted(part_files(path).values())]
-    for candidate in candidates:
-        try:
-            return RunPlan.from_metadata(read_run_metadata(pq.read_schema(candidate)))
-        except (OSError, ValueError, KeyError, TypeError):  # missing, damaged or foreign
-            continue
-    return None
+    """The run recorded in folder ``path`` (manifest, else a chunk), or None if it holds
+    none; :class:`RunFolderError` for a run of another run format."""
+    try:
+        return RunPlan.from_metadata(fmt.read_metadata(path))
+    except fmt.FormatVersionError:
+        raise
+    except (RunFolderError, KeyError, TypeError, ValueError, PlanError):
+        return None
 
 
-@dataclass(frozen=True)
+class MissingChunks:
+    """The indices of the chunks still to play, in order, listed lazily (a run may have
+    billions of chunks)."""
+
+    def __init__(self, count: int, present: frozenset[int]) -> None:
+        self._count = count
+        self._present = present
+
+    def __len__(self) -> int:
+        return self._count - len(self._present)
+
+    def __iter__(self) -> Iterator[int]:
+        return (i for i in range(self._count) if i not in self._present)
+
+
 class RunFolder:
-    """A checked output folder for ``plan``; :meth:`open` creates nothing."""
+    """An output folder checked for ``plan``: the chunks it holds and the problems found.
 
-    path: Path
-    plan: RunPlan
-    present: frozenset[int]
+    Use :meth:`open` (reads only), then :meth:`create` before writing;
+    :func:`fcsim.runner.run.execute` writes the missing chunks and releases the folder.
+    """
+
+    def __init__(self, path: Path, plan: RunPlan, check: FolderCheck, resume: bool,
+                 allow_code_change: bool) -> None:
+        self.path = path
+        self.plan = plan
+        self.check = check
+        self._resume = resume
+        self._allow_code_change = allow_code_change
+        self._present = set(check.chunks)
+        self._lock = FolderLock(path)
 
     @classmethod
-    def open(cls, path: Path, plan: RunPlan, resume: bool) -> RunFolder:
-        """Check that ``plan`` may write to ``path``; raise :class:`RunFolderError` if not."""
-        if path.exists() and not path.is_dir():
-            raise RunFolderError(f"{path} is a file, not a folder; choose another --out")
-        if not path.exists():
-            return cls(path, plan, frozenset())
-        old = stored_plan(path)
-        if old is None:
-            if any(not _TEMP.fullmatch(p.name) for p in path.iterdir()):
-                raise RunFolderError(f"{path} is not empty and holds no fcsim run; "
-                                     f"choose another --out")
-            return cls(path, plan, frozenset())
-        changes = plan.differences(old)
-        if changes:
-            raise RunFolderError(f"{path} holds a different run ({'; '.join(changes)}); "
-                                 f"choose another --out")
-        present = frozenset(i for i in part_files(path) if i < old.chunk_count)
-        if not resume:
-            done = len(present)
-            state = ("complete" if done == old.chunk_count
-                     else f"{done} of {old.chunk_count} chunks done")
-            raise RunFolderError(f"{path} already holds this run ({state}); "
-                                 f"use --resume to complete it")
-        if old.chunk_size != plan.chunk_size:
-            raise RunFolderError(f"{path} was written in chunks of {old.chunk_size:,} games, "
-                                 f"not {plan.chunk_size:,}; leave out --chunk-size")
-        return cls(path, plan, present)
+    def open(cls, path: Path, plan: RunPlan, resume: bool,
+             allow_code_change: bool = False) -> RunFolder:
+        """Check that ``plan`` may write to ``path``; raise :class:`RunFolderError` if not.
+
+        A folder holding this run is refused without ``resume``; with it, a folder whose
+        chunks were played by other code is refused unless ``allow_code_change``.
+        """
+        holder = lock_holder(path) if path.is_dir() else None
+        if holder is not None:
+            raise FolderBusyError(path, holder)
+        check = _inspect(path, plan, resume, allow_code_change, {})
+        return cls(path, plan, check, resume, allow_code_change)
 
     @property
-    def missing(self) -> list[int]:
-        """Indices of the chunks still to play, in order."""
-        return [i for i in range(self.plan.chunk_count) if i not in self.present]
+    def present(self) -> frozenset[int]:
+        """Indices of the chunks that are done (checked, or written here)."""
+        return frozenset(self._present)
 
-    def create(self) -> None:
-        """Make the folder and its manifest; drop temporary files of an interrupted run."""
+    @property
+    def problems(self) -> list[Problem]:
+        """Chunk files found damaged, foreign or stray (set aside by :meth:`create`)."""
+        return self.check.problems
+
+    @property
+    def missing(self) -> MissingChunks:
+        """The chunks still to play."""
+        return MissingChunks(self.plan.chunk_count, self.present)
+
+    def done_files(self) -> dict[int, Path]:
+        """The files of the chunks that are done, by index."""
+        return {i: self.path / fmt.part_name(i) for i in sorted(self._present)}
+
+    @property
+    def done_games(self) -> int:
+        """Games in the chunks that are done."""
+        return sum(len(self.plan.chunk_games(i)) for i in self._present)
+
+    def create(self) -> list[Problem]:
+        """Take the folder for writing: make it, lock it, check it again, move its problem
+        files aside and drop temporary files of an interrupted run, write the manifest.
+
+        Returns the problems moved aside. Raises :class:`RunFolderError` if another process
+        is writing the folder or it cannot be written.
+        """
         try:
-            self.path.mkdir(parents=True, exist_ok=True)
-            for entry in self.path.iterdir():
-                if _TEMP.fullmatch(entry.name):
-                    entry.unlink()
+            make_folder(self.path)
+            self._lock.acquire()
         except OSError as err:
             raise RunFolderError(f"cannot write to {self.path}: {err.strerror}") from None
-        if not (self.path / MANIFEST).exists():
-            self._write(MANIFEST, parquet_bytes(result_schema(self.plan).empty_table()))
+        try:
+            self.check = _inspect(self.path, self.plan, self._resume,
+                                  self._allow_code_change, self.check.chunks)
+            self._present = set(self.check.chunks)
+            for problem in self.check.problems:
+                self._set_aside(problem)
+            for entry in self.path.iterdir():
+                if fmt.is_temp(entry.name):
+                    entry.unlink()
+            if not _readable(self.path / fmt.MANIFEST):
+                self._write(fmt.MANIFEST, manifest_bytes(self.plan))
+        except OSError as err:
+            self.release()
+            raise RunFolderError(f"cannot write to {self.path}: {err.strerror}") from None
+        except BaseException:
+            self.release()
+            raise
+        return self.check.problems
 
     def write_chunk(self, index: int, data: bytes) -> None:
-        """Store chunk ``index`` atomically: a temporary file renamed when complete."""
-        self._write(part_name(index), data)
+        """Store chunk ``index`` durably; it counts as done once it is on disk (Ctrl-C
+        waits for that)."""
+        with ctrl_c_deferred():
+            self._write(fmt.part_name(index), data)
+            self._present.add(index)
+
+    def release(self) -> None:
+        """Let another process write the folder (nothing if it was not taken)."""
+        self._lock.release()
 
     def _write(self, name: str, data: bytes) -> None:
-        temp = self.path / f".{name}.tmp"
+        temp = self.path / fmt.temp_name(name)
         try:
-            temp.write_bytes(data)
-            os.replace(temp, self.path / name)
+            write_durably(self.path / name, data, temp)
         except OSError as err:
             raise RunFolderError(f"cannot write {temp}: {err.strerror}") from None
 
+    def _set_aside(self, problem: Problem) -> None:
+        aside = self.path / fmt.ASIDE
+        aside.mkdir(exist_ok=True)
+        target = aside / f"{problem.path.name}.{problem.kind}"
+        number = 1
+        while target.exists():
+            target = aside / f"{problem.path.name}.{problem.kind}.{number}"
+            number += 1
+        move_durably(problem.path, target)
+
+
+def _readable(manifest: Path) -> bool:
+    try:
+        fmt.read_metadata(manifest)
+    except RunFolderError:
+        return False
+    return True
+
+
+def _inspect(path: Path, plan: RunPlan, resume: bool, allow_code_change: bool,
+             known: dict) -> FolderCheck:
+    """What ``path`` holds for ``plan``, or :class:`RunFolderError` if ``plan`` must not
+    write there (see :meth:`RunFolder.open`)."""
+    if path.exists() and not path.is_dir():
+        raise RunFolderError(f"{path} is a file, not a folder; choose another --out")
+    if not path.exists():
+        return FolderCheck(chunks={}, problems=[])
+    old = stored_plan(path)
+    if old is None:
+        if any(not (fmt.is_temp(p.name) or p.name == fmt.LOCK) for p in path.iterdir()):
+            raise RunFolderError(f"{path} is not empty and holds no fcsim run; "
+                                 f"choose another --out")
+        return FolderCheck(chunks={}, problems=[])
+    changes = plan.differences(old)
+    if changes:
+        raise RunFolderError(f"{path} holds a different run ({'; '.join(changes)}); "
+                             f"choose another --out")
+    check = fmt.check_folder(path, old.metadata(), known)
+    if not resume:
+        done = len(check.chunks)
+        state = ("complete" if done == old.chunk_count
+                 else f"{done:,} of {old.chunk_count:,} chunks done")
+        if check.problems:
+            state += f"; {fmt.describe_problems(check.problems)}"
+        raise RunFolderError(f"{path} already holds this run ({state}); "
+                             f"use --resume to complete it")
+    if old.chunk_size != plan.chunk_size:
+        raise RunFolderError(f"{path} was written in chunks of {old.chunk_size:,} games, "
+                             f"not {plan.chunk_size:,}; leave out --chunk-size")
+    codes = {old.code} | {c.code for c in check.chunks.values()}
+    to_play = len(check.chunks) < plan.chunk_count
+    if to_play and codes != {plan.code} and not allow_code_change:
+        other = ", ".join(sorted(codes - {plan.code}))
+        raise RunFolderError(f"{path} was played by other code ({other}; this is "
+                             f"{plan.code}): completing it would mix two versions of the "
+                             f"game in one run; choose another --out, or give "
+                             f"--allow-code-change to mix them")
+    return check

@@ -1,15 +1,14 @@
-"""What a run folder holds: chunk and game counts, and each strategy's results."""
+"""What the done chunks of a run folder hold: chunk and game counts, each strategy's results."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 import polars as pl
-import pyarrow.parquet as pq
 
 from fcsim.runner.plan import RunPlan
-from fcsim.runner.store import part_files
 
 
 @dataclass(frozen=True)
@@ -22,33 +21,34 @@ class FolderContents:
     bytes: int
 
 
-def folder_contents(path: Path, plan: RunPlan) -> FolderContents:
-    """Count the chunks, games and rows present (from the Parquet footers only)."""
-    parts = [p for i, p in part_files(path).items() if i < plan.chunk_count]
-    rows = sum(pq.ParquetFile(p).metadata.num_rows for p in parts)
-    return FolderContents(chunks=len(parts), games=rows // plan.players, rows=rows,
-                          bytes=sum(p.stat().st_size for p in parts))
+def folder_contents(plan: RunPlan, chunks: Mapping[int, Path]) -> FolderContents:
+    """Count the ``chunks`` (done chunk files by index), their games, rows and bytes."""
+    games = sum(len(plan.chunk_games(i)) for i in chunks)
+    return FolderContents(chunks=len(chunks), games=games, rows=games * plan.players,
+                          bytes=sum(p.stat().st_size for p in chunks.values()))
 
 
 @dataclass(frozen=True)
 class StrategyStats:
-    """One strategy's seats in a run: how often it won and its mean total."""
+    """One strategy's seats in a run: its share of the wins and its mean total."""
 
     strategy: str
     seat_games: int
-    win_rate: float
+    win_share: float  # a win shared by k tied seats counts 1/k, as in fcsim report
     mean_total: float
 
 
-def strategy_stats(path: Path, plan: RunPlan) -> list[StrategyStats]:
-    """Win rate (ties share the win) and mean total per strategy, in listing order."""
-    parts = sorted(str(p) for i, p in part_files(path).items() if i < plan.chunk_count)
-    if not parts:
+def strategy_stats(plan: RunPlan, chunks: Mapping[int, Path]) -> list[StrategyStats]:
+    """Win share and mean total per strategy over ``chunks``, in listing order."""
+    from fcsim.analysis.stats import win_share  # the report's own count of shared wins
+
+    if not chunks:
         return []
-    frame = (pl.scan_parquet(parts)
-             .group_by(pl.col("strategy").cast(pl.String))
-             .agg(seat_games=pl.len(), win_rate=pl.col("win").mean(),
-                  mean_total=pl.col("total").cast(pl.Float64).mean())
-             .collect(engine="streaming"))
-    by_spec = {row["strategy"]: row for row in frame.iter_rows(named=True)}
-    return [StrategyStats(**by_spec[spec]) for spec in plan.lineup if spec in by_spec]
+    lf = pl.scan_parquet([str(p) for p in chunks.values()])
+    shares = {row["strategy"]: row for row in win_share(lf).iter_rows(named=True)}
+    means = dict(lf.group_by(pl.col("strategy").cast(pl.String))
+                 .agg(pl.col("total").cast(pl.Float64).mean())
+                 .collect(engine="streaming").iter_rows())
+    return [StrategyStats(strategy=spec, seat_games=shares[spec]["seat_games"],
+                          win_share=shares[spec]["win_share"], mean_total=means[spec])
+            for spec in plan.lineup if spec in shares]

@@ -18,13 +18,15 @@ from numba import njit
 
 from fcsim.core.cards import JOKER, N_RANKS, N_SUITS
 from fcsim.strategies.base import (
-    DECISION_SIGNATURE,
     I_BEST_DISCARD,
     I_LAST_TURN,
     I_PLAYERS,
     I_ROUND,
     I_SEAT,
     I_TURN,
+    check_slots,
+    decision,
+    param_slots,
 )
 from fcsim.strategies.expected import (
     TAKE_MARGIN,
@@ -32,7 +34,20 @@ from fcsim.strategies.expected import (
     draw,  # as expected: the discard pile iff it beats the expected stock draw
     expected_after,
 )
+from fcsim.strategies.expected import Slot as ExpectedSlot
 from fcsim.strategies.registry import Family, Param, register
+
+PARAMS = (
+    TAKE_MARGIN,
+    Param("candidates", 4, "discards (best now) compared", low=1, high=14),
+    Param("feed_weight", 3, "extra points counted for a discard the next seat collects",
+          integer=False, low=0, high=100),
+    Param("danger_turns", 3, "turns per player after which the round counts as late",
+          integer=False, low=0, high=100),
+    Param("urgency", 0.5, "weight of the penalty now when the round is late (0-1)",
+          integer=False, low=0, high=1),
+)
+Slot = param_slots("AwareSlot", PARAMS)
 
 
 @njit(cache=True)
@@ -50,21 +65,21 @@ def feeds(known_row: np.ndarray, kind: int, wild_pos: int) -> bool:
     return False
 
 
-@njit(DECISION_SIGNATURE, cache=True)
+@decision
 def discard(hand, pile, known, info, hidden, params, table, scratch, rng):
     """Expected penalty, plus feeding cost, weighed with the penalty now when it is late."""
     if info[I_LAST_TURN] == 1:
         return info[I_BEST_DISCARD]
     n, kinds, now, unseen, n_unseen = discard_candidates(hand, pile, known, info, table,
-                                                         scratch, int(params[1]))
+                                                         scratch, int(params[Slot.candidates]))
     players = info[I_PLAYERS]
-    late = info[I_TURN] >= params[3] * players
-    weight_now = params[4] if late else 0.0
+    late = info[I_TURN] >= params[Slot.danger_turns] * players
+    weight_now = params[Slot.urgency] if late else 0.0
     nxt = (info[I_SEAT] + 1) % players
     best = 0
     best_score = 0.0
     for j in range(n):
-        feed = params[2] if feeds(known[nxt], kinds[j], info[I_ROUND] - 1) else 0.0
+        feed = params[Slot.feed_weight] if feeds(known[nxt], kinds[j], info[I_ROUND] - 1) else 0.0
         # The expectation can stop once the score cannot beat the best (j > 0).
         stop = np.inf
         if j > 0:
@@ -84,19 +99,10 @@ def discard(hand, pile, known, info, hidden, params, table, scratch, rng):
     return kinds[best]
 
 
-FAMILY = register(Family(
+FAMILY = check_slots(register(Family(
     "aware",
     "expected + table play: does not feed the next player, hurries when the round is late.",
     draw,
     discard,
-    (
-        TAKE_MARGIN,
-        Param("candidates", 4, "discards (best now) compared", low=1, high=14),
-        Param("feed_weight", 3, "extra points counted for a discard the next seat collects",
-              integer=False, low=0, high=100),
-        Param("danger_turns", 3, "turns per player after which the round counts as late",
-              integer=False, low=0, high=100),
-        Param("urgency", 0.5, "weight of the penalty now when the round is late (0-1)",
-              integer=False, low=0, high=1),
-    ),
-))
+    PARAMS,
+)), ExpectedSlot)  # it plays expected's draw

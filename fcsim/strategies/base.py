@@ -1,63 +1,82 @@
-"""The strategy contract: two jitted decision functions with one fixed signature.
+"""What a strategy module needs: the decision contract (from :mod:`fcsim.core.view`,
+re-exported here) and named parameter slots.
 
-A strategy decides only what is a real choice (docs/ENGINE.md): where to draw from, and
-which card to discard when it cannot go out (going out is automatic). Both decisions are
-``@njit(DECISION_SIGNATURE, cache=True)`` functions; the engine receives them as numba
-first-class functions, so strategies plug in — and share a table — without the engine
-changing.
-
-Arguments of every decision function (the player's *view*; nothing hidden):
-
-``hand``     int8[56]  own cards, copies per kind (n cards; n+1 when discarding)
-``pile``     int8[:]   the discard pile, bottom first (its last item is the visible card)
-``known``    int8[P, 56]  cards known to be in each seat's hand: taken from the pile and
-                       not discarded since (own row included)
-``info``     int64[INFO_SIZE]  the scalars below (``I_*`` positions)
-``hidden``   int8[:, :]  empty (0 × 0) unless the strategy is registered as an oracle; then
-                       rows 0…P-1 hold every hand (counts) and row P the stock, top first,
-                       padded with -1
-``params``   float64[:]  the strategy's parameters, in the order of its declaration
-``table``    uint8[4 * 3**11, 16]  the solver's table (``fcsim.core.tables.solver_table``)
-``scratch``  int64[:]  solver work space (``fcsim.core.solver.SCRATCH_SIZE``)
-``rng``      uint64[4]  the game's play stream (``fcsim.core.rng``), for random choices
-
-``draw`` returns 0 (stock) or 1 (discard pile); ``discard`` returns the kind to discard.
+A numba strategy is two ``@decision`` functions, ``draw`` and ``discard``, reading the
+view described in :mod:`fcsim.core.view` (``info`` through the ``I_*`` positions) and its
+parameters through the slots of :func:`param_slots` — never a bare ``params[0]`` — so a
+family that borrows another's decision function is checked to keep the same slots.
 """
 
 from __future__ import annotations
 
-from numba import types
+from enum import IntEnum
 
-DECISION_SIGNATURE = types.int64(
-    types.int8[:],
-    types.int8[:],
-    types.int8[:, :],
-    types.int64[:],
-    types.int8[:, :],
-    types.float64[:],
-    types.uint8[:, :],
-    types.int64[:],
-    types.uint64[:],
+from fcsim.core.view import (
+    DECISION_SIGNATURE,
+    DRAW_PILE,
+    DRAW_STOCK,
+    I_ALL_WILD,
+    I_BEST_DISCARD,
+    I_BEST_PENALTY,
+    I_DEALER,
+    I_GO_OUT_BONUS,
+    I_HAND_SIZES,
+    I_LAST_TURN,
+    I_OUT_SEAT,
+    I_PLAYERS,
+    I_ROUND,
+    I_SEAT,
+    I_STOCK_SIZE,
+    I_TOTALS,
+    I_TURN,
+    I_WILD_POINTS,
+    I_WILD_RANK,
+    INFO_SIZE,
+    decision,
 )
+from fcsim.strategies.registry import Family, Param
 
-DRAW_STOCK = 0
-DRAW_DISCARD = 1
 
-# Positions in the info vector.
-I_ROUND = 0  # 1…11
-I_WILD_RANK = 1  # round + 2
-I_SEAT = 2  # the deciding seat
-I_PLAYERS = 3
-I_DEALER = 4
-I_STOCK_SIZE = 5
-I_TURN = 6  # turns already played this round
-I_LAST_TURN = 7  # 1 on a last turn (someone went out)
-I_OUT_SEAT = 8  # the seat that went out, -1 if nobody yet
-I_WILD_POINTS = 9  # points of an unmelded wild-rank card this round
-I_ALL_WILD = 10  # 1 if three wilds alone are a meld
-I_GO_OUT_BONUS = 11
-I_BEST_DISCARD = 12  # discard decisions: the solver's best discard of the hand (kind)
-I_BEST_PENALTY = 13  # … and the penalty it leaves
-I_TOTALS = 16  # P totals before this round
-I_HAND_SIZES = 23  # P hand sizes
-INFO_SIZE = 30
+def param_slots(name: str, params: tuple[Param, ...]) -> type[IntEnum]:
+    """An ``IntEnum`` naming each parameter's position: ``params[Slots.take_margin]``
+    (numba reads enum members as constants)."""
+    numeric = [p for p in params if not p.strategy]  # the parameter vector's order
+    return IntEnum(name, [(p.name, i) for i, p in enumerate(numeric)])
+
+
+def check_slots(family: Family, slots: type[IntEnum]) -> Family:
+    """Raise unless ``family`` holds every parameter of ``slots`` at the same position
+    (for a family that reuses decision functions written for ``slots``)."""
+    for member in slots:
+        if family.param(member.name) != member.value:
+            raise ValueError(f"strategy {family.name!r} keeps {member.name} at position "
+                             f"{family.param(member.name)}, not {member.value} as the "
+                             f"decision functions it reuses expect")
+    return family
+
+
+__all__ = [
+    "DECISION_SIGNATURE",
+    "DRAW_PILE",
+    "DRAW_STOCK",
+    "INFO_SIZE",
+    "I_ALL_WILD",
+    "I_BEST_DISCARD",
+    "I_BEST_PENALTY",
+    "I_DEALER",
+    "I_GO_OUT_BONUS",
+    "I_HAND_SIZES",
+    "I_LAST_TURN",
+    "I_OUT_SEAT",
+    "I_PLAYERS",
+    "I_ROUND",
+    "I_SEAT",
+    "I_STOCK_SIZE",
+    "I_TOTALS",
+    "I_TURN",
+    "I_WILD_POINTS",
+    "I_WILD_RANK",
+    "check_slots",
+    "decision",
+    "param_slots",
+]

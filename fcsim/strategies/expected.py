@@ -14,32 +14,44 @@ import numpy as np
 from numba import njit
 
 from fcsim.strategies.base import (
-    DECISION_SIGNATURE,
+    DRAW_PILE,
+    DRAW_STOCK,
     I_ALL_WILD,
     I_ROUND,
     I_SEAT,
     I_WILD_POINTS,
+    decision,
+    param_slots,
 )
 from fcsim.strategies.candidates import best_candidates, immediate_penalties, pile_outlook
 from fcsim.strategies.lookahead import expected_draw_penalty, unseen_counts
 from fcsim.strategies.registry import Family, Param, register
 
+TAKE_MARGIN = Param("take_margin", 0, "points the discard must beat the expected stock draw by",
+                    integer=False, low=0, high=100)
+PARAMS = (
+    TAKE_MARGIN,
+    Param("candidates", 3, "discards (best now) compared by expected penalty", low=1, high=14),
+)
+Slot = param_slots("ExpectedSlot", PARAMS)
+
 
 @njit(cache=True)
 def take_discard(hand, pile, known, info, table, scratch, margin: float) -> int:
-    """1 when the visible discard beats the expected stock draw by more than ``margin``."""
+    """DRAW_PILE when the visible discard beats the expected stock draw by more than
+    ``margin``, else DRAW_STOCK."""
     rnd, points, all_wild = info[I_ROUND], info[I_WILD_POINTS], info[I_ALL_WILD] == 1
     # A stock draw never leaves more than today's penalty (the drawn card can go back), so
     # a discard that does not beat today's penalty cannot beat the expectation either.
     keep, from_pile = pile_outlook(hand, pile, rnd, points, all_wild, table, scratch)
     if from_pile >= keep - margin:
-        return 0
+        return DRAW_STOCK
     unseen = np.empty(hand.shape[0], dtype=np.int64)
     n_unseen = unseen_counts(hand, pile, known, info[I_SEAT], unseen)
     threshold = from_pile + margin
     from_stock = expected_draw_penalty(hand, unseen, n_unseen, rnd, points, all_wild, table,
                                        scratch, threshold)
-    return 1 if from_stock > threshold else 0
+    return DRAW_PILE if from_stock > threshold else DRAW_STOCK
 
 
 @njit(cache=True)
@@ -77,19 +89,19 @@ def expected_after(hand, kind: int, unseen, n_unseen: int, info, table, scratch,
     return later
 
 
-@njit(DECISION_SIGNATURE, cache=True)
+@decision
 def draw(hand, pile, known, info, hidden, params, table, scratch, rng):
     """Discard pile iff it beats the exact expected stock draw by more than take_margin."""
-    return take_discard(hand, pile, known, info, table, scratch, params[0])
+    return take_discard(hand, pile, known, info, table, scratch, params[Slot.take_margin])
 
 
-@njit(DECISION_SIGNATURE, cache=True)
+@decision
 def discard(hand, pile, known, info, hidden, params, table, scratch, rng):
     """Least expected penalty after the next draw among the best `candidates` discards.
 
     A candidate's expectation stops being summed once it cannot beat the best so far."""
     n, kinds, _, unseen, n_unseen = discard_candidates(hand, pile, known, info, table,
-                                                       scratch, int(params[1]))
+                                                       scratch, int(params[Slot.candidates]))
     best = 0
     best_later = expected_after(hand, kinds[0], unseen, n_unseen, info, table, scratch,
                                 np.inf)
@@ -102,17 +114,10 @@ def discard(hand, pile, known, info, hidden, params, table, scratch, rng):
     return kinds[best]
 
 
-TAKE_MARGIN = Param("take_margin", 0, "points the discard must beat the expected stock draw by",
-                    integer=False, low=0, high=100)
-
 FAMILY = register(Family(
     "expected",
     "Exact expectation over unseen cards for the draw and (among the best few) the discard.",
     draw,
     discard,
-    (
-        TAKE_MARGIN,
-        Param("candidates", 3, "discards (best now) compared by expected penalty", low=1,
-              high=14),
-    ),
+    PARAMS,
 ))

@@ -127,7 +127,3 @@ def expected_draw_penalty(hand: np.ndarray, unseen: np.ndarray, n_unseen: int,
         total += unseen[JOKER] * _after_draw(hand, hashed, JOKER, keep, round_number,
                                              wild_points, all_wild, table, scratch)
     return total / n_unseen
-    if unseen[JOKER] > 0:
-        total += unseen[JOKER] * _after_draw(hand, hashed, JOKER, keep, round_number, wild_points,
-                                                all_wild, table, scratch)
-    return total / n_unseen

@@ -10,28 +10,29 @@ information is worth.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from fcsim.core.cards import N_KINDS
 from fcsim.core.solver import best_discard_kernel
 from fcsim.strategies.base import (
-    DECISION_SIGNATURE,
+    DRAW_PILE,
+    DRAW_STOCK,
     I_ALL_WILD,
     I_PLAYERS,
     I_ROUND,
     I_WILD_POINTS,
+    decision,
 )
 from fcsim.strategies.candidates import immediate_penalties
 from fcsim.strategies.registry import Family, register
 
 
-@njit(DECISION_SIGNATURE, cache=True)
+@decision
 def draw(hand, pile, known, info, hidden, params, table, scratch, rng):
     """The better of the visible discard and the actual top of the stock."""
     rnd, points, all_wild = info[I_ROUND], info[I_WILD_POINTS], info[I_ALL_WILD] == 1
     stock_top = hidden[info[I_PLAYERS], 0]
     if stock_top < 0:
-        return 1
+        return DRAW_PILE
     top = pile[pile.shape[0] - 1]
     hand[top] += 1
     _, from_pile = best_discard_kernel(hand, rnd, points, all_wild, table, scratch)
@@ -39,10 +40,10 @@ def draw(hand, pile, known, info, hidden, params, table, scratch, rng):
     hand[stock_top] += 1
     _, from_stock = best_discard_kernel(hand, rnd, points, all_wild, table, scratch)
     hand[stock_top] -= 1
-    return 1 if from_pile < from_stock else 0
+    return DRAW_PILE if from_pile < from_stock else DRAW_STOCK
 
 
-@njit(DECISION_SIGNATURE, cache=True)
+@decision
 def discard(hand, pile, known, info, hidden, params, table, scratch, rng):
     """Least penalty after the card it will draw next turn (ties: least penalty now)."""
     rnd, points, all_wild = info[I_ROUND], info[I_WILD_POINTS], info[I_ALL_WILD] == 1

@@ -3,20 +3,21 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from fcsim.core.rng import randbelow
-from fcsim.strategies.base import DECISION_SIGNATURE
+from fcsim.strategies.base import decision
 from fcsim.strategies.registry import Family, register
 
+DRAW_SOURCES = 2  # stock or pile
 
-@njit(DECISION_SIGNATURE, cache=True)
+
+@decision
 def draw(hand, pile, known, info, hidden, params, table, scratch, rng):
     """Stock or discard pile with equal probability: ``randbelow(2)``."""
-    return randbelow(rng, 2)
+    return randbelow(rng, DRAW_SOURCES)
 
 
-@njit(DECISION_SIGNATURE, cache=True)
+@decision
 def discard(hand, pile, known, info, hidden, params, table, scratch, rng):
     """The ``randbelow(size)``-th card of the hand listed in kind order with repeats."""
     pick = randbelow(rng, np.int64(hand.sum()))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 
@@ -21,6 +20,9 @@ from fcsim.analysis.load import (
     result_schema,
 )
 from fcsim.analysis.synthetic import write_synthetic_run
+from fcsim.runner.format import encode
+
+from .helpers import EDGES, MIDDLE, STRONG, WEAK
 
 
 def test_scan_is_lazy_and_has_every_row(planted_run: Path) -> None:
@@ -110,7 +112,8 @@ def test_corrupt_part_file(planted_run: Path, tmp_path: Path) -> None:
     broken = tmp_path / "broken"
     shutil.copytree(planted_run, broken)
     (broken / "part-000002.parquet").write_bytes(b"not parquet at all")
-    with pytest.raises(RunFolderError, match="cannot read"):
+    with pytest.raises(RunFolderError, match=r"part-000002.parquet is damaged \(not a complete "
+                                             r"Parquet file.*--resume"):
         load_results(broken)
 
 
@@ -122,23 +125,78 @@ def test_file_without_fcsim_metadata(tmp_path: Path) -> None:
         read_metadata(folder)
 
 
-def test_missing_columns(tmp_path: Path) -> None:
+def test_missing_columns(planted_run: Path, tmp_path: Path) -> None:
     folder = tmp_path / "thin"
-    folder.mkdir()
-    meta = {"rules": {"players": 4, "rounds": 11}}
-    table = pa.table({"game": [0]}).replace_schema_metadata({"fcsim": json.dumps(meta)})
-    pq.write_table(table, folder / "part-000000.parquet")
-    with pytest.raises(RunFolderError, match="lacks the result column"):
+    shutil.copytree(planted_run, folder)
+    part = folder / "part-000001.parquet"
+    table = pq.read_table(part).drop_columns(["penalty_3"])
+    part.write_bytes(encode(table))
+    with pytest.raises(RunFolderError, match=r"part-000001.parquet is foreign \(other columns "
+                                             r"than a run's\)"):
         load_results(folder)
 
 
-def test_runs_with_different_players_do_not_combine(planted_run: Path, tmp_path: Path) -> None:
-    three = write_synthetic_run(tmp_path / "three", ["x", "y", "z"], [0, 0, 0], 30)
-    with pytest.raises(RunFolderError, match=r"players=4.*players=3"):
-        load_results([planted_run, three])
+def test_a_stray_chunk_is_never_read(planted_run: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "stray"
+    shutil.copytree(planted_run, folder)
+    shutil.copy(folder / "part-000000.parquet", folder / "part-000042.parquet")
+    with pytest.raises(RunFolderError, match=r"part-000042.parquet is stray \(the run has 3 "
+                                             r"chunks, 0 to 2\)"):
+        load_results(folder)
 
 
-def test_same_folder_twice(planted_run: Path) -> None:
-    with pytest.raises(RunFolderError, match="given twice"):
-        load_results([planted_run, planted_run.parent / ".." / planted_run.parent.name
-                      / "planted"])
+def test_a_copy_of_a_run_is_not_counted_twice(planted_run: Path, tmp_path: Path) -> None:
+    copy = shutil.copytree(planted_run, tmp_path / "copy")
+    with pytest.raises(RunFolderError, match=r"hold the same games \(seed 11, games 0 to 1,199 "
+                                             r"in both\): they would count twice"):
+        load_results([planted_run, copy])
+
+
+def test_overlapping_games_of_one_seed_are_not_counted_twice(planted_run: Path,
+                                                             tmp_path: Path) -> None:
+    table = [STRONG, MIDDLE, WEAK, STRONG]
+    shorter = write_synthetic_run(tmp_path / "shorter", table, [EDGES[s] for s in table],
+                                  games=400, seed=11, duplicate=True, games_per_file=400)
+    with pytest.raises(RunFolderError, match=r"games 0 to 399 in both"):
+        load_results([planted_run, shorter])
+
+
+def test_the_parts_of_one_run_combine(planted_run: Path, tmp_path: Path) -> None:
+    """A run split over two folders (disjoint chunks) holds no game twice."""
+    first, second = tmp_path / "first", tmp_path / "second"
+    shutil.copytree(planted_run, first)
+    shutil.copytree(planted_run, second)
+    (first / "part-000002.parquet").unlink()
+    (second / "part-000000.parquet").unlink()
+    (second / "part-000001.parquet").unlink()
+    assert load_results([first, second]).collect().height == 1200 * 4
+
+
+def test_a_run_with_no_finished_chunk_yet(planted_run: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "started"
+    folder.mkdir()
+    shutil.copy(planted_run / "_run.parquet", folder / "_run.parquet")
+    with pytest.raises(RunFolderError, match=r"no finished chunks in .* yet"):
+        load_results(folder)
+
+
+def test_the_readme_polars_snippet_reads_a_folder_being_written(planted_run: Path,
+                                                               tmp_path: Path) -> None:
+    """A chunk in progress, a leftover temporary file, the lock and the files set aside do
+    not disturb the README's polars snippet (a plain folder scan would trip on them)."""
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    snippet = next(line for line in readme.splitlines()
+                   if line.startswith('pl.scan_parquet("results/my-run'))
+    folder = tmp_path / "busy"
+    shutil.copytree(planted_run, folder)
+    (folder / ".part-000003.parquet.tmp").write_bytes(b"half a chunk")
+    (folder / ".part-000001.parquet.tmp").write_bytes((folder / "part-000001.parquet")
+                                                      .read_bytes())
+    (folder / ".fcsim.lock").write_text('{"pid": 1}')
+    (folder / "_aside").mkdir()
+    (folder / "_aside" / "part-000002.parquet.damaged").write_bytes(b"PAR1")
+    wins = eval(snippet.replace("results/my-run", str(folder)), {"pl": pl}).collect()
+    assert wins.height == 3
+    expected = load_results(planted_run).group_by("strategy").agg(pl.col("win").mean())
+    assert wins.sort("strategy").equals(expected.collect().sort("strategy"))
+    assert pd.read_parquet(folder).shape[0] == 1200 * 4  # pandas and pyarrow skip . and _

@@ -61,7 +61,7 @@ def test_html_is_self_contained(report_dir: Path) -> None:
     images = re.findall(r"<img [^>]*src='([^']*)'", page)
     assert len(images) == len(CHARTS)
     assert all(src.startswith("data:image/png;base64,iVBORw0KGgo") for src in images)
-    assert page.count("<table>") == 10
+    assert page.count("<table>") == 11  # the last: games to watch (none: synthetic run)
     assert "strong scores" in page and "points per game less than weak" in page
 
 
@@ -73,7 +73,8 @@ def test_markdown_has_header_tables_and_charts(report_dir: Path) -> None:
     assert "players 4, rounds 11" in md
     for name in CHARTS:
         assert f"({name}.png)" in md
-    assert md.count("\n## ") == 10
+    assert md.count("\n## ") == 11
+    assert "none: cannot be replayed: unknown strategy 'strong'" in md
 
 
 def test_cli_report(planted_run: Path, tmp_path: Path) -> None:

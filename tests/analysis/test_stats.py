@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import numpy as np
@@ -12,8 +11,9 @@ from scipy import stats as sps
 
 from fcsim.analysis import stats
 from fcsim.analysis.load import load_results
+from fcsim.analysis.synthetic import write_synthetic_run
 
-from .helpers import MIDDLE, STRONG, WEAK, table_frame
+from .helpers import EDGES, MIDDLE, STRONG, WEAK, table_frame
 
 
 def test_wilson_interval_by_hand_and_scipy() -> None:
@@ -182,8 +182,10 @@ def test_verdict_wording() -> None:
 
 @pytest.mark.parametrize("rule", ["paired", "h2h"])
 def test_combined_runs_keep_games_apart(planted_run: Path, tmp_path: Path, rule: str) -> None:
-    copy = shutil.copytree(planted_run, tmp_path / "copy")
-    lf = load_results([planted_run, copy])  # game and deal numbers repeat across runs
+    table = [STRONG, MIDDLE, WEAK, STRONG]  # the planted run's, with another seed
+    other = write_synthetic_run(tmp_path / "other", table, [EDGES[s] for s in table],
+                                games=1200, seed=12, duplicate=True, games_per_file=400)
+    lf = load_results([planted_run, other])  # game and deal numbers repeat across runs
     single = load_results(planted_run)
     if rule == "paired":
         both = stats.paired_comparison(lf, [(STRONG, WEAK)])["deals"][0]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import polars as pl
 from click.testing import CliRunner
 
 from fcsim.cli import cli
@@ -56,6 +57,36 @@ def test_replay_bad_input_is_one_line() -> None:
     assert result.exit_code == 2 and "players must be 2 to 7" in result.output
 
 
+def test_replay_reads_a_game_of_a_run_folder(tmp_path) -> None:
+    out = tmp_path / "run"
+    assert _run("simulate", "--strategies", "greedy,random,greedy:take_margin=4", "--games",
+                "12", "--duplicate", "--short", "--seed", "9", "--go-out-bonus", "-10",
+                "--out", str(out)).exit_code == 0
+    from_run = _run("replay", "--run", str(out), "--game", "7", "--json")
+    by_flags = _run("replay", "--seed", "9", "--game", "7", "--duplicate", "--short",
+                    "--go-out-bonus", "-10", "--strategies", "greedy,random,greedy:take_margin=4",
+                    "--json")
+    assert from_run.exit_code == 0, from_run.output
+    assert from_run.output == by_flags.output
+    totals = json.loads(from_run.output.splitlines()[-1])["totals"]
+    game = pl.read_parquet(f"{out}/part-*.parquet").filter(pl.col("game") == 7).sort("seat")
+    assert game["total"].to_list() == totals
+    beyond = _run("replay", "--run", str(out), "--game", "12")
+    assert beyond.exit_code == 2
+    assert beyond.output.strip() == f"Error: --game must be 0 to 11 for {out}, not 12"
+
+
+def test_replay_bounds_are_one_line() -> None:
+    result = _run("replay", "--seed", "1", "--strategies", "greedy,random", "--game",
+                  str(2**64))
+    assert result.exit_code == 2
+    assert result.output.strip() == ("Error: --game must be 0 to 999,999,999,999,999, not "
+                                     "18,446,744,073,709,551,616")
+    neither = _run("replay", "--game", "3")
+    assert neither.exit_code == 2 and "give --run FOLDER, or --seed and --strategies" in (
+        neither.output)
+
+
 def test_compare_reports_paired_difference(tmp_path) -> None:
     out = tmp_path / "cmp"
     result = _run("compare", "greedy", "random", "--deals", "40", "--out", str(out),
@@ -67,13 +98,32 @@ def test_compare_reports_paired_difference(tmp_path) -> None:
     assert again.exit_code == 0 and again.output.splitlines()[-1] in result.output
 
 
+def test_compare_from_a_damaged_run_is_one_line(tmp_path) -> None:
+    out = tmp_path / "cmp"
+    assert _run("compare", "greedy", "random", "--deals", "40", "--out", str(out),
+                "--workers", "1", "--short").exit_code == 0
+    chunk = out / "part-000000.parquet"
+    chunk.write_bytes(chunk.read_bytes()[:-50])
+    result = _run("compare", "greedy", "random", "--from", str(out))
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert result.output.strip().splitlines() == [
+        f"Error: {out}: {chunk.name} is damaged (not a complete Parquet file: Parquet magic "
+        f"bytes not found in footer); repair it with its fcsim simulate command and --resume "
+        f"(fcsim info {out} prints it)"]
+
+
 def test_compare_refuses_nonsense() -> None:
     assert _run("compare", "greedy", "greedy").exit_code == 2
     assert _run("compare", "greedy", "nope").exit_code == 2
+    huge = _run("compare", "greedy", "random", "--deals", str(10**15), "--players", "4")
+    assert huge.exit_code == 2
+    assert huge.output.strip() == ("Error: --deals 1,000,000,000,000,000 at 4 seats are "
+                                   "4,000,000,000,000,000 games, more than a run holds "
+                                   "(1,000,000,000,000,000)")
 
 
 def test_tournament_prints_a_leaderboard(tmp_path) -> None:
-    result = _run("tournament", "--strategies", "random,greedy,greedy:take_margin=8",
+    result = _run("tournament", "--strategies", "random,greedy,greedy:take_margin=3",
                   "--players", "2", "--games", "30", "--short", "--workers", "1",
                   "--out", str(tmp_path / "t"))
     assert result.exit_code == 0, result.output

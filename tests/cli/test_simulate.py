@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import os
+import resource
+import shlex
+import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import polars as pl
@@ -16,10 +21,13 @@ from click.testing import CliRunner
 from fcsim.cli import cli
 from fcsim.core.rules import RuleSet
 from fcsim.runner import simulate
+from fcsim.runner.store import stored_plan
+from fcsim.runner.table import manifest_bytes
 
 BASE = ["simulate", "--strategies", "greedy,random", "--short", "--seed", "3"]
 # Full 11-round games: long enough (150 chunks) to be interrupted part way.
 LONG = ["simulate", "--strategies", "greedy,random", "--games", "3000", "--chunk-size", "20"]
+GAMES_BOUND = "--games must be 1 to 1,000,000,000,000,000"
 
 
 def rows(path: Path) -> pl.DataFrame:
@@ -52,7 +60,7 @@ def test_run_then_info_then_refuse_then_resume_nothing(tmp_path):
     info = invoke("info", str(out))
     assert info.exit_code == 0
     for text in ("strategies greedy, random", "seed       3", "games      40",
-                 "chunks     3 of 3", "status     complete", "rounds=6", "fcsim      0.1"):
+                 "chunks     3 of 3", "status     complete", "rounds=6", "code       fcsim 0.1"):
         assert text in info.output
 
     again = invoke(*BASE, "--games", "40", "--out", str(out))
@@ -73,8 +81,21 @@ def test_duplicate_rounds_games_up_and_says_so(tmp_path):
 @pytest.mark.parametrize("args, message", [
     (["--strategies", "greedy,bogus", "--games", "10"], "unknown strategy 'bogus'; known"),
     (["--strategies", "greedy:speed=3", "--games", "10"], "bad parameter 'speed=3'"),
-    (["--strategies", "greedy", "--games", "0"], "--games must be at least 1, not 0"),
-    (["--strategies", "greedy", "--games", "-5"], "--games must be at least 1, not -5"),
+    (["--strategies", "greedy", "--games", "0"], f"{GAMES_BOUND}, not 0"),
+    (["--strategies", "greedy", "--games", "-5"], f"{GAMES_BOUND}, not -5"),
+    (["--strategies", "greedy", "--games", "100000000000000000"],
+     f"{GAMES_BOUND}, not 100,000,000,000,000,000"),
+    (["--strategies", "greedy", "--games", "many"], "--games must be a whole number, not 'many'"),
+    (["--strategies", "greedy", "--games", "9", "--chunk-size", "1000000000"],
+     "--chunk-size must be 1 to 100,000, not 1,000,000,000"),
+    (["--strategies", "greedy", "--games", "9", "--seed", str(2**64)],
+     "--seed must be 0 to 18,446,744,073,709,551,615, not 18,446,744,073,709,551,616"),
+    (["--strategies", "greedy", "--games", "9", "--seed", "-1"], "--seed must be 0 to"),
+    (["--strategies", "greedy", "--games", "9", "--turn-cap", "40000"],
+     "turn_cap 40000: these rules allow turns = 40,000, more than the run's turns column "
+     "holds (32,767)"),
+    (["--strategies", "greedy", "--games", "9", "--wild-penalty", "1000",
+      "--no-all-wild-melds"], "wild_penalty 1000: these rules allow total = 82,300"),
     (["--strategies", "greedy", "--games", "9", "--players", "1"], "players must be 2 to 7"),
     (["--strategies", "greedy", "--games", "9", "--players", "8"], "players must be 2 to 7"),
     (["--strategies", "greedy,random", "--games", "9", "--players", "3"],
@@ -189,3 +210,163 @@ def test_killed_run_resumes_without_loss_or_duplicates(reference, tmp_path):
     simulate("greedy,random", 3000, out, seed=3, rules=RuleSet(players=2), chunk_size=20,
              workers=1, resume=True)
     assert_same_rows(out, reference)
+
+
+# The issue's own commands (full games, 10 chunks).
+ISSUE = ["simulate", "--strategies", "greedy,random", "--games", "20000", "--chunk-size",
+         "2000", "--seed", "5"]
+
+
+@pytest.fixture(scope="module")
+def undamaged(tmp_path_factory) -> Path:
+    """The issue's run, undamaged."""
+    out = tmp_path_factory.mktemp("issue") / "b"
+    result = invoke(*ISSUE, "--out", str(out))
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def same_files(out: Path, reference: Path) -> None:
+    """``out`` holds ``reference``'s files byte for byte (and what was set aside)."""
+    names = sorted(p.name for p in reference.iterdir())
+    assert sorted(p.name for p in out.iterdir() if p.name != "_aside") == names
+    for name in names:
+        assert (out / name).read_bytes() == (reference / name).read_bytes(), name
+
+
+def test_resume_replays_a_truncated_chunk_byte_for_byte(undamaged, tmp_path):
+    out = tmp_path / "b"
+    shutil.copytree(undamaged, out)
+    with open(out / "part-000001.parquet", "r+b") as file:
+        file.truncate(100)  # truncate -s 100 b/part-000001.parquet
+    again = invoke(*ISSUE, "--out", str(out))
+    assert again.exit_code == 2
+    assert "9 of 10 chunks done; part-000001.parquet is damaged" in again.output
+    result = invoke(*ISSUE, "--out", str(out), "--resume")
+    assert result.exit_code == 0, result.output
+    assert "nothing to do" not in result.output and "Traceback" not in result.output
+    assert (f"part-000001.parquet is damaged (not a complete Parquet file: Parquet magic "
+            f"bytes not found in footer): moved to {out / '_aside'}; it is played again"
+            in result.output)
+    assert "in 10 chunks of 2,000 on 1 worker process" in result.output
+    same_files(out, undamaged)
+    assert [p.name for p in (out / "_aside").iterdir()] == ["part-000001.parquet.damaged"]
+
+
+def test_foreign_and_stray_chunks_are_refused_then_set_aside(undamaged, tmp_path):
+    out, other = tmp_path / "b", tmp_path / "other"
+    shutil.copytree(undamaged, out)
+    assert invoke(*ISSUE[:-1], "6", "--out", str(other)).exit_code == 0
+    shutil.copy(other / "part-000004.parquet", out / "part-000004.parquet")
+    shutil.copy(undamaged / "part-000002.parquet", out / "part-000042.parquet")
+    report = invoke("report", str(out), "--out", str(tmp_path / "report"))
+    assert report.exit_code == 1
+    assert report.output.splitlines() == [
+        f"Error: {out}: part-000004.parquet is foreign (another run: seed 6 there, 5 here); "
+        f"part-000042.parquet is stray (the run has 10 chunks, 0 to 9); repair it with its "
+        f"fcsim simulate command and --resume (fcsim info {out} prints it)"]
+    assert not (tmp_path / "report").exists()
+    result = invoke(*ISSUE, "--out", str(out), "--resume")
+    assert result.exit_code == 0, result.output
+    same_files(out, undamaged)
+    assert sorted(p.name for p in (out / "_aside").iterdir()) == [
+        "part-000004.parquet.foreign", "part-000042.parquet.stray"]
+
+
+def test_info_names_a_damaged_chunk(undamaged, tmp_path):
+    out = tmp_path / "b"
+    shutil.copytree(undamaged, out)
+    (out / "part-000007.parquet").write_bytes(b"\0" * 100)
+    info = invoke("info", str(out))
+    assert info.exit_code == 1 and "Traceback" not in info.output
+    status = next(line for line in info.output.splitlines() if line.startswith("status"))
+    assert "part-000007.parquet is damaged" in status and "--resume" in status
+    assert "chunks     9 of 10" in info.output
+
+
+def test_info_prints_the_command_that_reproduces_the_run(undamaged, tmp_path):
+    info = invoke("info", str(undamaged))
+    command = next(line for line in info.output.splitlines() if line.startswith("command"))
+    words = shlex.split(command.removeprefix("command"))
+    assert words[:2] == ["fcsim", "simulate"] and words[-2:] == ["--out", str(undamaged)]
+    again = tmp_path / "again"
+    result = invoke(*words[1:-1], str(again))
+    assert result.exit_code == 0, result.output
+    same_files(again, undamaged)
+
+
+def test_resume_with_other_code_is_refused_in_one_line(reference, tmp_path):
+    out = tmp_path / "run"
+    shutil.copytree(reference, out)
+    for path in sorted(out.glob("part-*.parquet"))[100:]:
+        path.unlink()
+    other = replace(stored_plan(out), code_digest="0123456789abcdef")
+    (out / "_run.parquet").write_bytes(manifest_bytes(other))
+    result = invoke(*LONG, "--seed", "3", "--out", str(out), "--resume")
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines() == [result.output.strip()]
+    assert "played by other code (fcsim 0.1.0 (code 0123456789abcdef)" in result.output
+    assert "--allow-code-change" in result.output
+    mixed = invoke(*LONG, "--seed", "3", "--out", str(out), "--resume", "--allow-code-change")
+    assert mixed.exit_code == 0, mixed.output
+    assert_same_rows(out, reference)
+    code = next(line for line in invoke("info", str(out)).output.splitlines()
+                if line.startswith("code"))
+    assert "0123456789abcdef" in code and "this fcsim is" in code
+
+
+def test_a_second_writer_stops_naming_the_first(reference, tmp_path):
+    out = tmp_path / "run"
+    proc = start(out)
+    try:
+        second = invoke(*LONG, "--seed", "3", "--out", str(out), "--resume")
+        assert second.exit_code == 1
+        line = second.output.strip()
+        assert "\n" not in line
+        assert line.startswith(f"Error: {out} is being written by another fcsim (pid "
+                               f"{proc.pid} on {socket.gethostname()}, since ")
+        assert "fcsim simulate --strategies greedy,random" in line
+        assert line.endswith("); wait for it to end, or stop it")
+        assert f"writer     pid {proc.pid} " in invoke("info", str(out)).output
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)  # its lock goes with it
+        proc.communicate(timeout=60)
+    result = invoke(*LONG, "--seed", "3", "--out", str(out), "--resume")
+    assert result.exit_code == 0, result.output
+    assert_same_rows(out, reference)
+
+
+def test_win_share_counts_ties_as_the_report_does(tmp_path):
+    out = tmp_path / "run"
+    result = invoke("simulate", "--strategies", "greedy,greedy", "--short", "--games", "400",
+                    "--seed", "2", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    games = rows(out).group_by("game").agg(pl.col("win").sum())
+    assert games["win"].max() > 1  # some games are shared wins
+    row = next(line for line in result.output.splitlines() if line.strip().startswith("greedy"))
+    assert [cell.strip() for cell in row.split("│")][2] == "50.00"  # 2 seats share each win
+    assert "a win shared by k tied seats counting 1/k" in result.output
+
+
+def test_a_huge_run_starts_at_once_and_stops_on_ctrl_c(tmp_path):
+    """10**14 games: the plan is a few numbers, so play starts; Ctrl-C ends it (under a
+    memory limit, so that a plan that lists its chunks fails instead of filling memory)."""
+    out = tmp_path / "huge"
+    command = [sys.executable, "-m", "fcsim", "simulate", "--strategies", "greedy,random",
+               "--short", "--games", "100000000000000", "--workers", "1", "--out", str(out)]
+
+    def limited() -> None:
+        _default_sigint()
+        resource.setrlimit(resource.RLIMIT_AS, (8 * 2**30, 8 * 2**30))
+
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True, preexec_fn=limited)
+    deadline = time.monotonic() + 90
+    while not list(out.glob("part-*.parquet")) and proc.poll() is None:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    assert proc.poll() is None, proc.communicate()
+    os.killpg(proc.pid, signal.SIGINT)
+    _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stderr
+    assert "of 10,000,000,000 chunks are kept" in stderr and "Traceback" not in stderr

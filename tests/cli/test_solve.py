@@ -92,6 +92,7 @@ def test_file_from_stdin_in_order() -> None:
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert [json.loads(line)["penalty"] for line in lines] == [9, 0, 70, 0]
+    assert [json.loads(line)["line"] for line in lines] == [1, 2, 3, 4]
 
 
 def test_file_with_best_discard(tmp_path) -> None:
@@ -105,13 +106,28 @@ def test_file_with_best_discard(tmp_path) -> None:
 
 
 def test_file_bad_token_names_line_and_token() -> None:
-    """A bad token: exit 2 and a one-line error naming the line number and the token."""
+    """A bad token: a one-line error naming the line number and the token; the other lines
+    are still solved, and the exit status says that some failed."""
     result = run("--round", "5", "--file", "-", stdin="9H JS 7D JK\n3H ZZ 5H\n4H 5H 6H\n")
     assert result.exit_code == 2
-    assert [json.loads(line)["penalty"] for line in result.stdout.splitlines()] == [9]
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [(r["line"], r["penalty"]) for r in rows] == [(1, 9), (3, 0)]
     errors = result.stderr.strip().splitlines()
     assert len(errors) == 1
     assert "line 2" in errors[0] and "'ZZ'" in errors[0]
+
+
+def test_file_skips_blank_lines() -> None:
+    """A blank line is no empty hand: it is skipped, and line numbers stay the file's."""
+    result = run("--round", "5", "--file", "-", stdin="\n9H JS 7D JK\n   \n\n3H 4H 5H\n")
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [(r["line"], r["penalty"]) for r in rows] == [(2, 9), (5, 0)]
+
+
+def test_no_cards_is_an_error() -> None:
+    result = run("--round", "5")
+    assert result.exit_code == 2 and "give the cards of a hand" in result.output
 
 
 def test_file_three_copies_is_an_error() -> None:

@@ -110,3 +110,16 @@ def test_round_count(rounds: int) -> None:
     events = game_events(1, [GREEDY, GREEDY], rules)
     wild = [e["wild_rank"] for e in events if e["event"] == "deal"]
     assert wild == list(range(3, 3 + rounds))
+
+
+def test_the_core_stands_alone() -> None:
+    """The engine loads no strategy, runner, CLI or analysis module (the arrows go one way)."""
+    import subprocess
+    import sys
+
+    code = ("import sys, fcsim.core.engine, fcsim.game; "
+            "print(sorted(m for m in sys.modules if m.startswith(('fcsim.strategies', "
+            "'fcsim.runner', 'fcsim.cli', 'fcsim.analysis'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.strip()
+    assert out == "[]"

@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from types import ModuleType
 
 import numpy as np
 
@@ -44,8 +45,11 @@ from fcsim.core.cards import (
 )
 from fcsim.core.solver import as_counts, new_scratch, penalty_kernel
 from fcsim.core.tables import solver_table
+from fcsim.strategies import parse_strategy
 
 from .rng import Xoshiro256, game_seed, stream_seed
+from .strategies import twin_of
+from .strategies.view import View
 
 STOCK, DISCARD = 0, 1
 SOURCE_NAMES = ("stock", "discard")
@@ -91,62 +95,63 @@ Observer = Callable[[str, Table], None]
 
 
 # ---------------------------------------------------------------------------------------
-# Strategies (ENGINE.md, "Built-in policies the reference engine re-implements").
+# Strategies: the twins of tests/reference/strategies, fed the seat's view of the table.
 
 
+Hidden = tuple[list[list[int]], list[int]]  # every hand, and the stock (top = last)
+
+
+def hidden_now(table: Table) -> Hidden:
+    """A copy of what only an oracle sees: every hand and the stock."""
+    return [list(h) for h in table.hands], list(table.stock)
+
+
+@dataclass(frozen=True)
 class Strategy:
-    """A seat's policy: chooses the draw source and the discard."""
+    """A seat's policy: the twin of a spec and its parameters by name."""
+
+    spec: str
+    twin: ModuleType
+    params: dict[str, float]
+    oracle: bool  # sees every hand and the stock
 
     def choose_source(self, table: Table, seat: int, rules: RuleSet, play: Xoshiro256) -> int:
         """``STOCK`` (0) or ``DISCARD`` (1), with the seat's ``n`` cards in hand."""
-        raise NotImplementedError
+        return self.twin.draw(self.view(table, seat, rules), self.params, play)
 
-    def choose_discard(self, table: Table, seat: int, rules: RuleSet, play: Xoshiro256) -> int:
-        """The kind to discard from the seat's ``n + 1`` cards."""
-        raise NotImplementedError
+    def choose_discard(self, table: Table, seat: int, rules: RuleSet, play: Xoshiro256,
+                       turn_start: Hidden) -> int:
+        """The kind to discard from the seat's ``n + 1`` cards (an oracle sees the hands
+        and the stock of ``turn_start``)."""
+        return self.twin.discard(self.view(table, seat, rules, turn_start), self.params, play)
 
-
-class RandomStrategy(Strategy):
-    """Draw ``randbelow(2)``; discard the ``randbelow(n+1)``-th card in kind order."""
-
-    def choose_source(self, table: Table, seat: int, rules: RuleSet, play: Xoshiro256) -> int:
-        return play.randbelow(2)
-
-    def choose_discard(self, table: Table, seat: int, rules: RuleSet, play: Xoshiro256) -> int:
-        hand = sorted(table.hands[seat])
-        return hand[play.randbelow(len(hand))]
-
-
-@dataclass
-class GreedyStrategy(Strategy):
-    """Take the discard iff it lowers the best penalty by more than ``take_margin``;
-    discard the solver's best discard."""
-
-    take_margin: int = 0
-
-    def choose_source(self, table: Table, seat: int, rules: RuleSet, play: Xoshiro256) -> int:
-        hand = table.hands[seat]
-        keep = min_penalty(hand, table.round, rules)
-        _, with_top = best_discard([*hand, table.pile[-1]], table.round, rules)
-        return DISCARD if with_top < keep - self.take_margin else STOCK
-
-    def choose_discard(self, table: Table, seat: int, rules: RuleSet, play: Xoshiro256) -> int:
-        card, _ = best_discard(table.hands[seat], table.round, rules)
-        return parse_card(card)
+    def view(self, table: Table, seat: int, rules: RuleSet,
+             turn_start: Hidden | None = None) -> View:
+        """What ``seat`` sees now (ENGINE.md, "What a strategy sees"); an oracle also
+        sees every hand and the stock, top first, as they were when the turn began
+        (``turn_start``, else now)."""
+        hands, stock = turn_start or hidden_now(table)
+        return View(
+            hand=tuple(sorted(table.hands[seat])),
+            pile=tuple(table.pile),
+            known=tuple(Counter(known) for known in table.known),
+            round=table.round,
+            seat=seat,
+            players=table.players,
+            turn=table.turn,
+            last_turn=table.out_seat >= 0,
+            wild_points=rules.wild_points(table.round),
+            all_wild=rules.all_wild_melds,
+            hands=tuple(tuple(sorted(h)) for h in hands) if self.oracle else None,
+            stock=tuple(reversed(stock)) if self.oracle else None,
+        )
 
 
 def make_strategy(spec: str) -> Strategy:
-    """A strategy from its name: ``random``, ``greedy`` or ``greedy:take_margin=N``."""
-    name, _, params = spec.partition(":")
-    if name == "random" and not params:
-        return RandomStrategy()
-    if name == "greedy":
-        if not params:
-            return GreedyStrategy()
-        key, _, value = params.partition("=")
-        if key == "take_margin" and value.lstrip("-").isdigit():
-            return GreedyStrategy(take_margin=int(value))
-    raise ValueError(f"unknown strategy {spec!r}: use random, greedy or greedy:take_margin=N")
+    """The twin strategy of a spec (``greedy``, ``aware:feed_weight=1``, …); a bad spec
+    raises :class:`fcsim.strategies.StrategyError` (a ``ValueError``) listing what exists."""
+    twin, params = twin_of(spec)
+    return Strategy(spec, twin, params, parse_strategy(spec).family.oracle)
 
 
 # ---------------------------------------------------------------------------------------
@@ -243,9 +248,10 @@ def _play_turn(table: Table, seat: int, strategy: Strategy, rules: RuleSet,
     """One turn (ENGINE.md 4.1–4.4); returns whether the seat went out (all n melded)."""
     table.seat = seat
     last_turn = table.out_seat >= 0
+    turn_start = hidden_now(table)
     source = strategy.choose_source(table, seat, rules, play)
     if source not in (STOCK, DISCARD):
-        raise ValueError(f"strategy {strategy!r} chose draw source {source!r}")
+        raise ValueError(f"strategy {strategy.spec!r} chose draw source {source!r}")
     drawn = _draw(table, seat, source, play)
     if observer:
         observer("draw", table)
@@ -256,9 +262,9 @@ def _play_turn(table: Table, seat: int, strategy: Strategy, rules: RuleSet,
     if went_out:  # going out is automatic, whatever the strategy
         discard = parse_card(best_card)
     else:
-        discard = strategy.choose_discard(table, seat, rules, play)
+        discard = strategy.choose_discard(table, seat, rules, play, turn_start)
         if discard not in hand:
-            raise ValueError(f"strategy {strategy!r} discarded {format_card(discard)}, "
+            raise ValueError(f"strategy {strategy.spec!r} discarded {format_card(discard)}, "
                              "which is not in its hand")
     hand.remove(discard)
     table.pile.append(discard)

@@ -51,6 +51,14 @@ class Xoshiro256:
             self.state.append(splitmix64(x))
             x = (x + GOLDEN) & MASK64
 
+    @classmethod
+    def from_state(cls, state: Any) -> Xoshiro256:
+        """A generator continuing from a given state (four 64-bit words, e.g. a ``uint64[4]``
+        array of :mod:`fcsim.core.rng`)."""
+        gen = cls(0)
+        gen.state = [int(word) & MASK64 for word in state]
+        return gen
+
     def next_u64(self) -> int:
         """The next 64-bit output; advances the state."""
         s0, s1, s2, s3 = self.state

@@ -1,10 +1,9 @@
 """Tests of the pure-Python reference engine itself, so the numba engine can be checked
-against it: RNG agreement, table invariants, the shape of a game, and a replay of every
-event from the events alone."""
+against it: table invariants, the shape of a game, and a replay of every event from the
+events alone (its RNG is held to fcsim.core.rng in tests/core/test_rng.py)."""
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from itertools import pairwise
 
@@ -12,7 +11,6 @@ import numpy as np
 import pytest
 
 from fcsim import RuleSet, best_discard, min_penalty
-from fcsim.core import rng as fast
 from fcsim.core.cards import (
     DECK_SIZE,
     format_card,
@@ -35,44 +33,11 @@ from .engine import (
     winners_of,
 )
 
-_SEEDS = [0, 1, 2, 42, 2**32 - 1, 2**63, 2**64 - 1] + [
-    random.Random(7).getrandbits(64) for _ in range(60)
-]
-
 
 def _events(events: list[dict], kind: str, round_number: int | None = None) -> list[dict]:
     """Events of one type (and round)."""
     return [e for e in events if e["event"] == kind
             and (round_number is None or e.get("round") == round_number)]
-
-
-# ---------------------------------------------------------------------------------------
-# RNG: the reference agrees with fcsim.core.rng.
-
-
-def test_rng_matches_fcsim_u64_and_seeds() -> None:
-    for seed in _SEEDS:
-        assert ref.splitmix64(seed) == int(fast.splitmix64(np.uint64(seed)))
-        for k in (0, 1, 5, 11, 2**64 - 1):
-            assert ref.stream_seed(seed, k) == int(fast.stream_seed(np.uint64(seed), np.uint64(k)))
-            assert ref.game_seed(seed, k) == int(fast.game_seed(np.uint64(seed), np.uint64(k)))
-        state, gen = fast.new_state(seed), ref.Xoshiro256(seed)
-        assert [gen.next_u64() for _ in range(50)] == [int(fast.next_u64(state))
-                                                       for _ in range(50)]
-
-
-def test_rng_matches_fcsim_randbelow_and_shuffle() -> None:
-    for seed in _SEEDS:
-        state, gen = fast.new_state(seed), ref.Xoshiro256(seed)
-        for n in (1, 2, 3, 14, 116, 2**31, 2**32 - 1):
-            assert gen.randbelow(n) == fast.randbelow(state, n)
-        for size in (0, 1, 2, 5, 50, DECK_SIZE):
-            items = np.arange(size, dtype=np.int64)
-            fast.shuffle(state, items, size)
-            mine = list(range(size))
-            gen.shuffle(mine)
-            assert mine == items.tolist()
-        assert gen.state == [int(x) for x in state]
 
 
 # ---------------------------------------------------------------------------------------
@@ -266,7 +231,7 @@ def _replay(seed: int, rules: RuleSet, strategies: list[str], events: list[dict]
             if spec == "random":
                 assert ("stock", "discard")[play.randbelow(2)] == event["source"]
             else:
-                margin = int(spec.partition("=")[2] or 0)
+                margin = make_strategy(spec).params["take_margin"]
                 take = best_discard([*hand, pile[-1]], r, rules)[1] < (
                     min_penalty(hand, r, rules) - margin)
                 assert event["source"] == ("discard" if take else "stock")
@@ -336,9 +301,12 @@ def test_score_split_names_the_unmelded_wilds() -> None:
 
 
 def test_strategy_names() -> None:
-    assert make_strategy("greedy:take_margin=7").take_margin == 7
-    for bad in ("greedy:margin=1", "random:x", "oracle", "greedy:take_margin=x"):
-        with pytest.raises(ValueError, match="unknown strategy"):
+    assert make_strategy("greedy:take_margin=7").params == {"take_margin": 7}
+    assert make_strategy("aware:urgency=0.25").params["urgency"] == 0.25
+    assert make_strategy("oracle").oracle and not make_strategy("expected").oracle
+    for bad, fragment in (("gredy", "unknown strategy"), ("greedy:margin=1", "bad parameter"),
+                          ("random:x", "bad parameter"), ("greedy:take_margin=x", "number")):
+        with pytest.raises(ValueError, match=fragment):
             make_strategy(bad)
     with pytest.raises(ValueError, match="strategies"):
         play_game(1, RuleSet(players=3), ["random"] * 2)

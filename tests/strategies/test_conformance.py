@@ -8,7 +8,8 @@ from numba import njit
 
 from fcsim import RuleSet
 from fcsim.core.engine import play_games
-from fcsim.strategies import Family, Strategy, StrategyError, families
+from fcsim.core.view import IllegalMoveError
+from fcsim.strategies import Family, Strategy, families
 from fcsim.strategies.base import DECISION_SIGNATURE
 from fcsim.strategies.random import draw as random_draw
 from fcsim.testing import StrategyCheckError, check_strategy
@@ -45,7 +46,7 @@ def _play(family: Family) -> None:
 def test_illegal_discard_is_stopped_naming_strategy_and_card() -> None:
     cheat = Family("cheat", "discards cards it does not hold", random_draw,
                    _discard_a_card_not_held)
-    with pytest.raises(StrategyError, match=r"strategy 'cheat' discarded 3S, which is not in"):
+    with pytest.raises(IllegalMoveError, match=r"strategy 'cheat' discarded 3S, which is not in"):
         _play(cheat)
     with pytest.raises(StrategyCheckError, match="cheat"):
         check_strategy(Strategy(cheat), games=1)
@@ -53,14 +54,14 @@ def test_illegal_discard_is_stopped_naming_strategy_and_card() -> None:
 
 def test_illegal_draw_is_stopped() -> None:
     bad = Family("bad", "draws from nowhere", _draw_three, _discard_a_card_not_held)
-    with pytest.raises(StrategyError, match="chose draw source 3"):
+    with pytest.raises(IllegalMoveError, match="chose draw source 3"):
         _play(bad)
 
 
 def test_honest_strategies_get_no_hidden_cards() -> None:
     honest = Family("honest", "", _peek_at_hidden, _discard_a_card_not_held)
-    with pytest.raises(StrategyError, match="discarded"):  # drew legally (0) first
+    with pytest.raises(IllegalMoveError, match="discarded"):  # drew legally (0) first
         _play(honest)
     nosy = Family("nosy", "", _peek_at_hidden, _discard_a_card_not_held, oracle=True)
-    with pytest.raises(StrategyError, match="chose draw source"):  # saw a filled array
+    with pytest.raises(IllegalMoveError, match="chose draw source"):  # saw a filled array
         _play(nosy)

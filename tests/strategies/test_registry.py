@@ -8,15 +8,16 @@ from fcsim.strategies import StrategyError, families, parse_strategies, parse_st
 
 
 def test_builtin_strategies_are_registered_in_listing_order() -> None:
-    assert [f.name for f in families()] == ["random", "greedy", "expected", "aware", "oracle"]
-    assert [f.name for f in families() if f.oracle] == ["oracle"]
+    assert [f.name for f in families()] == ["random", "greedy", "expected", "aware", "search",
+                                            "oracle", "search_oracle"]
+    assert [f.name for f in families() if f.oracle] == ["oracle", "search_oracle"]
 
 
 def test_spec_round_trip_and_defaults() -> None:
     s = parse_strategy("Greedy: take_margin = 3")
     assert s.spec == "greedy:take_margin=3"
     assert parse_strategy(s.spec) == s
-    assert parse_strategy("greedy:take_margin=0").spec == "greedy"
+    assert parse_strategy("greedy:take_margin=8").spec == "greedy"  # the default is left out
     assert parse_strategy("aware:urgency=0.25").values[-1] == 0.25
 
 
@@ -30,7 +31,7 @@ def test_list_with_parameters() -> None:
 @pytest.mark.parametrize(
     ("spec", "fragment"),
     [
-        ("gredy", "known strategies: random, greedy, expected, aware, oracle"),
+        ("gredy", "known strategies: random, greedy, expected, aware, search, oracle"),
         ("greedy:margin=3", "its parameters: take_margin"),
         ("greedy:take_margin=x", "must be a number"),
         ("greedy:take_margin=1.5", "whole number"),

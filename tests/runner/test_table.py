@@ -14,8 +14,9 @@ import pyarrow.parquet as pq
 from fcsim.core.engine import play_games
 from fcsim.core.rules import RuleSet
 from fcsim.runner import simulate
-from fcsim.runner.plan import chunk_layout
-from fcsim.runner.store import MANIFEST, part_files, stored_plan
+from fcsim.runner.format import MANIFEST, part_files
+from fcsim.runner.plan import chunk_layout, code_digest
+from fcsim.runner.store import stored_plan
 from fcsim.strategies import parse_strategy
 
 SPECS = "greedy,random"
@@ -60,9 +61,11 @@ def test_schema_metadata_and_compression(reference):
     expected += [(f"{name}_{r}", kind) for r in range(1, 7) for name, kind in ROUND_COLUMNS]
     assert [(f.name, f.type) for f in schema] == expected
     meta = json.loads(schema.metadata[b"fcsim"])
-    assert meta == {"fcsim_version": meta["fcsim_version"], "rules": RULES.to_dict(),
+    assert meta == {"format": 2, "fcsim_version": meta["fcsim_version"],
+                    "code_digest": code_digest(), "rules": RULES.to_dict(),
                     "strategies": ["greedy", "random"], "seed": 11, "games": 120,
-                    "duplicate": False, "seat_rotation": True, "chunk_size": 10}
+                    "duplicate": False, "seat_rotation": True, "chunk_size": 10,
+                    "strategy_sources": {}}
     files = [reference / MANIFEST, *part_files(reference).values()]
     assert {pq.read_schema(f).metadata[b"fcsim"] for f in files} == {schema.metadata[b"fcsim"]}
     column = pq.ParquetFile(reference / "part-000000.parquet").metadata.row_group(0).column(8)

@@ -1,0 +1,342 @@
+"""The best move in a position, with its odds: every legal action played out in the same
+sampled worlds.
+
+:func:`advise` takes a :class:`~fcsim.core.view.View` — of a :class:`fcsim.Game`, or
+built from a position written by hand with :func:`position_view` — and plays every legal
+action (stock and pile when drawing, each distinct card when discarding) to the end of
+the round in the same worlds, with every seat then playing the rollout policy (the
+``search`` strategy's kernels, :mod:`fcsim.strategies.search.kernels`). For each action
+it reports the expected penalty this round, the chance of going out first and the
+expected points against the table (own penalty less the others' mean), each with a 95%
+interval (normal approximation over the worlds), best first by points against the table.
+
+>>> import fcsim
+>>> advice = fcsim.advise(fcsim.Game(players=3, seed=5).view(), worlds=20)
+>>> advice.phase, sorted(a.action for a in advice.actions)
+('draw', ['pile', 'stock'])
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from fcsim.core.cards import (
+    COPIES,
+    DECK_SIZE,
+    JOKER,
+    N_JOKERS,
+    N_KINDS,
+    counts_from_kinds,
+    format_card,
+    parse_cards,
+    wild_rank,
+)
+from fcsim.core.rules import MAX_PLAYERS, MIN_PLAYERS, ROUND_COUNTS, RuleSet
+from fcsim.core.solver import best_discard_kernel
+from fcsim.core.state import DRAW_PILE, DRAW_STOCK, shared_scratch
+from fcsim.core.tables import solver_table
+from fcsim.core.view import (
+    DRAW_ACTIONS,
+    I_ALL_WILD,
+    I_BEST_DISCARD,
+    I_BEST_PENALTY,
+    I_DEALER,
+    I_GO_OUT_BONUS,
+    I_HAND_SIZES,
+    I_LAST_TURN,
+    I_OUT_SEAT,
+    I_PLAYERS,
+    I_ROUND,
+    I_SEAT,
+    I_STOCK_SIZE,
+    I_TOTALS,
+    I_TURN,
+    I_WILD_POINTS,
+    I_WILD_RANK,
+    INFO_SIZE,
+    NO_HIDDEN,
+    View,
+)
+from fcsim.strategies.search.bind import bound_module
+from fcsim.strategies.search.rollout import O_OUT_FIRST, O_PENALTY, O_SIZE, O_TABLE
+
+Z95 = 1.959963984540054
+DEFAULT_WORLDS = 1000
+WORLD_BATCH = 100  # worlds evaluated between looks at the clock
+MIN_WORLDS = 2  # an interval needs two
+
+
+class PositionError(ValueError):
+    """A position that cannot occur; the message says why, in one line."""
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A mean over the worlds with its 95% interval."""
+
+    mean: float
+    low: float
+    high: float
+
+    @classmethod
+    def of(cls, values: np.ndarray, lowest: float = -np.inf, highest: float = np.inf
+           ) -> Estimate:
+        mean = float(values.mean())
+        half = Z95 * float(values.std(ddof=1)) / np.sqrt(values.size)
+        return cls(mean, max(lowest, mean - half), min(highest, mean + half))
+
+    def to_json(self) -> dict:
+        return {"mean": round(self.mean, 3), "low": round(self.low, 3),
+                "high": round(self.high, 3)}
+
+
+@dataclass(frozen=True)
+class ActionAdvice:
+    """One legal action's estimated outcome."""
+
+    action: str  # "stock", "pile" or a card code
+    penalty: Estimate  # own penalty this round
+    out_first: Estimate  # chance of going out first
+    against_table: Estimate  # own penalty less the others' mean
+
+    def to_json(self) -> dict:
+        return {"action": self.action, "penalty": self.penalty.to_json(),
+                "out_first": self.out_first.to_json(),
+                "against_table": self.against_table.to_json()}
+
+
+@dataclass(frozen=True)
+class Advice:
+    """Every legal action, best first (least expected points against the table)."""
+
+    phase: str  # "draw" or "discard"
+    worlds: int
+    seconds: float
+    actions: list[ActionAdvice] = field(default_factory=list)
+    margin: Estimate | None = None  # the runner-up's points against the table less the best's
+
+    @property
+    def best(self) -> ActionAdvice:
+        return self.actions[0]
+
+    @property
+    def recommendation(self) -> str:
+        """One line: the best action and how much it matters."""
+        verb = "draw from the" if self.phase == "draw" else "discard"
+        best = self.best
+        line = f"{verb} {best.action}"
+        if self.margin is None:
+            only = "it goes out" if self.phase == "discard" else "the only legal action"
+            return f"{line} ({only})"
+        runner_up = self.actions[1].action
+        m = self.margin
+        sure = "" if m.low > 0 else "; too close to call at this effort"
+        return (f"{line}: {m.mean:.2f} points against the table better than {runner_up} "
+                f"(95% CI {m.low:+.2f} to {m.high:+.2f}, {self.worlds} worlds{sure})")
+
+    def to_json(self) -> dict:
+        return {"phase": self.phase, "worlds": self.worlds, "seconds": round(self.seconds, 3),
+                "recommendation": self.recommendation,
+                "actions": [a.to_json() for a in self.actions],
+                "margin": None if self.margin is None else self.margin.to_json()}
+
+
+def _legal(view: View) -> tuple[list[str], np.ndarray]:
+    """The actions to weigh: both draws, or every distinct card — only the best discard
+    if it goes out (the game makes that move itself)."""
+    if view.phase == "draw":
+        return list(DRAW_ACTIONS), np.array([DRAW_STOCK, DRAW_PILE], dtype=np.int64)
+    if view.info[I_BEST_PENALTY] == 0:
+        kinds = np.array([view.info[I_BEST_DISCARD]], dtype=np.int64)
+    else:
+        kinds = np.flatnonzero(view.hand_counts).astype(np.int64)
+    return [format_card(int(k)) for k in kinds], kinds
+
+
+def advise(view: View, worlds: int = DEFAULT_WORLDS, seconds: float | None = None,
+           rollout: str = "greedy", seed: int = 0, skill: float = 0.0) -> Advice:
+    """Every legal action in ``view`` with its estimated outcome, best first.
+
+    ``worlds`` worlds at most, fewer if ``seconds`` (wall clock) run out first (at least
+    two); ``rollout`` is the policy every seat plays after the action (a numba strategy
+    spec); ``seed`` seeds the worlds, so the same call gives the same answer; ``skill``
+    models opponents who kept their best cards (the ``search`` parameter).
+    """
+    if worlds < MIN_WORLDS:
+        raise ValueError(f"worlds must be at least {MIN_WORLDS}, not {worlds}")
+    start = time.perf_counter()
+    names, actions = _legal(view)
+    kernels = bound_module(rollout, "aware")
+    out = np.empty((actions.size, worlds, O_SIZE), dtype=np.float64)
+    done = 0
+    while done < worlds:
+        batch = np.empty((actions.size, min(WORLD_BATCH, worlds - done), O_SIZE))
+        clean = kernels.evaluate(view.hand_counts.copy(), view.pile_kinds, view.known_counts,
+                                 view.info, NO_HIDDEN, False, skill, actions, done,
+                                 batch.shape[1],
+                                 solver_table(), shared_scratch(), np.uint64(seed), batch)
+        out[:, done : done + batch.shape[1]] = batch
+        done += batch.shape[1]
+        if not clean:
+            raise ValueError(f"the rollout policy {rollout!r} made an illegal move")
+        if seconds is not None and time.perf_counter() - start > seconds and done >= MIN_WORLDS:
+            break
+    out = out[:, :done]
+    rows = [ActionAdvice(name, Estimate.of(out[a, :, O_PENALTY], lowest=0.0),
+                         Estimate.of(out[a, :, O_OUT_FIRST], lowest=0.0, highest=1.0),
+                         Estimate.of(out[a, :, O_TABLE]))
+            for a, name in enumerate(names)]
+    order = sorted(range(len(rows)), key=lambda a: rows[a].against_table.mean)
+    margin = None
+    if len(order) > 1:
+        margin = Estimate.of(out[order[1], :, O_TABLE] - out[order[0], :, O_TABLE])
+    return Advice(view.phase, done, time.perf_counter() - start, [rows[a] for a in order],
+                  margin)
+
+
+@dataclass(frozen=True)
+class Position:
+    """A position written by hand, from the advised player's seat (seat 0).
+
+    ``pile`` is bottom first (its top last); ``known`` maps another seat (1…P-1) to the
+    cards known to be in its hand; ``hand_sizes`` and ``scores`` are per seat (own
+    included). The phase follows from the hand: n cards (n = round + 2) to draw, n + 1
+    to discard. ``last_turn``: someone (the seat before, by default) has gone out.
+    """
+
+    round: int
+    hand: list[str]
+    pile: list[str]
+    players: int = 4
+    known: dict[int, list[str]] = field(default_factory=dict)
+    hand_sizes: list[int] | None = None
+    scores: list[int] | None = None
+    turn: int = 0
+    last_turn: bool = False
+    rules: RuleSet = field(default_factory=RuleSet)
+
+    @classmethod
+    def from_json(cls, data: dict, rules: RuleSet | None = None) -> Position:
+        """A position from a JSON object with the same keys (cards as lists or strings)."""
+        allowed = {"round", "hand", "pile", "players", "known", "hand_sizes", "scores",
+                   "turn", "last_turn"}
+        unknown = set(data) - allowed
+        if unknown:
+            raise PositionError(f"unknown position keys: {', '.join(sorted(unknown))} "
+                                f"(allowed: {', '.join(sorted(allowed))})")
+        for key in ("round", "hand"):
+            if key not in data:
+                raise PositionError(f"a position needs {key!r}")
+        def cards(value: object) -> list[str]:
+            return value.split() if isinstance(value, str) else list(value)
+
+        try:
+            known = {int(s): cards(v) for s, v in (data.get("known") or {}).items()}
+        except (TypeError, ValueError):
+            raise PositionError("known must map seat numbers to cards") from None
+        return cls(round=data["round"], hand=cards(data["hand"]),
+                   pile=cards(data.get("pile", [])), players=data.get("players", 4),
+                   known=known, hand_sizes=data.get("hand_sizes"), scores=data.get("scores"),
+                   turn=data.get("turn", 0), last_turn=bool(data.get("last_turn", False)),
+                   rules=rules or RuleSet())
+
+
+def _whole(value: object, name: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or not (
+            low <= value <= high):
+        raise PositionError(f"{name} must be a whole number from {low} to {high}, "
+                            f"not {value!r}")
+    return int(value)
+
+
+def _card_counts(cards: list[str], where: str) -> np.ndarray:
+    try:
+        return counts_from_kinds(parse_cards(cards)).astype(np.int64)
+    except ValueError as err:
+        raise PositionError(f"{where}: {err}") from None
+
+
+def _check_copies(places: list[tuple[str, np.ndarray]]) -> None:
+    """Raise unless every kind appears no more often than the deck holds it."""
+    total = sum(counts for _, counts in places)
+    for kind in np.flatnonzero(total):
+        limit = N_JOKERS if kind == JOKER else COPIES
+        if total[kind] > limit:
+            where = ", ".join(f"{name} {int(c[kind])}" for name, c in places if c[kind])
+            raise PositionError(f"{total[kind]} copies of {format_card(int(kind))} "
+                                f"({where}): the deck holds {limit}")
+
+
+def position_view(position: Position) -> View:
+    """The advised seat's view of ``position``; :class:`PositionError` (one line) if the
+    position cannot occur."""
+    rules = position.rules
+    rnd = _whole(position.round, "round", 1, max(ROUND_COUNTS))
+    players = _whole(position.players, "players", MIN_PLAYERS, MAX_PLAYERS)
+    n = wild_rank(rnd)
+    hand = _card_counts(position.hand, "hand")
+    held = int(hand.sum())
+    if held not in (n, n + 1):
+        raise PositionError(f"round {rnd} hands hold {n} cards ({n + 1} after drawing), "
+                            f"not {held}")
+    drawing = held == n
+    pile = _card_counts(position.pile, "pile")
+    pile_kinds = np.array(parse_cards(position.pile), dtype=np.int8)
+    if drawing and pile_kinds.size == 0:
+        raise PositionError("a draw needs a discard pile with at least its top card")
+    sizes = [held] + [n] * (players - 1) if position.hand_sizes is None else list(
+        position.hand_sizes)
+    if len(sizes) != players:
+        raise PositionError(f"hand sizes: one per seat ({players}), not {len(sizes)}")
+    if sizes[0] != held:
+        raise PositionError(f"hand sizes: seat 0 holds the {held} cards of --hand, not "
+                            f"{sizes[0]}")
+    for seat, size in enumerate(sizes[1:], start=1):
+        if size != n:
+            raise PositionError(f"hand sizes: seat {seat} holds {n} cards between turns in "
+                                f"round {rnd}, not {size}")
+    known = np.zeros((players, N_KINDS), dtype=np.int8)
+    places = [("hand", hand), ("pile", pile)]
+    for seat, cards in sorted(position.known.items()):
+        _whole(seat, "a known seat", 1, players - 1)
+        counts = _card_counts(cards, f"seat {seat}")
+        if counts.sum() > sizes[seat]:
+            raise PositionError(f"seat {seat}: {int(counts.sum())} known cards, but it "
+                                f"holds {sizes[seat]}")
+        known[seat] = counts
+        places.append((f"seat {seat}", counts))
+    _check_copies(places)
+    scores = [0] * players if position.scores is None else list(position.scores)
+    if len(scores) != players:
+        raise PositionError(f"scores: one per seat ({players}), not {len(scores)}")
+    stock = DECK_SIZE - held - int(pile.sum()) - sum(sizes[1:])
+    if stock < 0:
+        raise PositionError(f"{-stock} cards more than the deck holds")
+    turn = _whole(position.turn, "turn", 0, rules.turn_cap)
+    info = np.zeros(INFO_SIZE, dtype=np.int64)
+    info[I_ROUND], info[I_WILD_RANK], info[I_SEAT], info[I_PLAYERS] = rnd, n, 0, players
+    info[I_DEALER], info[I_STOCK_SIZE], info[I_TURN] = players - 1, stock, turn
+    info[I_LAST_TURN] = int(position.last_turn)
+    info[I_OUT_SEAT] = players - 1 if position.last_turn else -1
+    info[I_WILD_POINTS] = rules.wild_points(rnd)
+    info[I_ALL_WILD] = int(rules.all_wild_melds)
+    info[I_GO_OUT_BONUS] = rules.go_out_bonus
+    info[I_BEST_DISCARD] = info[I_BEST_PENALTY] = -1
+    if not drawing:
+        best, penalty = best_discard_kernel(hand.astype(np.int8), rnd, info[I_WILD_POINTS],
+                                            rules.all_wild_melds, solver_table(),
+                                            shared_scratch())
+        info[I_BEST_DISCARD], info[I_BEST_PENALTY] = best, penalty
+    for seat in range(players):
+        info[I_TOTALS + seat] = _whole(scores[seat], f"seat {seat}'s score", -100_000,
+                                       100_000)
+        info[I_HAND_SIZES + seat] = sizes[seat]
+    return View("draw" if drawing else "discard", hand.astype(np.int8), pile_kinds, known,
+                info, np.zeros(4, dtype=np.uint64))
+
+
+__all__ = ["ActionAdvice", "Advice", "Estimate", "Position", "PositionError", "advise",
+           "position_view"]

@@ -1,0 +1,109 @@
+"""``fcsim advise``: every legal action in a position with its estimated outcome."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from fcsim.cli.options import make_rules, rule_options
+from fcsim.cli.running import InputError
+
+
+def _known(values: tuple[str, ...]) -> dict[int, list[str]]:
+    known: dict[int, list[str]] = {}
+    for value in values:
+        seat, colon, cards = value.partition(":")
+        if not colon or not seat.strip().isdigit():
+            raise InputError(f"--known takes SEAT:CARDS (e.g. 2:7H,8H), not {value!r}")
+        known.setdefault(int(seat), []).extend(cards.replace(",", " ").split())
+    return known
+
+
+def _numbers(text: str | None, flag: str) -> list[int] | None:
+    if text is None:
+        return None
+    try:
+        return [int(x) for x in text.replace(",", " ").split()]
+    except ValueError:
+        raise InputError(f"{flag} takes whole numbers, one per seat, not {text!r}") from None
+
+
+def _render(advice) -> str:
+    lines = [f"{'action':>6}  {'penalty (95% CI)':>22}  {'out first':>18}  "
+             f"{'vs table (95% CI)':>24}"]
+    for a in advice.actions:
+        p, o, t = a.penalty, a.out_first, a.against_table
+        lines.append(f"{a.action:>6}  {p.mean:6.2f} [{p.low:6.2f}, {p.high:6.2f}]  "
+                     f"{o.mean:4.0%} [{o.low:4.0%}, {o.high:4.0%}]  "
+                     f"{t.mean:+7.2f} [{t.low:+7.2f}, {t.high:+7.2f}]")
+    lines.append(f"recommendation: {advice.recommendation}")
+    return "\n".join(lines)
+
+
+@click.command("advise")
+@click.argument("position_file", required=False, type=click.Path(path_type=Path))
+@click.option("--round", "round_number", type=int, help="Round 1-11 (n = round + 2 cards).")
+@click.option("--hand", help="Own cards: n to draw, n + 1 to discard.")
+@click.option("--pile", default="", help="The discard pile, bottom first (top last).")
+@click.option("--known", multiple=True, help="SEAT:CARDS known to be in another seat's "
+              "hand (taken from the pile); repeatable. The advised player is seat 0.")
+@click.option("--players", type=int, default=4, show_default=True)
+@click.option("--hand-sizes", help="Cards held per seat, own first [default: the round's].")
+@click.option("--scores", help="Totals before this round per seat, own first [default: 0].")
+@click.option("--turn", type=int, default=0, show_default=True,
+              help="Turns already played this round.")
+@click.option("--last-turn", is_flag=True, help="Someone has gone out: this is the last turn.")
+@click.option("--worlds", type=click.IntRange(2, 1_000_000), default=None,
+              help="Worlds to sample [default: 1000].")
+@click.option("--time", "seconds", type=click.FloatRange(0, None, min_open=True),
+              help="Stop sampling after this many seconds.")
+@click.option("--rollout", default="greedy", show_default=True,
+              help="The policy every seat plays after the action.")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@rule_options
+def advise_command(position_file, round_number, hand, pile, known, players, hand_sizes,
+                   scores, turn, last_turn, worlds, seconds, rollout, seed, as_json, short,
+                   wild_penalty, go_out_bonus, no_all_wild_melds, turn_cap) -> None:
+    """Every legal action in a position with its expected penalty this round, chance of
+    going out first and expected points against the table (95% intervals), best first.
+
+    Example: fcsim advise --round 3 --hand "9H JS 7D 5H 6H KD" --pile "4C QX" --players 3
+
+    A position can also come from a JSON file (POSITION_FILE) with the keys round, hand,
+    pile, known ({"2": ["7H"]}), players, hand_sizes, scores, turn, last_turn.
+    """
+    from fcsim.advice import DEFAULT_WORLDS, Position, PositionError, advise, position_view
+    from fcsim.strategies import StrategyError
+
+    rules = make_rules(players if 2 <= players <= 7 else 4, short, wild_penalty, go_out_bonus,
+                       no_all_wild_melds, turn_cap)
+    try:
+        if position_file is not None:
+            try:
+                data = json.loads(position_file.read_text())
+            except (OSError, ValueError) as err:
+                raise InputError(f"{position_file}: not a readable JSON position ({err})"
+                                 ) from None
+            if not isinstance(data, dict):
+                raise InputError(f"{position_file}: a position is a JSON object")
+            position = Position.from_json(data, rules)
+        else:
+            if round_number is None or hand is None:
+                raise InputError("give --round and --hand (or a JSON position file)")
+            position = Position(round=round_number, hand=hand.replace(",", " ").split(),
+                                pile=pile.replace(",", " ").split(), players=players,
+                                known=_known(known),
+                                hand_sizes=_numbers(hand_sizes, "--hand-sizes"),
+                                scores=_numbers(scores, "--scores"), turn=turn,
+                                last_turn=last_turn, rules=rules)
+        view = position_view(position)
+        if seconds is not None and worlds is None:
+            worlds = 1_000_000
+        advice = advise(view, worlds=worlds or DEFAULT_WORLDS, seconds=seconds,
+                        rollout=rollout, seed=seed)
+    except (PositionError, StrategyError) as err:
+        raise InputError(str(err)) from None
+    click.echo(json.dumps(advice.to_json()) if as_json else _render(advice))

@@ -1,0 +1,35 @@
+"""``fcsim new-strategy NAME``: write a pip-installable package with a starter strategy."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from fcsim.cli.running import InputError
+from fcsim.scaffold import ScaffoldError, write_package
+
+
+@click.command("new-strategy")
+@click.argument("name")
+@click.option("--numba", "kind", flag_value="numba", default=True,
+              help="Decision functions compiled with numba (fast; the default).")
+@click.option("--python", "kind", flag_value="python",
+              help="A Python agent (simplest to write; some 50x slower to play).")
+@click.option("--out", type=click.Path(path_type=Path),
+              help="Folder of the package [default: ./fcsim-NAME].")
+def new_strategy_command(name: str, kind: str, out: Path | None) -> None:
+    """Write a package holding strategy NAME: pyproject.toml with the entry point, a
+    starter strategy with one parameter, and tests.
+
+    Then: pip install -e fcsim-NAME && pytest fcsim-NAME && fcsim compare NAME greedy
+    """
+    out = out or Path(f"fcsim-{name}")
+    try:
+        files = write_package(name, kind, out)
+    except ScaffoldError as err:
+        raise InputError(str(err)) from None
+    click.echo(f"wrote the {kind} strategy {name!r} in {out}/:")
+    for path in files:
+        click.echo(f"  {path.relative_to(out)}")
+    click.echo(f"next: pip install -e {out} && pytest {out} && fcsim compare {name} greedy")

@@ -1,0 +1,179 @@
+"""What ``fcsim sweep`` and ``fcsim tune`` share: the field, the deals, the workers, the
+output folder, the progress bar and the summary of a point or trial."""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+from fcsim import __version__
+from fcsim.cli.options import make_rules, rule_options
+from fcsim.cli.running import GamesPerSecond, InputError
+from fcsim.core.rules import RuleSet
+from fcsim.runner.pool import Executor, LastingPool
+from fcsim.runner.run import default_workers
+from fcsim.strategies import Strategy, StrategyError, parse_strategies, parse_strategy
+from fcsim.tune.lineup import Lineup, LineupError, make_lineup
+
+DEFAULT_DEALS = 500
+
+
+def search_options(func: Callable) -> Callable:
+    """The options of both commands (after their own), rule variants included."""
+    options = [
+        click.option("--against", metavar="SPECS",
+                     help="The field: one strategy (seats alternate with it) or one per other "
+                          "seat, comma-separated [default: the strategy's family at its "
+                          "defaults]."),
+        click.option("--players", type=int,
+                     help="Seats [default: 4 with one --against strategy, else one per "
+                          "listed strategy plus the candidate]."),
+        click.option("--deals", type=int, default=DEFAULT_DEALS, show_default=True,
+                     help="Deals per candidate, each played in every seat rotation; every "
+                          "candidate plays the same deals."),
+        click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0,
+                     show_default=True, help="Root seed of the deals."),
+        click.option("--out", type=click.Path(path_type=Path), required=True,
+                     help="Output folder: runs, Parquet, charts, report."),
+        click.option("--resume", is_flag=True, help="Continue the search already in --out."),
+        click.option("--workers", type=int, help="Local worker processes [default: all cores]."),
+        click.option("--scheduler", metavar="tcp://HOST:PORT", help="Run on this Dask scheduler."),
+        click.option("--dask-local", type=int, metavar="N",
+                     help="Start a local Dask cluster of N workers and run on it."),
+    ]
+    func = rule_options(func)
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+@dataclass(frozen=True)
+class Setting:
+    """The strategy as given, its table and the rules, checked."""
+
+    base: Strategy
+    lineup: Lineup
+    rules: RuleSet
+
+
+def setting(spec: str, against: str | None, players: int | None, rule_flags: dict) -> Setting:
+    """Parse the strategy, the field and the rules; every problem is one line."""
+    try:
+        base = parse_strategy(spec)
+        field = ([s.spec for s in parse_strategies(against)] if against
+                 else [base.family.name])
+        lineup = make_lineup(field, players)
+    except (StrategyError, LineupError) as err:
+        raise InputError(str(err)) from None
+    try:
+        rules = make_rules(players=lineup.players, **rule_flags)
+    except click.UsageError as err:
+        raise InputError(err.message) from None
+    return Setting(base, lineup, rules)
+
+
+def check_counts(counts: dict[str, int | None], scheduler: str | None,
+                 dask_local: int | None, workers: int | None) -> None:
+    """Counts must be positive; one way of running at a time."""
+    for flag, value in {**counts, "--workers": workers, "--dask-local": dask_local}.items():
+        if value is not None and value < 1:
+            raise InputError(f"{flag} must be at least 1, not {value}")
+    if scheduler and dask_local:
+        raise InputError("give --scheduler or --dask-local, not both")
+    if workers is not None and (scheduler or dask_local):
+        raise InputError("--workers is for local runs; a Dask cluster brings its own workers")
+
+
+def make_executor(workers: int | None, scheduler: str | None, dask_local: int | None
+                  ) -> Executor:
+    """Worker processes that live through the whole search, or a Dask cluster."""
+    if not (scheduler or dask_local):
+        return LastingPool(workers or default_workers())
+    try:
+        from fcsim.runner.cluster import ClusterError, DaskCluster
+    except ImportError:
+        raise click.ClickException("Dask is not installed: pip install 'fcsim[dask]'") from None
+    if dask_local:
+        return DaskCluster.local(dask_local)
+    try:
+        return DaskCluster.connect(scheduler)
+    except ClusterError as err:
+        raise click.ClickException(str(err)) from None
+
+
+def record(command: str, setting: Setting, seed: int, deals: int) -> dict:
+    """What the output folder holds, common part (see :mod:`fcsim.tune.output`)."""
+    return {"command": command, "fcsim_version": __version__, "strategy": setting.base.spec,
+            "table": setting.lineup.describe(), "rules": setting.rules.to_dict(),
+            "seed": seed, "deals": deals}
+
+
+def command_line(command: str, spec: str, options: list[tuple[str, object]]) -> str:
+    """The command as a user would type it (options given as ``(flag, value)``; None and
+    False are left out, True is a bare flag)."""
+    words = ["fcsim", command, spec]
+    for flag, value in options:
+        if value is True:
+            words.append(flag)
+        elif value is not None and value is not False:
+            words += [flag, str(value)]
+    return shlex.join(words)
+
+
+def header(command: str, setting: Setting, seed: int, deals: int, extra: list[str]) -> list[str]:
+    """The page's header lines (markdown)."""
+    rules = setting.rules.to_dict()
+    return [f"**Command:** `{command}`",
+            f"**Strategy:** {setting.base.spec} (the reference)",
+            f"**Table:** {setting.lineup.describe()}, every deal in all "
+            f"{setting.lineup.players} seat rotations",
+            f"**Deals:** {deals:,} per candidate, root seed {seed}, the same for every candidate",
+            "**Rules:** " + ", ".join(f"{k} {v}" for k, v in rules.items()),
+            *extra]
+
+
+def describe_row(row: dict) -> str:
+    """One line: a point's or trial's difference against the reference, share and total."""
+    from fcsim.analysis.stats import p_text
+    from fcsim.tune.page import interval
+
+    return (f"{row['spec']}: {interval(row, 'diff')} points per game vs the reference "
+            f"({p_text(row['p_value'])}), win share {interval(row, 'win_share', 3, '')}, "
+            f"mean total {row['mean_total']:.1f}")
+
+
+class SearchProgress:
+    """A progress bar over the games of a search, with a line saying what is playing."""
+
+    def __init__(self, label: str, total_games: int) -> None:
+        self.progress = Progress(TextColumn("{task.description}"), BarColumn(),
+                                 TextColumn("{task.completed:,.0f}/{task.total:,.0f} games"),
+                                 GamesPerSecond(), TimeElapsedColumn(), TextColumn("left"),
+                                 TimeRemainingColumn(), console=Console(stderr=True))
+        self.label = label
+        self.task = self.progress.add_task(label, total=total_games)
+
+    def advance(self, games: int) -> None:
+        """``games`` more games played or read."""
+        self.progress.advance(self.task, games)
+
+    def say(self, text: str) -> None:
+        """Show what is playing now."""
+        self.progress.update(self.task, description=f"{self.label}: {text}")
+
+    def __enter__(self) -> SearchProgress:
+        self.progress.start()
+        return self
+
+    def __exit__(self, kind: type | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        if kind is None:
+            self.progress.update(self.task, completed=self.progress.tasks[0].total)
+        self.progress.stop()

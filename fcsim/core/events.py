@@ -1,0 +1,132 @@
+"""The game's event trace: compact rows written by the njit steps, decoded into the event
+dicts of ``fcsim replay --json`` (cards in RULES.md notation).
+
+A trace is an ``int16[rows, TRACE_WIDTH]`` array; column 0 is the event code, the next
+columns its values (below). A zero-row trace turns tracing off: the writers then return
+at once, so untraced batch games pay one branch per event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+from numba import njit
+
+from fcsim.core.arrangement import solve
+from fcsim.core.cards import DECK_SIZE, N_KINDS, format_card, format_cards, wild_rank
+from fcsim.core.rules import ROUND_COUNTS, RuleSet
+
+EV_DEAL = 1  # round, dealer, upcard
+EV_HAND = 2  # round, seat, n, kinds…
+EV_TURN = 3  # round, seat, source, drawn, discard, out, last_turn
+EV_RESHUFFLE = 4  # round, stock size
+EV_CAPPED = 5  # round
+EV_SCORE = 6  # round, seat, penalty, wild_pts, joker_pts, went_out, n, kinds…
+EV_END = 7  # totals…
+HAND_COL = 4  # EV_HAND: first kind
+SCORE_COL = 8  # EV_SCORE: first kind
+MAX_KEPT = wild_rank(max(ROUND_COUNTS))  # the largest hand a round is scored with (13)
+TRACE_WIDTH = SCORE_COL + MAX_KEPT  # the widest row: a score and the hand kept
+
+
+@njit(cache=True)
+def write_event(trace: np.ndarray, row: int, code: int, a: int = 0, b: int = 0, c: int = 0,
+                d: int = 0, e: int = 0, f: int = 0, h: int = 0) -> int:
+    """Write row ``row`` (an event code and up to seven values) when tracing; the next row."""
+    if trace.shape[0] == 0:
+        return row
+    trace[row, 0], trace[row, 1], trace[row, 2], trace[row, 3] = code, a, b, c
+    trace[row, 4], trace[row, 5], trace[row, 6], trace[row, 7] = d, e, f, h
+    return row + 1
+
+
+@njit(cache=True)
+def write_cards(trace: np.ndarray, row: int, col: int, hand: np.ndarray) -> None:
+    """Append the cards of ``hand`` (``int8[56]``, kind order with repeats) to the row
+    before ``row``, from column ``col``."""
+    if trace.shape[0] == 0:
+        return
+    for kind in range(N_KINDS):
+        for _ in range(hand[kind]):
+            trace[row - 1, col] = kind
+            col += 1
+
+
+def rows_per_game(rules: RuleSet) -> int:
+    """Trace rows enough for any game under ``rules``: per round a deal, the hands, every
+    turn, every reshuffle (each gives the stock at least the cards not in hands but the
+    pile's top), a capped mark and the scores; then the end."""
+    restocked = DECK_SIZE - rules.players * MAX_KEPT - 1
+    reshuffles = rules.turn_cap // restocked + 1
+    per_round = 1 + rules.players + rules.turn_cap + reshuffles + 1 + rules.players
+    return rules.rounds * per_round + 1
+
+
+def rows_per_step(players: int) -> int:
+    """Trace rows one decision can write, settling included: a reshuffle and the turn, a
+    capped mark, the scores and the end, the next deal and its hands."""
+    return 2 + 1 + players + 1 + 1 + players
+
+
+def _cards(row: np.ndarray, start: int, n: int) -> list[str]:
+    return format_cards(int(k) for k in row[start : start + n])
+
+
+class EventDecoder:
+    """Turns trace rows into event dicts, row by row (it keeps the running totals and the
+    deal being collected, so a trace can be decoded in pieces as a game goes)."""
+
+    def __init__(self, rules: RuleSet) -> None:
+        self.rules = rules
+        self.totals = [0] * rules.players
+        self._deal: dict | None = None
+
+    def decode(self, trace: np.ndarray) -> Iterator[dict]:
+        """The events of ``trace``'s rows, in order."""
+        for row in trace:
+            event = self._decode_row(row)
+            if event is not None:
+                yield event
+
+    def _decode_row(self, row: np.ndarray) -> dict | None:
+        code, r = int(row[0]), int(row[1])
+        if code == EV_DEAL:
+            self._deal = {"event": "deal", "round": r, "dealer": int(row[2]),
+                          "wild_rank": wild_rank(r), "hands": [],
+                          "upcard": format_card(int(row[3]))}
+            return None
+        if code == EV_HAND:
+            deal = self._deal
+            deal["hands"].append(_cards(row, HAND_COL, int(row[3])))
+            return deal if len(deal["hands"]) == self.rules.players else None
+        if code == EV_TURN:
+            return {"event": "turn", "round": r, "seat": int(row[2]),
+                    "source": "discard" if row[3] else "stock",
+                    "drawn": format_card(int(row[4])), "discard": format_card(int(row[5])),
+                    "out": bool(row[6]), "last_turn": bool(row[7])}
+        if code == EV_RESHUFFLE:
+            return {"event": "reshuffle", "round": r, "stock_size": int(row[2])}
+        if code == EV_CAPPED:
+            return {"event": "capped", "round": r}
+        if code == EV_SCORE:
+            seat = int(row[2])
+            hand = _cards(row, SCORE_COL, int(row[7]))
+            self.totals[seat] += int(row[3])
+            shown = solve(hand, r, self.rules).to_json()  # the going-out hand melds whole
+            return {"event": "score", "round": r, "seat": seat, "hand": hand,
+                    "melds": shown["melds"], "deadwood": shown["deadwood"],
+                    "penalty": int(row[3]), "wild_pts": int(row[4]), "joker_pts": int(row[5]),
+                    "went_out": bool(row[6]), "total": self.totals[seat]}
+        if code == EV_END:
+            totals = [int(x) for x in row[1 : 1 + self.rules.players]]
+            low = min(totals)
+            return {"event": "end", "totals": totals,
+                    "winners": [s for s, t in enumerate(totals) if t == low],
+                    "places": [1 + sum(o < t for o in totals) for t in totals]}
+        raise ValueError(f"unknown trace event code {code}")
+
+
+def decode_events(trace: np.ndarray, rules: RuleSet) -> list[dict]:
+    """Every event of a whole game's trace."""
+    return list(EventDecoder(rules).decode(trace))

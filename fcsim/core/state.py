@@ -1,0 +1,518 @@
+"""The game as a state machine: one value holding everything a game is, and the njit steps
+that play it (docs/ENGINE.md, step by step).
+
+A state is a :class:`StateData` — three flat arrays, by element type — holding the
+scalars (round, dealer, seat to move, turn, phase…), the rules, the random streams,
+stock, pile, hands, known cards, totals and the per-round results. Copying a state is
+copying those three arrays (a search copies thousands); a kernel takes them as one cheap
+argument and reads the parts by name as a :class:`GameState` of views (:func:`unpack`).
+Every way fcsim plays a game goes through the steps below: the batch engine
+(:mod:`fcsim.core.engine`), a Python :class:`fcsim.Game`, agents, environments and
+search players. There is no second copy of a rule.
+
+The steps, in the order a game calls them::
+
+    reset_game(state, seed)            totals to 0, play stream seeded (phase ROUND_START)
+    begin_round(state, trace, row)     shuffle, deal, upcard              -> phase DRAW
+    apply_draw(state, source, …)       stock (reshuffling an empty one) or pile; going out
+                                       is automatic                       -> DISCARD, or the
+                                                                             next seat's DRAW
+    apply_discard(state, kind, …)      the discard, a last turn scored, the turn cap
+                                                                          -> DRAW / ROUND_END
+    finish_round(state, …)             scores, totals           -> ROUND_START / GAME_OVER
+
+:func:`settle` makes the steps that need no decision (finishing and beginning rounds);
+:func:`act` applies one decision and settles. A step given an illegal move changes
+nothing and returns an ``ERR_*`` status. :func:`new_game` and :func:`play_action` are
+the same on a :class:`StateData`, for callers in Python.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from fcsim.core.cards import (
+    DECK_SIZE,
+    JOKER,
+    JOKER_PENALTY,
+    N_KINDS,
+    N_SUITS,
+    full_deck,
+    kind_at,
+    wild_rank,
+)
+from fcsim.core.events import (
+    EV_CAPPED,
+    EV_DEAL,
+    EV_END,
+    EV_HAND,
+    EV_RESHUFFLE,
+    EV_SCORE,
+    EV_TURN,
+    HAND_COL,
+    SCORE_COL,
+    write_cards,
+    write_event,
+)
+from fcsim.core.rng import seed_state, shuffle, stream_seed
+from fcsim.core.rules import (
+    FACE_VALUE,
+    R_ALL_WILD_MELDS,
+    R_GO_OUT_BONUS,
+    R_PLAYERS,
+    R_ROUNDS,
+    R_SIZE,
+    R_TURN_CAP,
+    R_WILD_PENALTY,
+    RuleSet,
+)
+from fcsim.core.solver import best_discard_kernel, new_scratch, penalty_memo
+
+# Positions in GameState.scalars.
+S_ROUND = 0  # the round being played (1…), 0 before the first
+S_DEALER = 1
+S_SEAT = 2  # the seat to move
+S_TURN = 3  # turns played this round
+S_OUT_SEAT = 4  # the seat that went out this round, -1 if nobody yet
+S_OUT_TURN = 5  # the turn it went out on
+S_CAPPED = 6  # 1 when the round was stopped by the turn cap
+S_PHASE = 7  # PHASE_*
+S_STOCK = 8  # cards in the stock (its top is stock[S_STOCK - 1])
+S_PILE = 9  # cards in the discard pile (its top is pile[S_PILE - 1])
+S_SOURCE = 10  # this turn's draw source (DRAW_STOCK / DRAW_PILE)
+S_DRAWN = 11  # this turn's drawn card
+S_BEST_DISCARD = 12  # the solver's best discard of the hand just drawn to…
+S_BEST_PENALTY = 13  # … and the penalty it leaves
+S_WILD_POINTS = 14  # points of an unmelded wild-rank card this round
+S_SIZE = 15
+
+# Phases: what the game waits for.
+PHASE_ROUND_START = 0  # a round to deal
+PHASE_DRAW = 1  # the seat to move chooses where to draw from
+PHASE_DISCARD = 2  # the seat to move chooses a discard
+PHASE_ROUND_END = 3  # a round to score
+PHASE_GAME_OVER = 4
+
+DRAW_STOCK = 0
+DRAW_PILE = 1
+
+# Step statuses.
+OK = 0
+ERR_DRAW = 1  # a draw source other than stock or pile
+ERR_DISCARD = 2  # a card the hand does not hold
+ERR_PHASE = 3  # a move the game is not waiting for
+
+# GameState.round_info columns (the round's, per round).
+RI_OUT_SEAT = 0
+RI_OUT_TURN = 1
+RI_TURNS = 2
+RI_CAPPED = 3
+RI_SIZE = 4
+
+# GameState.scores columns (per round and seat).
+SC_PENALTY = 0
+SC_WILD_PTS = 1
+SC_JOKER_PTS = 2
+SC_SIZE = 3
+
+_DECK = full_deck()  # frozen into the kernels as a constant
+
+
+class GameState(NamedTuple):
+    """Every part of a game (``P`` seats, ``R`` rounds) by name: views into its
+    :class:`StateData`, which njit code steps in place.
+
+    ``scalars`` int64[S_SIZE] (``S_*`` positions); ``rules`` int64[R_SIZE]
+    (``RuleSet.as_array``); ``totals`` int64[P] (before the round being played);
+    ``scores`` int64[R, P, SC_SIZE]; ``round_info`` int64[R, RI_SIZE]; ``seed``
+    uint64[1], the game seed; ``rng`` uint64[4], the play stream (reshuffles and
+    strategies' own random choices); ``stock`` and ``pile`` int8[116] (kinds, bottom first;
+    lengths in the scalars); ``hands`` and ``known`` int8[P, 56] (copies per kind; known:
+    taken from the pile and not discarded since); ``scored`` int8[P] (1: scored this
+    round already).
+    """
+
+    scalars: np.ndarray
+    rules: np.ndarray
+    totals: np.ndarray
+    scores: np.ndarray
+    round_info: np.ndarray
+    seed: np.ndarray
+    rng: np.ndarray
+    stock: np.ndarray
+    pile: np.ndarray
+    hands: np.ndarray
+    known: np.ndarray
+    scored: np.ndarray
+
+
+class StateData(NamedTuple):
+    """What a game state *is*: three flat arrays, by element type. Copying a state is
+    copying them; a kernel takes them in one argument and reads the parts by name
+    through :func:`unpack`."""
+
+    ints: np.ndarray  # int64: scalars, rules, totals, scores, round_info
+    cards: np.ndarray  # int8: stock, pile, hands, known, scored
+    streams: np.ndarray  # uint64: seed, rng
+
+
+def _sizes(players: int, rounds: int) -> tuple[int, int]:
+    """Lengths of ``ints`` and ``cards`` for a table of ``players`` and ``rounds``."""
+    ints = S_SIZE + R_SIZE + players + rounds * players * SC_SIZE + rounds * RI_SIZE
+    cards = 2 * DECK_SIZE + 2 * players * N_KINDS + players
+    return ints, cards
+
+
+STREAM_SEED = 0  # streams[STREAM_SEED]: the game seed
+STREAM_RNG = 1  # streams[STREAM_RNG:STREAMS_SIZE]: the play stream's xoshiro256** state
+STREAMS_SIZE = STREAM_RNG + 4
+
+
+def state_views(data: StateData) -> GameState:
+    """The parts of ``data`` by name (views, no copy). Plain code, also compiled as
+    :func:`unpack`, so Python and the kernels read one layout."""
+    ints, cards, streams = data
+    players = ints[S_SIZE + R_PLAYERS]
+    rounds = ints[S_SIZE + R_ROUNDS]
+    at = S_SIZE + R_SIZE
+    scores_end = at + players + rounds * players * SC_SIZE
+    hands_at = 2 * DECK_SIZE
+    known_at = hands_at + players * N_KINDS
+    scored_at = known_at + players * N_KINDS
+    return GameState(
+        scalars=ints[:S_SIZE],
+        rules=ints[S_SIZE:at],
+        totals=ints[at : at + players],
+        scores=ints[at + players : scores_end].reshape((rounds, players, SC_SIZE)),
+        round_info=ints[scores_end : scores_end + rounds * RI_SIZE].reshape((rounds, RI_SIZE)),
+        seed=streams[STREAM_SEED:STREAM_RNG],
+        rng=streams[STREAM_RNG:STREAMS_SIZE],
+        stock=cards[:DECK_SIZE],
+        pile=cards[DECK_SIZE:hands_at],
+        hands=cards[hands_at:known_at].reshape((players, N_KINDS)),
+        known=cards[known_at:scored_at].reshape((players, N_KINDS)),
+        scored=cards[scored_at : scored_at + players],
+    )
+
+
+unpack = njit(cache=True)(state_views)
+
+
+def new_state(rules: RuleSet) -> StateData:
+    """A state for games under ``rules``, before any game (start one with :func:`new_game`)."""
+    n_ints, n_cards = _sizes(rules.players, rules.rounds)
+    data = StateData(np.zeros(n_ints, np.int64), np.zeros(n_cards, np.int8),
+                     np.zeros(STREAMS_SIZE, np.uint64))
+    data.ints[S_SIZE : S_SIZE + R_SIZE] = rules.as_array()
+    return data
+
+
+def copy_state(data: StateData) -> StateData:
+    """An independent copy: stepping one leaves the other unchanged."""
+    return StateData(data.ints.copy(), data.cards.copy(), data.streams.copy())
+
+
+_SHARED_SCRATCH: list[np.ndarray] = []
+
+
+def shared_scratch() -> np.ndarray:
+    """The solver work space of everything that steps games from Python in this process
+    (games, agents): they take turns, and its memo is exact, so sharing it changes no
+    answer."""
+    if not _SHARED_SCRATCH:
+        _SHARED_SCRATCH.append(new_scratch())
+    return _SHARED_SCRATCH[0]
+
+
+@njit(cache=True)
+def reset_game(state: GameState, seed: np.uint64) -> None:
+    """Start a new game with game seed ``seed``: totals 0, the play stream seeded."""
+    state.seed[0] = np.uint64(seed)
+    seed_state(state.rng, stream_seed(state.seed[0], 0))
+    state.totals[:] = 0
+    state.scores[:, :, :] = 0
+    state.round_info[:, :] = 0
+    state.scalars[:] = 0
+    state.scalars[S_OUT_SEAT] = -1
+    state.scalars[S_PHASE] = PHASE_ROUND_START
+
+
+@njit(cache=True)
+def hand_size(state: GameState) -> int:
+    """Cards a hand holds between turns this round (``round + 2``)."""
+    return wild_rank(state.scalars[S_ROUND])
+
+
+@njit(cache=True)
+def wild_points_of(rules: np.ndarray, round_number: int) -> int:
+    """Points of an unmelded wild-rank card in ``round_number`` under ``rules``
+    (``RuleSet.as_array``): the face value of the rank, or the fixed penalty."""
+    penalty = rules[R_WILD_PENALTY]
+    return wild_rank(round_number) if penalty == FACE_VALUE else penalty
+
+
+@njit(cache=True)
+def players_of(state: GameState) -> int:
+    """Seats at the table."""
+    return state.rules[R_PLAYERS]
+
+
+@njit(cache=True)
+def all_wild_melds(state: GameState) -> bool:
+    """Whether three or more wilds alone are a meld under the state's rules."""
+    return state.rules[R_ALL_WILD_MELDS] == 1
+
+
+@njit(cache=True)
+def _deal(stock: np.ndarray, hands: np.ndarray, deal_rng: np.ndarray, n: int,
+          dealer: int) -> int:
+    """Shuffle the full deck into ``stock`` and deal ``n`` cards a seat from the dealer's
+    left, one pass at a time (the stock's top is its last card); the stock size left."""
+    players = hands.shape[0]
+    stock[:] = _DECK
+    shuffle(deal_rng, stock, DECK_SIZE)
+    stock_len = DECK_SIZE
+    hands[:, :] = 0
+    for _ in range(n):
+        for i in range(1, players + 1):
+            stock_len -= 1
+            hands[(dealer + i) % players, stock[stock_len]] += 1
+    return stock_len
+
+
+@njit(cache=True)
+def begin_round(state: GameState, trace: np.ndarray, row: int) -> int:
+    """Deal the next round (docs/ENGINE.md, steps 1-3); the next trace row."""
+    sc = state.scalars
+    players = players_of(state)
+    r = sc[S_ROUND] + 1
+    n = wild_rank(r)
+    dealer = (r - 1) % players
+    deal_rng = np.empty(4, dtype=np.uint64)
+    seed_state(deal_rng, stream_seed(state.seed[0], r))
+    stock_len = _deal(state.stock, state.hands, deal_rng, n, dealer) - 1
+    state.pile[0] = state.stock[stock_len]
+    state.known[:, :] = 0
+    state.scored[:] = 0
+    sc[S_ROUND], sc[S_DEALER], sc[S_SEAT] = r, dealer, (dealer + 1) % players
+    sc[S_TURN], sc[S_OUT_SEAT], sc[S_OUT_TURN], sc[S_CAPPED] = 0, -1, 0, 0
+    sc[S_STOCK], sc[S_PILE] = stock_len, 1
+    sc[S_WILD_POINTS] = wild_points_of(state.rules, r)
+    sc[S_PHASE] = PHASE_DRAW
+    row = write_event(trace, row, EV_DEAL, r, dealer, state.pile[0])
+    for s in range(players):
+        row = write_event(trace, row, EV_HAND, r, s, n)
+        write_cards(trace, row, HAND_COL, state.hands[s])
+    return row
+
+
+@njit(cache=True)
+def _reshuffle(state: GameState) -> None:
+    """Turn the discard pile but its top card into a shuffled stock (play stream)."""
+    sc = state.scalars
+    pile_len = sc[S_PILE]
+    top = state.pile[pile_len - 1]
+    for j in range(pile_len - 1):
+        state.stock[j] = state.pile[j]
+    shuffle(state.rng, state.stock, pile_len - 1)
+    state.pile[0] = top
+    sc[S_STOCK], sc[S_PILE] = pile_len - 1, 1
+
+
+@njit(cache=True)
+def wild_split(hand: np.ndarray, wild_pos: int, left: int, wild_points: int
+               ) -> tuple[int, int]:
+    """Points of the ``left`` cheapest wilds of ``hand``: (wild-rank points, joker points)."""
+    n_rank = 0
+    for s in range(N_SUITS):
+        n_rank += hand[kind_at(wild_pos, s)]
+    n_jokers = int(hand[JOKER])
+    if wild_points <= JOKER_PENALTY:
+        rank_left = min(left, n_rank)
+        joker_left = left - rank_left
+    else:
+        joker_left = min(left, n_jokers)
+        rank_left = left - joker_left
+    return rank_left * wild_points, joker_left * JOKER_PENALTY
+
+
+@njit(cache=True)
+def _score_seat(state: GameState, seat: int, table: np.ndarray, scratch: np.ndarray) -> None:
+    """Fix ``seat``'s round score: the least penalty of the cards it keeps, split into
+    wild-rank and joker points (docs/ENGINE.md, step 5)."""
+    r = state.scalars[S_ROUND]
+    hand = state.hands[seat]
+    wild_points = state.scalars[S_WILD_POINTS]
+    pen, left = penalty_memo(hand, r, wild_points, all_wild_melds(state), table, scratch)
+    wild_pts, joker_pts = wild_split(hand, r - 1, left, wild_points)
+    score = state.scores[r - 1, seat]
+    score[SC_PENALTY], score[SC_WILD_PTS], score[SC_JOKER_PTS] = pen, wild_pts, joker_pts
+    state.scored[seat] = 1
+
+
+@njit(cache=True)
+def apply_draw(state: GameState, source: int, table: np.ndarray, scratch: np.ndarray,
+               trace: np.ndarray, row: int) -> tuple[int, int]:
+    """The seat to move draws from ``source`` (docs/ENGINE.md, step 4.1-4.2).
+
+    If the hand can then meld whole, the seat goes out at once with the solver's best
+    discard. Returns (status, next trace row); an illegal source changes nothing.
+    """
+    sc = state.scalars
+    if sc[S_PHASE] != PHASE_DRAW:
+        return ERR_PHASE, row
+    if source != DRAW_STOCK and source != DRAW_PILE:
+        return ERR_DRAW, row
+    seat = sc[S_SEAT]
+    if source == DRAW_STOCK:
+        if sc[S_STOCK] == 0:
+            _reshuffle(state)
+            row = write_event(trace, row, EV_RESHUFFLE, sc[S_ROUND], sc[S_STOCK])
+        sc[S_STOCK] -= 1
+        card = state.stock[sc[S_STOCK]]
+    else:
+        sc[S_PILE] -= 1
+        card = state.pile[sc[S_PILE]]
+        state.known[seat, card] += 1
+    hand = state.hands[seat]
+    hand[card] += 1
+    sc[S_SOURCE], sc[S_DRAWN] = source, card
+    best, best_pen = best_discard_kernel(hand, sc[S_ROUND], sc[S_WILD_POINTS],
+                                         all_wild_melds(state), table, scratch)
+    sc[S_BEST_DISCARD], sc[S_BEST_PENALTY] = best, best_pen
+    if best_pen == 0:  # going out is automatic
+        return OK, _end_turn(state, best, True, table, scratch, trace, row)
+    sc[S_PHASE] = PHASE_DISCARD
+    return OK, row
+
+
+@njit(cache=True)
+def apply_discard(state: GameState, kind: int, table: np.ndarray, scratch: np.ndarray,
+                  trace: np.ndarray, row: int) -> tuple[int, int]:
+    """The seat to move discards ``kind`` (docs/ENGINE.md, step 4.3-4.7).
+
+    Returns (status, next trace row); a card the hand does not hold changes nothing.
+    """
+    sc = state.scalars
+    if sc[S_PHASE] != PHASE_DISCARD:
+        return ERR_PHASE, row
+    if kind < 0 or kind >= N_KINDS or state.hands[sc[S_SEAT], kind] == 0:
+        return ERR_DISCARD, row
+    return OK, _end_turn(state, kind, False, table, scratch, trace, row)
+
+
+@njit(cache=True)
+def _end_turn(state: GameState, drop: int, went_out: bool, table: np.ndarray,
+              scratch: np.ndarray, trace: np.ndarray, row: int) -> int:
+    """Discard ``drop`` and close the turn: a last turn is scored, going out starts the
+    last turns, the turn cap stops the round, else the next seat is to move."""
+    sc = state.scalars
+    seat = sc[S_SEAT]
+    state.hands[seat, drop] -= 1
+    state.pile[sc[S_PILE]] = drop
+    sc[S_PILE] += 1
+    if state.known[seat, drop] > 0:
+        state.known[seat, drop] -= 1
+    sc[S_TURN] += 1
+    last = sc[S_OUT_SEAT] >= 0
+    row = write_event(trace, row, EV_TURN, sc[S_ROUND], seat, sc[S_SOURCE], sc[S_DRAWN], drop,
+                      1 if went_out else 0, 1 if last else 0)
+    if last:
+        _score_seat(state, seat, table, scratch)
+    elif went_out:
+        sc[S_OUT_SEAT], sc[S_OUT_TURN] = seat, sc[S_TURN]
+        state.scores[sc[S_ROUND] - 1, seat, SC_PENALTY] = state.rules[R_GO_OUT_BONUS]
+        state.scored[seat] = 1
+    elif sc[S_TURN] >= state.rules[R_TURN_CAP]:
+        sc[S_CAPPED] = 1
+        sc[S_PHASE] = PHASE_ROUND_END
+        return row
+    seat = (seat + 1) % players_of(state)
+    sc[S_SEAT] = seat
+    done = sc[S_OUT_SEAT] >= 0 and seat == sc[S_OUT_SEAT]
+    sc[S_PHASE] = PHASE_ROUND_END if done else PHASE_DRAW
+    return row
+
+
+@njit(cache=True)
+def finish_round(state: GameState, table: np.ndarray, scratch: np.ndarray, trace: np.ndarray,
+                 row: int) -> int:
+    """Score the round (docs/ENGINE.md, steps 5-6); the next round, or the game's end."""
+    sc = state.scalars
+    r = sc[S_ROUND]
+    if sc[S_CAPPED]:
+        row = write_event(trace, row, EV_CAPPED, r)
+    for s in range(players_of(state)):
+        if state.scored[s] == 0:
+            _score_seat(state, s, table, scratch)
+        score = state.scores[r - 1, s]
+        state.totals[s] += score[SC_PENALTY]
+        row = write_event(trace, row, EV_SCORE, r, s, score[SC_PENALTY], score[SC_WILD_PTS],
+                          score[SC_JOKER_PTS], 1 if s == sc[S_OUT_SEAT] else 0,
+                          wild_rank(r))
+        write_cards(trace, row, SCORE_COL, state.hands[s])
+    info = state.round_info[r - 1]
+    info[RI_OUT_SEAT], info[RI_OUT_TURN] = sc[S_OUT_SEAT], sc[S_OUT_TURN]
+    info[RI_TURNS], info[RI_CAPPED] = sc[S_TURN], sc[S_CAPPED]
+    if r < state.rules[R_ROUNDS]:
+        sc[S_PHASE] = PHASE_ROUND_START
+        return row
+    sc[S_PHASE] = PHASE_GAME_OVER
+    if trace.shape[0]:
+        trace[row, 0] = EV_END
+        trace[row, 1 : 1 + players_of(state)] = state.totals
+        row += 1
+    return row
+
+
+@njit(cache=True)
+def settle(state: GameState, table: np.ndarray, scratch: np.ndarray, trace: np.ndarray,
+           row: int) -> int:
+    """Make the steps that need no decision — finish a round, begin the next — until a
+    seat must decide or the game is over; the next trace row."""
+    while True:
+        phase = state.scalars[S_PHASE]
+        if phase == PHASE_ROUND_END:
+            row = finish_round(state, table, scratch, trace, row)
+        elif phase == PHASE_ROUND_START:
+            row = begin_round(state, trace, row)
+        else:
+            return row
+
+
+@njit(cache=True)
+def act(state: GameState, action: int, table: np.ndarray, scratch: np.ndarray,
+        trace: np.ndarray, row: int) -> tuple[int, int]:
+    """Apply the pending decision (a draw source, or a kind to discard) and settle.
+
+    Returns (status, next trace row); an illegal action changes nothing.
+    """
+    if state.scalars[S_PHASE] == PHASE_DRAW:
+        status, row = apply_draw(state, action, table, scratch, trace, row)
+    else:
+        status, row = apply_discard(state, action, table, scratch, trace, row)
+    if status != OK:
+        return status, row
+    return OK, settle(state, table, scratch, trace, row)
+
+
+# Entry points from Python: they take the StateData (one cheap argument) and step its parts.
+
+
+@njit(cache=True)
+def new_game(data: StateData, seed: np.uint64, table: np.ndarray, scratch: np.ndarray,
+             trace: np.ndarray, row: int) -> int:
+    """Start game ``seed`` in ``data`` and deal its first round; the next trace row."""
+    state = unpack(data)
+    reset_game(state, seed)
+    return settle(state, table, scratch, trace, row)
+
+
+@njit(cache=True)
+def play_action(data: StateData, action: int, table: np.ndarray, scratch: np.ndarray,
+                trace: np.ndarray, row: int) -> tuple[int, int]:
+    """:func:`act` on ``data``: (status, next trace row)."""
+    return act(unpack(data), action, table, scratch, trace, row)

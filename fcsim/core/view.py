@@ -1,0 +1,384 @@
+"""What a seat may see, and the decision contract every strategy and agent plays by.
+
+A seat decides only what is a real choice (docs/ENGINE.md): where to draw from, and which
+card to discard when it cannot go out (going out is automatic). It sees its *view*: its
+own hand, the discard pile, the cards known to be in each hand (taken from the pile and
+not discarded since), and public scalars. Nothing else: not the stock order, not other
+hands. Only a strategy registered as an *oracle* (analysis only) also gets ``hidden``.
+
+Two ways to decide, on the same view:
+
+* **numba** — two ``@decision`` functions (``draw`` and ``discard``) with
+  :data:`DECISION_SIGNATURE`, called by the engine without leaving compiled code.
+  Arguments:
+
+  ``hand``     int8[56]     own cards, copies per kind (n cards; n+1 when discarding)
+  ``pile``     int8[:]      the discard pile, bottom first (its last item is the top)
+  ``known``    int8[P, 56]  cards known to be in each seat's hand (own row included)
+  ``info``     int64[INFO_SIZE]  the public scalars (``I_*`` positions below)
+  ``hidden``   int8[:, :]   0 × 0 unless an oracle; then rows 0…P-1 hold every hand
+                            (counts) and row P the stock, top first, padded with -1
+  ``params``   float64[:]   the strategy's parameters, in the order of its declaration
+  ``table``    uint8[:, 16] the solver's table (``fcsim.core.tables.solver_table``)
+  ``scratch``  int64[:]     solver work space (``fcsim.core.solver.SCRATCH_SIZE``)
+  ``rng``      uint64[4]    the game's play stream (``fcsim.core.rng``), for random choices
+
+  ``draw`` returns :data:`DRAW_STOCK` (0) or :data:`DRAW_PILE` (1); ``discard`` the kind.
+* **Python** — an *agent*: any callable from a :class:`View` to an action (``"stock"`` /
+  ``"pile"``, or a card code such as ``"7H"``).
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+from numba import njit, types
+
+from fcsim.core.cards import (
+    N_KINDS,
+    format_card,
+    format_cards,
+    hand_kinds,
+    parse_card,
+    wild_rank,
+)
+from fcsim.core.rules import MAX_PLAYERS, R_GO_OUT_BONUS
+from fcsim.core.state import (
+    DRAW_PILE,
+    DRAW_STOCK,
+    PHASE_DISCARD,
+    PHASE_DRAW,
+    S_BEST_DISCARD,
+    S_BEST_PENALTY,
+    S_DEALER,
+    S_OUT_SEAT,
+    S_PHASE,
+    S_PILE,
+    S_ROUND,
+    S_SEAT,
+    S_STOCK,
+    S_TURN,
+    S_WILD_POINTS,
+    STREAM_RNG,
+    STREAMS_SIZE,
+    GameState,
+    StateData,
+    all_wild_melds,
+    players_of,
+    unpack,
+)
+
+DECISION_SIGNATURE = types.int64(
+    types.int8[:],
+    types.int8[:],
+    types.int8[:, :],
+    types.int64[:],
+    types.int8[:, :],
+    types.float64[:],
+    types.uint8[:, :],
+    types.int64[:],
+    types.uint64[:],
+)
+
+# Positions in the info vector: the scalars, then one entry per seat of the largest table.
+I_ROUND = 0  # 1…11
+I_WILD_RANK = 1  # round + 2
+I_SEAT = 2  # the deciding seat
+I_PLAYERS = 3
+I_DEALER = 4
+I_STOCK_SIZE = 5
+I_TURN = 6  # turns already played this round
+I_LAST_TURN = 7  # 1 on a last turn (someone went out)
+I_OUT_SEAT = 8  # the seat that went out, -1 if nobody yet
+I_WILD_POINTS = 9  # points of an unmelded wild-rank card this round
+I_ALL_WILD = 10  # 1 if three wilds alone are a meld
+I_GO_OUT_BONUS = 11
+I_BEST_DISCARD = 12  # discard decisions: the solver's best discard of the hand (kind)
+I_BEST_PENALTY = 13  # … and the penalty it leaves (both -1 when drawing)
+I_TOTALS = I_BEST_PENALTY + 1  # MAX_PLAYERS totals before this round (0 past the table)
+I_HAND_SIZES = I_TOTALS + MAX_PLAYERS  # MAX_PLAYERS hand sizes (0 past the table)
+INFO_SIZE = I_HAND_SIZES + MAX_PLAYERS
+
+NO_HIDDEN = np.zeros((0, 0), dtype=np.int8)  # what every fair strategy gets as ``hidden``
+
+
+class IllegalMoveError(ValueError):
+    """A strategy or agent chose a move the game does not allow (the message names both)."""
+
+
+def decision(func: object) -> object:
+    """Declare a numba decision function (``draw`` or ``discard``).
+
+    It is compiled — or loaded from the cache — the first time a game needs it
+    (:func:`compiled`), so importing a strategy costs nothing and a run compiles only the
+    strategies it plays.
+    """
+    return njit(cache=True)(func)
+
+
+def compiled(dispatcher: object) -> object:
+    """``dispatcher`` compiled for :data:`DECISION_SIGNATURE` and closed to other types, so
+    the engine can hold it as a first-class function."""
+    if DECISION_SIGNATURE.args not in dispatcher.overloads:
+        dispatcher.compile(DECISION_SIGNATURE)
+        dispatcher.disable_compile()
+    return dispatcher
+
+
+@decision
+def no_decision(hand, pile, known, info, hidden, params, table, scratch, rng):
+    """The engine's stand-in for a seat decided outside compiled code (never called)."""
+    return -1
+
+
+@runtime_checkable
+class JitStrategy(Protocol):
+    """What the engine needs of a numba strategy."""
+
+    spec: str  # its name in messages and results
+    oracle: bool  # sees hidden cards (analysis only)
+
+    @property
+    def draw(self) -> object: ...  # a compiled decision function
+    @property
+    def discard(self) -> object: ...
+    @property
+    def param_vector(self) -> np.ndarray: ...  # float64[:]
+
+
+@njit(cache=True)
+def fill_info(state: GameState, info: np.ndarray) -> None:
+    """Write the public scalars of the pending decision into ``info`` (``I_*``)."""
+    sc = state.scalars
+    players = players_of(state)
+    r = sc[S_ROUND]
+    n = wild_rank(r)
+    seat = sc[S_SEAT]
+    discarding = sc[S_PHASE] == PHASE_DISCARD
+    info[I_ROUND], info[I_WILD_RANK], info[I_SEAT], info[I_PLAYERS] = r, n, seat, players
+    info[I_DEALER], info[I_STOCK_SIZE], info[I_TURN] = sc[S_DEALER], sc[S_STOCK], sc[S_TURN]
+    info[I_LAST_TURN] = 1 if sc[S_OUT_SEAT] >= 0 else 0
+    info[I_OUT_SEAT], info[I_WILD_POINTS] = sc[S_OUT_SEAT], sc[S_WILD_POINTS]
+    info[I_ALL_WILD] = 1 if all_wild_melds(state) else 0
+    info[I_GO_OUT_BONUS] = state.rules[R_GO_OUT_BONUS]
+    info[I_BEST_DISCARD] = sc[S_BEST_DISCARD] if discarding else -1
+    info[I_BEST_PENALTY] = sc[S_BEST_PENALTY] if discarding else -1
+    for s in range(MAX_PLAYERS):
+        at_table = s < players
+        info[I_TOTALS + s] = state.totals[s] if at_table else 0
+        info[I_HAND_SIZES + s] = (n + 1 if discarding and s == seat else n) if at_table else 0
+
+
+@njit(cache=True)
+def reveal(state: GameState, hidden: np.ndarray) -> None:
+    """Fill an oracle's ``hidden`` (int8[P + 1, 116]): every hand, then the stock from
+    the top, padded with -1."""
+    players = players_of(state)
+    for s in range(players):
+        hidden[s, :N_KINDS] = state.hands[s]
+    hidden[players, :] = -1
+    stock_len = state.scalars[S_STOCK]
+    for j in range(stock_len):
+        hidden[players, j] = state.stock[stock_len - 1 - j]
+
+
+@njit(cache=True)
+def view_arrays(data: StateData) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Copies of what the seat to move sees: (hand int8[56], pile int8[k], known
+    int8[P, 56], info int64[INFO_SIZE])."""
+    state = unpack(data)
+    sc = state.scalars
+    info = np.empty(INFO_SIZE, dtype=np.int64)
+    fill_info(state, info)
+    return (state.hands[sc[S_SEAT]].copy(), state.pile[: sc[S_PILE]].copy(),
+            state.known.copy(), info)
+
+
+ACTION_STOCK = "stock"
+ACTION_PILE = "pile"
+DRAW_ACTIONS = (ACTION_STOCK, ACTION_PILE)  # indexed by DRAW_STOCK, DRAW_PILE
+
+
+def action_code(action: object, drawing: bool) -> int:
+    """An agent's action as a step's move: ``"stock"`` / ``"pile"`` (any case) when
+    drawing, a card code (``"7H"``, ``"jk"``) when discarding, or the move itself as an
+    int. -1 when it names nothing (the step then refuses it)."""
+    if isinstance(action, int | np.integer) and not isinstance(action, bool):
+        return int(action)
+    text = str(action).strip().lower()
+    if drawing:
+        return DRAW_ACTIONS.index(text) if text in DRAW_ACTIONS else -1
+    try:
+        return parse_card(text)
+    except ValueError:
+        return -1
+
+
+def illegal_action(action: object, view: View, who: str | None = None,
+                   game: int | None = None) -> IllegalMoveError:
+    """The error for ``action``, which is not legal in ``view``: it names the strategy
+    (or the seat), the action and the legal ones."""
+    actor = f"strategy {who!r}" if who else f"seat {view.seat}"
+    where = "" if game is None else f" in game {game}"
+    return IllegalMoveError(f"{actor} chose {action!r}, which is not a legal {view.phase} "
+                            f"(legal: {', '.join(view.legal_actions)}){where}")
+
+
+class View:
+    """What the seat to move may see, nothing more.
+
+    Cards are in RULES.md notation; the ``*_counts`` / ``*_kinds`` / ``info`` arrays hold
+    the same for speed (copies: changing them changes nothing in the game). ``rng`` is
+    the game's play stream, the one the built-in strategies draw their random choices
+    from (it decides future reshuffles, never a card in a hand).
+    """
+
+    __slots__ = ("hand_counts", "info", "known_counts", "phase", "pile_kinds", "rng")
+
+    def __init__(self, phase: str, hand_counts: np.ndarray, pile_kinds: np.ndarray,
+                 known_counts: np.ndarray, info: np.ndarray, rng: np.ndarray) -> None:
+        self.phase = phase  # "draw" or "discard"
+        self.hand_counts = hand_counts  # int8[56]
+        self.pile_kinds = pile_kinds  # int8[k], bottom first
+        self.known_counts = known_counts  # int8[P, 56]
+        self.info = info  # int64[INFO_SIZE]
+        self.rng = rng  # uint64[4]
+
+    @classmethod
+    def of(cls, data: StateData) -> View:
+        """The view of the seat to move in ``data`` (a draw or discard is pending)."""
+        phase = data.ints[S_PHASE]
+        if phase != PHASE_DRAW and phase != PHASE_DISCARD:
+            raise ValueError("no decision is pending: the game is over")
+        hand, pile, known, info = view_arrays(data)
+        rng = data.streams[STREAM_RNG:STREAMS_SIZE]  # live: the game's own stream
+        return cls("discard" if phase == PHASE_DISCARD else "draw", hand, pile, known, info,
+                   rng)
+
+    @property
+    def seat(self) -> int:
+        """The seat deciding."""
+        return int(self.info[I_SEAT])
+
+    @property
+    def players(self) -> int:
+        return int(self.info[I_PLAYERS])
+
+    @property
+    def round(self) -> int:
+        """The round, 1…11 (1…6 in the short game)."""
+        return int(self.info[I_ROUND])
+
+    @property
+    def wild_rank(self) -> int:
+        """The rank that is wild this round (3…13; 11 J, 12 Q, 13 K)."""
+        return int(self.info[I_WILD_RANK])
+
+    @property
+    def dealer(self) -> int:
+        return int(self.info[I_DEALER])
+
+    @property
+    def turn(self) -> int:
+        """Turns already played this round."""
+        return int(self.info[I_TURN])
+
+    @property
+    def hand(self) -> list[str]:
+        """Own cards, sorted by kind (suit, then rank; jokers last)."""
+        return format_cards(hand_kinds(self.hand_counts))
+
+    @property
+    def pile(self) -> list[str]:
+        """The discard pile, bottom first."""
+        return format_cards(self.pile_kinds)
+
+    @property
+    def pile_top(self) -> str:
+        """The visible discard."""
+        return format_card(int(self.pile_kinds[-1]))
+
+    @property
+    def known(self) -> list[list[str]]:
+        """Per seat, the cards known to be in its hand (taken from the pile, not discarded
+        since)."""
+        return [format_cards(hand_kinds(row)) for row in self.known_counts]
+
+    @property
+    def hand_sizes(self) -> list[int]:
+        return [int(x) for x in self.info[I_HAND_SIZES : I_HAND_SIZES + self.players]]
+
+    @property
+    def stock_size(self) -> int:
+        return int(self.info[I_STOCK_SIZE])
+
+    @property
+    def scores(self) -> list[int]:
+        """Every seat's total before this round."""
+        return [int(x) for x in self.info[I_TOTALS : I_TOTALS + self.players]]
+
+    @property
+    def last_turn(self) -> bool:
+        """Whether someone has gone out (this is the seat's last turn of the round)."""
+        return bool(self.info[I_LAST_TURN])
+
+    @property
+    def out_seat(self) -> int:
+        """The seat that went out this round, -1 if nobody yet."""
+        return int(self.info[I_OUT_SEAT])
+
+    @property
+    def wild_points(self) -> int:
+        """Points of an unmelded wild-rank card this round."""
+        return int(self.info[I_WILD_POINTS])
+
+    @property
+    def legal_actions(self) -> list[str]:
+        """``["stock", "pile"]`` when drawing; the distinct cards held when discarding."""
+        if self.phase == "draw":
+            return list(DRAW_ACTIONS)
+        return format_cards(np.flatnonzero(self.hand_counts))
+
+    def __repr__(self) -> str:
+        return (f"View(seat={self.seat}, round={self.round}, phase={self.phase!r}, "
+                f"hand={' '.join(self.hand)}, pile_top={self.pile_top})")
+
+
+__all__ = [
+    "ACTION_PILE",
+    "ACTION_STOCK",
+    "DECISION_SIGNATURE",
+    "DRAW_ACTIONS",
+    "DRAW_PILE",
+    "DRAW_STOCK",
+    "INFO_SIZE",
+    "I_ALL_WILD",
+    "I_BEST_DISCARD",
+    "I_BEST_PENALTY",
+    "I_DEALER",
+    "I_GO_OUT_BONUS",
+    "I_HAND_SIZES",
+    "I_LAST_TURN",
+    "I_OUT_SEAT",
+    "I_PLAYERS",
+    "I_ROUND",
+    "I_SEAT",
+    "I_STOCK_SIZE",
+    "I_TOTALS",
+    "I_TURN",
+    "I_WILD_POINTS",
+    "I_WILD_RANK",
+    "NO_HIDDEN",
+    "IllegalMoveError",
+    "JitStrategy",
+    "View",
+    "action_code",
+    "compiled",
+    "decision",
+    "fill_info",
+    "illegal_action",
+    "no_decision",
+    "reveal",
+    "view_arrays",
+]

@@ -1,0 +1,208 @@
+"""The environments' observations and actions as numbers (one table size, one encoder).
+
+**Actions** — ``Discrete(58)``: ``0`` draw from the stock, ``1`` take the pile's top card,
+``2 + kind`` discard that card (kinds as in :mod:`fcsim.core.cards`: ``suit * 11 + rank -
+3`` with suits S H D C X, joker 55; so ``2`` is 3S and ``57`` the joker). Going out is
+automatic, as everywhere in fcsim. Only the actions of ``action_mask`` are legal: the two
+draws while drawing, the cards held while discarding; any other is refused with
+:class:`~fcsim.core.view.IllegalMoveError`.
+
+**Observation** of seat ``s`` at a table of ``P`` — a dict:
+
+``action_mask``  int8[58]: 1 for each legal action of ``s`` (all 0 unless ``s`` is to move).
+``observation``  float32[(P + 4) * 56 + 10 + 2 * P]: ``P + 4`` card planes of 56 kinds,
+then scalars. Planes (copies per kind; 0-2 for a natural, 0-6 jokers):
+
+== ============ ==========================================================================
+ 0 hand         ``s``'s own cards
+ 1 pile         the discard pile (all of it: every player sees it)
+ 2 pile top     1 at the card on top of the pile (none while the only card was just taken)
+ 3 wild         1 at the kinds that are wild this round: the wild rank in every suit, joker
+ 4 unseen       the deck less own hand, pile and the known cards of other seats: cards in
+                the stock or unseen in another hand
+ 5… known       per other seat, next seat first (``s+1``, ``s+2``, …): the cards it took
+                from the pile and has not discarded since
+== ============ ==========================================================================
+
+Scalars (seat numbers are offsets from ``s``: 0 is ``s``, 1 the next seat…):
+``round`` (1…), ``phase`` (0 a draw is pending, 1 a discard, 2 the game is over),
+``to_move`` (the seat deciding), ``dealer``, ``stock`` (cards in it), ``pile`` (cards
+in it), ``turn`` (turns played this round), ``last_turn`` (1 once someone went out),
+``out`` (the seat that went out, 0 while nobody has), ``best_penalty`` (when ``s`` is to
+discard: the least penalty its hand keeps after its best discard, as the built-in
+strategies are told; else -1), then ``P`` hand sizes and ``P`` totals of the finished
+rounds, ``s`` first. Nothing else: a seat's observation never depends on a card it cannot
+see (the tests change the hidden cards and compare).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from fcsim.core.cards import (
+    COPIES,
+    DECK_SIZE,
+    JOKER,
+    JOKER_PENALTY,
+    MAX_RANK,
+    N_JOKERS,
+    N_KINDS,
+    N_NATURAL,
+    N_SUITS,
+    format_card,
+    full_deck,
+    kind_of,
+    parse_card,
+    wild_rank,
+)
+from fcsim.core.rules import FACE, RuleSet
+from fcsim.core.state import (
+    PHASE_DISCARD,
+    PHASE_DRAW,
+    PHASE_GAME_OVER,
+    S_BEST_PENALTY,
+    S_DEALER,
+    S_OUT_SEAT,
+    S_PHASE,
+    S_PILE,
+    S_ROUND,
+    S_SEAT,
+    S_STOCK,
+    S_TURN,
+    GameState,
+)
+
+ACTION_STOCK = 0
+ACTION_PILE = 1
+DISCARD_BASE = 2  # action DISCARD_BASE + kind discards kind
+N_ACTIONS = DISCARD_BASE + N_KINDS
+
+PLANE_HAND = 0
+PLANE_PILE = 1
+PLANE_PILE_TOP = 2
+PLANE_WILD = 3
+PLANE_UNSEEN = 4
+PLANE_KNOWN = 5  # first of P - 1: the known cards of the next seats
+
+SCALARS = ("round", "phase", "to_move", "dealer", "stock", "pile", "turn", "last_turn", "out",
+           "best_penalty")  # then the hand sizes and the totals, P each
+(X_ROUND, X_PHASE, X_TO_MOVE, X_DEALER, X_STOCK, X_PILE, X_TURN, X_LAST_TURN, X_OUT,
+ X_BEST_PENALTY) = range(len(SCALARS))
+X_HAND_SIZES = len(SCALARS)
+
+OBS_PHASE_DRAW, OBS_PHASE_DISCARD, OBS_PHASE_OVER = 0, 1, 2
+_OBS_PHASE = {PHASE_DRAW: OBS_PHASE_DRAW, PHASE_DISCARD: OBS_PHASE_DISCARD,
+              PHASE_GAME_OVER: OBS_PHASE_OVER}
+
+_DECK_COUNTS = np.bincount(full_deck(), minlength=N_KINDS).astype(np.float32)
+
+
+def action_name(action: int) -> str:
+    """What an action index means, for people (``"stock"``, ``"pile"``, ``"discard 7H"``)."""
+    if action == ACTION_STOCK:
+        return "stock"
+    if action == ACTION_PILE:
+        return "pile"
+    if DISCARD_BASE <= action < N_ACTIONS:
+        return f"discard {format_card(action - DISCARD_BASE)}"
+    return f"no action (actions are 0 to {N_ACTIONS - 1})"
+
+
+def action_index(action: str) -> int:
+    """The index of a :class:`~fcsim.core.view.View` legal action (``"stock"``, ``"7H"``)."""
+    if action == "stock":
+        return ACTION_STOCK
+    if action == "pile":
+        return ACTION_PILE
+    return DISCARD_BASE + parse_card(action)
+
+
+class Encoder:
+    """Observations and action masks of the seats of one table (``rules``)."""
+
+    def __init__(self, rules: RuleSet) -> None:
+        players = rules.players
+        self.players = players
+        self.planes = PLANE_KNOWN + players - 1
+        self.cards_size = self.planes * N_KINDS
+        self.size = self.cards_size + X_HAND_SIZES + 2 * players
+        seats = np.arange(players)
+        self._order = [(seat + seats) % players for seat in range(players)]  # s first
+        self._hand_size = [wild_rank(r) for r in range(rules.rounds + 1)]  # by round
+        self._wild = np.zeros((rules.rounds + 1, N_KINDS), np.float32)
+        for r in range(1, rules.rounds + 1):
+            self._wild[r, [kind_of(wild_rank(r), suit) for suit in range(N_SUITS)]] = 1
+            self._wild[r, JOKER] = 1
+        self.low, self.high = self._bounds(rules)
+
+    def _bounds(self, rules: RuleSet) -> tuple[np.ndarray, np.ndarray]:
+        low = np.zeros(self.size, np.float32)
+        high = np.zeros(self.size, np.float32)
+        planes = high[: self.cards_size].reshape(self.planes, N_KINDS)
+        planes[:, :N_NATURAL] = COPIES
+        planes[:, JOKER] = N_JOKERS
+        planes[[PLANE_PILE_TOP, PLANE_WILD]] = 1
+        most_kept = wild_rank(rules.rounds)
+        wild_points = MAX_RANK if rules.wild_penalty == FACE else rules.wild_penalty
+        worst_round = most_kept * max(JOKER_PENALTY, MAX_RANK, wild_points)
+        scalars_low, scalars_high = low[self.cards_size :], high[self.cards_size :]
+        scalars_high[:X_HAND_SIZES] = (rules.rounds, OBS_PHASE_OVER, self.players - 1,
+                                       self.players - 1, DECK_SIZE, DECK_SIZE,
+                                       rules.turn_cap, 1, self.players - 1, worst_round)
+        scalars_low[:X_HAND_SIZES] = (1, 0, 0, 0, 0, 0, 0, 0, 0, -1)
+        scalars_high[X_HAND_SIZES : X_HAND_SIZES + self.players] = most_kept + 1
+        totals = slice(X_HAND_SIZES + self.players, X_HAND_SIZES + 2 * self.players)
+        scalars_low[totals] = rules.rounds * rules.go_out_bonus
+        scalars_high[totals] = rules.rounds * worst_round
+        return low, high
+
+    def observation(self, state: GameState, seat: int) -> np.ndarray:
+        """``seat``'s observation (a new float32 array, laid out as the module says)."""
+        sc = state.scalars
+        players = self.players
+        obs = np.zeros(self.size, np.float32)
+        planes = obs[: self.cards_size].reshape(self.planes, N_KINDS)
+        hand = state.hands[seat]
+        pile = state.pile[: sc[S_PILE]]
+        others = self._order[seat][1:]
+        planes[PLANE_HAND] = hand
+        planes[PLANE_PILE] = np.bincount(pile, minlength=N_KINDS)
+        if pile.size:
+            planes[PLANE_PILE_TOP, pile[-1]] = 1
+        r = sc[S_ROUND]
+        planes[PLANE_WILD] = self._wild[r]
+        known = planes[PLANE_KNOWN:]
+        known[:] = state.known[others]
+        planes[PLANE_UNSEEN] = _DECK_COUNTS - planes[PLANE_HAND] - planes[PLANE_PILE]
+        planes[PLANE_UNSEEN] -= known.sum(axis=0)
+        phase = sc[S_PHASE]
+        to_move = sc[S_SEAT]
+        out = sc[S_OUT_SEAT]
+        scalars = obs[self.cards_size :]
+        scalars[:X_HAND_SIZES] = (
+            r, _OBS_PHASE[phase], (to_move - seat) % players, (sc[S_DEALER] - seat) % players,
+            sc[S_STOCK], pile.size, sc[S_TURN], out >= 0, (out - seat) % players if out >= 0
+            else 0, sc[S_BEST_PENALTY] if phase == PHASE_DISCARD and to_move == seat else -1)
+        sizes = scalars[X_HAND_SIZES : X_HAND_SIZES + players]
+        sizes[:] = self._hand_size[r]
+        if phase == PHASE_DISCARD:
+            sizes[(to_move - seat) % players] += 1
+        scalars[X_HAND_SIZES + players :] = state.totals[self._order[seat]]
+        return obs
+
+    def observe(self, state: GameState, seat: int) -> dict[str, np.ndarray]:
+        """``seat``'s observation and action mask, as the environments return them."""
+        return {"observation": self.observation(state, seat),
+                "action_mask": self.action_mask(state, seat)}
+
+    def action_mask(self, state: GameState, seat: int) -> np.ndarray:
+        """int8[58]: the legal actions of ``seat`` (all 0 unless it is to move)."""
+        mask = np.zeros(N_ACTIONS, np.int8)
+        phase = state.scalars[S_PHASE]
+        if state.scalars[S_SEAT] != seat:
+            return mask
+        if phase == PHASE_DRAW:
+            mask[ACTION_STOCK] = mask[ACTION_PILE] = 1
+        elif phase == PHASE_DISCARD:
+            mask[DISCARD_BASE:] = state.hands[seat] > 0
+        return mask

@@ -1,0 +1,112 @@
+"""Five Crowns as a Gymnasium environment: one learner seat, built-in opponents in the
+others. Registered as ``fcsim/FiveCrowns-v0`` when :mod:`fcsim.env` is imported.
+
+>>> import gymnasium, fcsim.env
+>>> env = gymnasium.make("fcsim/FiveCrowns-v0", players=2, opponents="greedy")
+>>> obs, info = env.reset(seed=3)
+>>> obs["action_mask"][:2].tolist(), env.action_space
+([1, 1], Discrete(58))
+>>> obs, reward, terminated, truncated, info = env.step(0)
+
+Observations and actions are those of the PettingZoo environment
+(:mod:`fcsim.env.encoding`), seen from the learner's seat; so is the seeding
+(:mod:`fcsim.env.table`). A step is the learner's action and then the opponents' moves
+until the learner must decide again (or the game ends). **Reward**: minus the learner's
+penalty of every round that ended during the step, so the return of a game is minus its
+total. ``terminated`` when the game is over; never ``truncated``. An illegal action is
+refused with :class:`~fcsim.core.view.IllegalMoveError`: choose from
+``observation["action_mask"]`` (also :meth:`FiveCrownsEnv.action_masks`, the method
+sb3-contrib's ``MaskablePPO`` reads) — or give ``illegal_reward`` to have it refused
+without an error. Gymnasium's ``check_env`` steps with actions sampled without the mask
+(one of them before a reset), so it passes with ``illegal_reward`` set.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from fcsim.agents import agent
+from fcsim.core.rules import RuleSet
+from fcsim.core.view import IllegalMoveError
+from fcsim.env.aec import observation_space, render_text
+from fcsim.env.encoding import N_ACTIONS
+from fcsim.env.table import Table, play_index
+from fcsim.game import table_rules
+
+
+class FiveCrownsEnv(gymnasium.Env):
+    """The learner at ``seat``, built-in strategies elsewhere: ``opponents`` is one spec
+    for every other seat (``"aware"``, ``"greedy:take_margin=2"``) or one per other seat,
+    in seat order. ``illegal_reward`` set, an illegal action is refused without an error:
+    nothing changes, the step returns that reward and ``info["illegal_action"]`` says why
+    (for learners that do not read the mask, and for checkers that sample any action)."""
+
+    metadata: ClassVar[dict] = {"render_modes": ["ansi"], "render_fps": 1}
+
+    def __init__(self, players: int | None = None, opponents: str | Sequence[str] = "aware",
+                 rules: RuleSet | None = None, seat: int = 0,
+                 render_mode: str | None = None, illegal_reward: float | None = None) -> None:
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
+        self.table = Table(table_rules(players, rules))
+        count = self.table.rules.players
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < count:
+            raise ValueError(f"seat must be 0 to {count - 1}, not {seat!r}")
+        specs = [opponents] * (count - 1) if isinstance(opponents, str) else list(opponents)
+        if len(specs) != count - 1:
+            raise ValueError(f"{count} players need one opponent spec, or {count - 1} (one "
+                             f"per other seat), not {len(specs)}")
+        others = [s for s in range(count) if s != seat]
+        self.opponents = {s: agent(spec) for s, spec in zip(others, specs, strict=True)}
+        self.seat = seat
+        self.illegal_reward = None if illegal_reward is None else float(illegal_reward)
+        self.render_mode = render_mode
+        self.observation_space = observation_space(self.table)
+        self.action_space = spaces.Discrete(N_ACTIONS)
+        self.names = [f"player_{s}" for s in range(count)]
+        self.game = None
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None
+              ) -> tuple[dict, dict]:
+        """Deal the next game (game 0 of root ``seed`` if given) and play the opponents up
+        to the learner's first decision; ``options`` are unused."""
+        super().reset(seed=seed)
+        self.game = self.table.deal(seed)
+        self._state = self.game.state
+        self._play_opponents()
+        return self.table.encoder.observe(self._state, self.seat), {}
+
+    def step(self, action: int) -> tuple[dict, float, bool, bool, dict]:
+        totals = self._state.totals
+        before = int(totals[self.seat])
+        try:
+            play_index(self.game, action, self.names[self.seat])
+        except IllegalMoveError as err:
+            if self.illegal_reward is None:
+                raise
+            observation = self.table.encoder.observe(self._state, self.seat)
+            return observation, self.illegal_reward, False, False, {"illegal_action": str(err)}
+        self._play_opponents()
+        reward = float(before - int(totals[self.seat]))
+        observation = self.table.encoder.observe(self._state, self.seat)
+        return observation, reward, self.game.over, False, {}
+
+    def action_masks(self) -> np.ndarray:
+        """bool[58]: the learner's legal actions now."""
+        return self.table.encoder.action_mask(self._state, self.seat).astype(bool)
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() needs render_mode='ansi'")
+            return None
+        return render_text(self.table, self.game, self.names)
+
+    def _play_opponents(self) -> None:
+        game = self.game
+        while not game.over and game.to_move != self.seat:
+            game.step(self.opponents[game.to_move](game.view()))

@@ -1,0 +1,204 @@
+"""The search's compiled decision, with its rollout policy and anchor as globals.
+
+numba compiles what a kernel calls into it and treats module globals as constants, so
+calling the policy here is a direct call — and, unlike a decision function passed as a
+value, one numba can cache. This module is bound to the default policies;
+:mod:`fcsim.strategies.search.bind` makes a copy of it for any other pair, with only the
+lines marked ``# bound:`` replaced (so keep every other line free of them, and every
+import absolute).
+
+:func:`evaluate` plays each candidate action out to the end of the round in the same
+worlds (common random numbers): for each world it deals one state consistent with the
+view (:mod:`fcsim.strategies.search.worlds`) and, for each action, a copy of it; the
+action and then every seat's policy moves go through the game's own steps until the
+round ends; the round is scored as a game scores it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from fcsim.core.cards import wild_rank
+from fcsim.core.events import TRACE_WIDTH
+from fcsim.core.rng import next_u64, seed_state
+from fcsim.core.state import (
+    OK,
+    PHASE_DRAW,
+    PHASE_ROUND_END,
+    S_PHASE,
+    S_PILE,
+    S_SEAT,
+    GameState,
+    apply_discard,
+    apply_draw,
+    finish_round,
+    unpack,
+)
+from fcsim.core.view import I_ROUND, I_SEAT, INFO_SIZE, decision, fill_info
+from fcsim.strategies.aware import discard as anchor_discard  # bound: anchor discard
+from fcsim.strategies.expected import draw as anchor_draw  # bound: anchor draw
+from fcsim.strategies.greedy import discard as rollout_discard  # bound: rollout discard
+from fcsim.strategies.greedy import draw as rollout_draw  # bound: rollout draw
+from fcsim.strategies.search.player import (
+    FIRST_SHARE,
+    MIN_FIRST,
+    OBJECTIVE_COLUMNS,
+    SETTLED_SE,
+    Slot,
+    candidate_actions,
+    choose,
+    settled,
+)
+from fcsim.strategies.search.rollout import O_SIZE, ROLLOUT_ERROR, score_outcomes
+from fcsim.strategies.search.worlds import (
+    cards_missing,
+    copy_world,
+    deal_hidden,
+    deal_unseen,
+    new_world,
+    seen_part,
+    unseen_cards,
+)
+
+ROLLOUT_SPEC = "greedy"  # bound: rollout spec
+ANCHOR_SPEC = "aware"  # bound: anchor spec
+ROLLOUT_PARAMS = np.array([8.0])  # bound: rollout params
+ANCHOR_PARAMS = np.array([0.0, 4.0, 3.0, 3.0, 0.5])  # bound: anchor params
+
+
+@njit(cache=True)
+def play_out(state: GameState, params: np.ndarray, info: np.ndarray, table: np.ndarray,
+             scratch: np.ndarray, trace: np.ndarray) -> bool:
+    """Every seat plays the rollout policy (``params``: its parameter vector) until the
+    round ends (``info``: work space). False if the policy made an illegal move."""
+    sc = state.scalars
+    no_hidden = np.zeros((0, 0), dtype=np.int8)
+    while sc[S_PHASE] != PHASE_ROUND_END:
+        seat = sc[S_SEAT]
+        hand = state.hands[seat]
+        pile = state.pile[: sc[S_PILE]]
+        fill_info(state, info)
+        if sc[S_PHASE] == PHASE_DRAW:
+            move = rollout_draw(hand, pile, state.known, info, no_hidden, params, table,
+                                scratch, state.rng)
+            status, _ = apply_draw(state, move, table, scratch, trace, 0)
+        else:
+            move = rollout_discard(hand, pile, state.known, info, no_hidden, params, table,
+                                   scratch, state.rng)
+            status, _ = apply_discard(state, move, table, scratch, trace, 0)
+        if status != OK:
+            return False
+    return True
+
+
+@njit(cache=True)
+def evaluate(hand, pile, known, info, hidden, perfect: bool, skill: float,
+             actions: np.ndarray, first_world: int, n_worlds: int, table, scratch,
+             seed: np.uint64, out: np.ndarray) -> bool:
+    """Fill ``out[a, w - first_world]`` (``float64[A, W, O_SIZE]``, ``O_*`` columns) for
+    worlds ``first_world`` … ``first_world + n_worlds - 1`` of the search seeded ``seed``.
+
+    ``actions`` int64[A]: draw sources when the view is drawing, kinds to discard when it
+    is discarding. World ``w`` is dealt from its own generator (``seed + w``), which also
+    makes its reshuffles, the same for every action. ``perfect``: every world is the real
+    one (``hidden`` is an oracle's); else worlds are sampled from the unseen cards
+    (``skill``: see :func:`~fcsim.strategies.search.worlds.deal_unseen`) and ``hidden``
+    is never read. Returns False, with the failed rollouts' rows set to
+    ``ROLLOUT_ERROR``, if the policy made an illegal move.
+    """
+    seat = info[I_SEAT]
+    base = new_world(info)
+    work = new_world(info)
+    base_state = seen_part(base, hand, pile, known, info)
+    unseen = unseen_cards(hand, pile, known, info)
+    world_rng = np.empty(4, dtype=np.uint64)
+    step_info = np.zeros(INFO_SIZE, dtype=np.int64)
+    no_trace = np.zeros((0, TRACE_WIDTH), dtype=np.int16)
+    drawing = base_state.scalars[S_PHASE] == PHASE_DRAW
+    params = ROLLOUT_PARAMS.copy()  # a constant is read-only; decisions take a plain array
+    clean = True
+    for w in range(first_world, first_world + n_worlds):
+        seed_state(world_rng, seed + np.uint64(w))
+        if perfect:
+            deal_hidden(base_state, hidden, info, world_rng)
+        else:
+            deal_unseen(base_state, unseen, known, info, world_rng, skill, table, scratch)
+        base_state.rng[:] = world_rng
+        for a in range(actions.shape[0]):
+            copy_world(base, work)
+            state = unpack(work)
+            if drawing:
+                status, _ = apply_draw(state, actions[a], table, scratch, no_trace, 0)
+            else:
+                status, _ = apply_discard(state, actions[a], table, scratch, no_trace, 0)
+            row = out[a, w - first_world]
+            if status != OK or not play_out(state, params, step_info, table, scratch,
+                                            no_trace):
+                row[:] = ROLLOUT_ERROR
+                clean = False
+                continue
+            finish_round(state, table, scratch, no_trace, 0)
+            score_outcomes(state, seat, row)
+    return clean
+
+
+@njit(cache=True)
+def anchor_move(hand, pile, known, info, table, scratch, rng) -> int:
+    """The anchor's own choice in this view."""
+    no_hidden = np.zeros((0, 0), dtype=np.int8)
+    params = ANCHOR_PARAMS.copy()
+    if hand.sum() == wild_rank(info[I_ROUND]):
+        return anchor_draw(hand, pile, known, info, no_hidden, params, table, scratch, rng)
+    return anchor_discard(hand, pile, known, info, no_hidden, params, table, scratch, rng)
+
+
+@njit(cache=True)
+def search_decision(hand, pile, known, info, hidden, params, table, scratch, rng,
+                    perfect: bool) -> int:
+    """A draw source or a kind to discard, by search (:mod:`fcsim.strategies.search.player`).
+
+    ``perfect``: analysis only, worlds are the real state read from ``hidden``; otherwise
+    ``hidden`` is never read. One number is drawn from ``rng`` (the game's play stream)
+    per searched decision: it seeds the worlds.
+    """
+    anchor = anchor_move(hand, pile, known, info, table, scratch, rng)
+    actions = candidate_actions(hand, pile, known, info, table, scratch,
+                                int(params[Slot.candidates]), anchor)
+    if actions.shape[0] == 1:
+        return actions[0]
+    if not perfect and cards_missing(known, info) != unseen_cards(hand, pile, known,
+                                                                 info).shape[0]:
+        return anchor  # a view that does not add up (never in a game): no worlds to deal
+    n_worlds = int(params[Slot.worlds])
+    out = np.empty((actions.shape[0], n_worlds, O_SIZE), dtype=np.float64)
+    seed = next_u64(rng)
+    skill = params[Slot.skill]
+    column = OBJECTIVE_COLUMNS[int(params[Slot.objective])]
+    first = max(MIN_FIRST, n_worlds // FIRST_SHARE)
+    if first >= n_worlds:
+        first = n_worlds
+    if not evaluate(hand, pile, known, info, hidden, perfect, skill, actions, 0, first, table,
+                    scratch, seed, out[:, :first]):
+        return anchor
+    done = first
+    if done < n_worlds and not settled(out[:, :done, column], SETTLED_SE):
+        if not evaluate(hand, pile, known, info, hidden, perfect, skill, actions, done,
+                        n_worlds - done, table, scratch, seed, out[:, done:]):
+            return anchor
+        done = n_worlds
+    return actions[choose(out[:, :done, column], params[Slot.confidence])]
+
+
+@decision
+def decide(hand, pile, known, info, hidden, params, table, scratch, rng):
+    """The search's draw or discard (a fair player: ``hidden`` is never read)."""
+    return search_decision(hand, pile, known, info, hidden, params, table, scratch, rng,
+                           False)
+
+
+@decision
+def decide_perfect(hand, pile, known, info, hidden, params, table, scratch, rng):
+    """The same on the real state (an oracle: analysis only)."""
+    return search_decision(hand, pile, known, info, hidden, params, table, scratch, rng,
+                           True)

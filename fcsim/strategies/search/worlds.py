@@ -1,0 +1,280 @@
+"""Worlds: full game states consistent with what one seat sees.
+
+A search decides on a view (:mod:`fcsim.core.view`), but the steps of
+:mod:`fcsim.core.state` play full states. A *world* is a state that agrees with the view
+in everything the seat can see — its hand, the pile, the cards known in each hand, the
+public scalars — and fills in what it cannot: the other hands (their known cards kept,
+the rest drawn from the unseen cards) and the stock order. Every world holds exactly the
+unseen cards, each once; the solver kernels trust their input, so a wrong world would
+corrupt memory rather than fail (the tests sample under ``NUMBA_BOUNDSCHECK=1``).
+
+A world is laid out for the round being played only (``rules[R_ROUNDS]`` is that round),
+which is all a rollout to the end of the round needs. The rules a view does not carry
+(the turn cap) are the defaults. ``perfect`` worlds (analysis only) are the real state,
+read from an oracle's ``hidden``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from fcsim.core.cards import COPIES, JOKER, N_JOKERS, N_KINDS, wild_rank
+from fcsim.core.rng import randbelow, shuffle
+from fcsim.core.rules import (
+    DEFAULT_TURN_CAP,
+    R_ALL_WILD_MELDS,
+    R_GO_OUT_BONUS,
+    R_PLAYERS,
+    R_ROUNDS,
+    R_TURN_CAP,
+    R_WILD_PENALTY,
+)
+from fcsim.core.solver import penalty_memo
+from fcsim.core.state import (
+    PHASE_DISCARD,
+    PHASE_DRAW,
+    S_BEST_DISCARD,
+    S_BEST_PENALTY,
+    S_DEALER,
+    S_OUT_SEAT,
+    S_PHASE,
+    S_PILE,
+    S_ROUND,
+    S_SEAT,
+    S_SIZE,
+    S_STOCK,
+    S_TURN,
+    S_WILD_POINTS,
+    SC_PENALTY,
+    STREAMS_SIZE,
+    GameState,
+    StateData,
+    _sizes,
+    unpack,
+)
+from fcsim.core.view import (
+    I_ALL_WILD,
+    I_BEST_DISCARD,
+    I_BEST_PENALTY,
+    I_DEALER,
+    I_GO_OUT_BONUS,
+    I_HAND_SIZES,
+    I_OUT_SEAT,
+    I_PLAYERS,
+    I_ROUND,
+    I_SEAT,
+    I_STOCK_SIZE,
+    I_TOTALS,
+    I_TURN,
+    I_WILD_POINTS,
+)
+from fcsim.strategies.lookahead import unseen_counts
+
+MAX_TRIES = 32  # draws a skilled opponent's hand is the best of, at most
+
+state_sizes = njit(_sizes)  # the state layout's array lengths, in compiled code
+
+
+@njit(cache=True)
+def new_world(info: np.ndarray) -> StateData:
+    """An empty state laid out for the table and round of ``info`` (``int64[INFO_SIZE]``)."""
+    players, rnd = info[I_PLAYERS], info[I_ROUND]
+    n_ints, n_cards = state_sizes(players, rnd)
+    world = StateData(np.zeros(n_ints, np.int64), np.zeros(n_cards, np.int8),
+                      np.zeros(STREAMS_SIZE, np.uint64))
+    world.ints[S_SIZE + R_PLAYERS] = players  # the layout unpack() reads
+    world.ints[S_SIZE + R_ROUNDS] = rnd
+    return world
+
+
+@njit(cache=True)
+def copy_world(source: StateData, target: StateData) -> None:
+    """Overwrite ``target`` with ``source`` (same layout)."""
+    target.ints[:] = source.ints
+    target.cards[:] = source.cards
+    target.streams[:] = source.streams
+
+
+@njit(cache=True)
+def seen_part(world: StateData, hand: np.ndarray, pile: np.ndarray, known: np.ndarray,
+              info: np.ndarray) -> GameState:
+    """Write into ``world`` everything the view shows; the unknown cards are left empty
+    (:func:`deal_unseen` or :func:`deal_hidden` fill them). Returns its parts."""
+    state = unpack(world)
+    players, rnd, seat = info[I_PLAYERS], info[I_ROUND], info[I_SEAT]
+    rules = state.rules  # players and rounds: set by new_world
+    rules[R_WILD_PENALTY] = info[I_WILD_POINTS]  # this round's points (face value or not)
+    rules[R_GO_OUT_BONUS], rules[R_ALL_WILD_MELDS] = info[I_GO_OUT_BONUS], info[I_ALL_WILD]
+    rules[R_TURN_CAP] = DEFAULT_TURN_CAP
+    sc = state.scalars
+    sc[:] = 0
+    discarding = hand.sum() > wild_rank(rnd)
+    sc[S_ROUND], sc[S_DEALER], sc[S_SEAT], sc[S_TURN] = rnd, info[I_DEALER], seat, info[I_TURN]
+    sc[S_OUT_SEAT] = info[I_OUT_SEAT]
+    sc[S_PHASE] = PHASE_DISCARD if discarding else PHASE_DRAW
+    sc[S_STOCK], sc[S_PILE] = info[I_STOCK_SIZE], pile.shape[0]
+    sc[S_BEST_DISCARD], sc[S_BEST_PENALTY] = info[I_BEST_DISCARD], info[I_BEST_PENALTY]
+    sc[S_WILD_POINTS] = info[I_WILD_POINTS]
+    for s in range(players):
+        state.totals[s] = info[I_TOTALS + s]
+    state.scores[:, :, :] = 0
+    state.round_info[:, :] = 0
+    state.pile[:] = 0
+    state.pile[: pile.shape[0]] = pile
+    state.known[:, :] = known
+    state.hands[:, :] = 0
+    state.hands[seat, :] = hand
+    state.scored[:] = 0
+    out = info[I_OUT_SEAT]
+    if out >= 0:  # the seat that went out is scored; last turns played are scored again
+        state.scored[out] = 1
+        state.scores[rnd - 1, out, SC_PENALTY] = info[I_GO_OUT_BONUS]
+    return state
+
+
+@njit(cache=True)
+def unseen_cards(hand: np.ndarray, pile: np.ndarray, known: np.ndarray, info: np.ndarray
+                 ) -> np.ndarray:
+    """The cards the seat has not seen, one entry per card (``int8[U]``, kind order)."""
+    counts = np.empty(N_KINDS, dtype=np.int64)
+    n = unseen_counts(hand, pile, known, info[I_SEAT], counts)
+    cards = np.empty(n, dtype=np.int8)
+    at = 0
+    for k in range(N_KINDS):
+        for _ in range(counts[k]):
+            cards[at] = k
+            at += 1
+    return cards
+
+
+@njit(cache=True)
+def cards_missing(known: np.ndarray, info: np.ndarray) -> int:
+    """Cards the view cannot place: the other hands' unknown cards and the stock."""
+    players, seat = info[I_PLAYERS], info[I_SEAT]
+    missing = info[I_STOCK_SIZE]
+    for s in range(players):
+        if s != seat:
+            missing += info[I_HAND_SIZES + s] - known[s].sum()
+    return missing
+
+
+@njit(cache=True)
+def turns_played(info: np.ndarray, seat: int) -> int:
+    """Turns ``seat`` has played this round (play starts left of the dealer)."""
+    players = info[I_PLAYERS]
+    offset = (seat - info[I_DEALER] - 1) % players
+    turns = info[I_TURN]
+    return (turns - offset + players - 1) // players if turns > offset else 0
+
+
+@njit(cache=True)
+def _hand_penalty(row: np.ndarray, info: np.ndarray, table: np.ndarray, scratch: np.ndarray
+                  ) -> int:
+    return penalty_memo(row, info[I_ROUND], info[I_WILD_POINTS], info[I_ALL_WILD] == 1, table,
+                        scratch)[0]
+
+
+@njit(cache=True)
+def _deal_hand(row: np.ndarray, unseen: np.ndarray, at: int, need: int, tries: int,
+               info: np.ndarray, rng: np.ndarray, table: np.ndarray, scratch: np.ndarray
+               ) -> None:
+    """Give ``row`` (the seat's known cards) ``need`` cards of ``unseen[at:]``: of
+    ``tries`` random draws, the one that leaves the least penalty, moved to
+    ``unseen[at : at + need]`` (the rest of ``unseen[at:]`` stays a permutation of the
+    cards not dealt)."""
+    rest = unseen.shape[0] - at
+    best = np.empty(need, dtype=np.int8)
+    best_pen = 1 << 30
+    for t in range(tries):
+        if t > 0:  # a fresh draw: a partial shuffle of what is left
+            for i in range(need):
+                j = at + i + randbelow(rng, rest - i)
+                unseen[at + i], unseen[j] = unseen[j], unseen[at + i]
+        for i in range(need):
+            row[unseen[at + i]] += 1
+        pen = _hand_penalty(row, info, table, scratch) if tries > 1 else 0
+        for i in range(need):
+            row[unseen[at + i]] -= 1
+        if pen < best_pen:
+            best_pen = pen
+            best[:] = unseen[at : at + need]
+    for i in range(need):  # bring the best draw to the front
+        for j in range(at + i, unseen.shape[0]):
+            if unseen[j] == best[i]:
+                unseen[at + i], unseen[j] = unseen[j], unseen[at + i]
+                break
+        row[best[i]] += 1
+
+
+@njit(cache=True)
+def deal_unseen(state: GameState, unseen: np.ndarray, known: np.ndarray, info: np.ndarray,
+                rng: np.ndarray, skill: float, table: np.ndarray, scratch: np.ndarray) -> None:
+    """Deal a random world: shuffle ``unseen`` (in place) and give each other seat its
+    known cards plus as many unseen ones as its hand lacks, the rest to the stock.
+
+    ``skill`` > 0 models opponents who kept their best cards: a seat that has played
+    ``t`` turns this round gets the best (least penalty) of ``1 + skill * t`` random
+    draws (at most ``MAX_TRIES``); 0 deals uniformly. ``unseen`` must hold exactly
+    :func:`cards_missing` cards (the caller checks).
+    """
+    shuffle(rng, unseen, unseen.shape[0])
+    players, seat = info[I_PLAYERS], info[I_SEAT]
+    at = 0
+    for s in range(players):
+        if s == seat:
+            continue
+        row = state.hands[s]
+        row[:] = known[s]
+        need = info[I_HAND_SIZES + s] - known[s].sum()
+        tries = min(MAX_TRIES, 1 + int(skill * turns_played(info, s)))
+        _deal_hand(row, unseen, at, need, tries, info, rng, table, scratch)
+        at += need
+    stock_len = state.scalars[S_STOCK]
+    for j in range(stock_len):
+        state.stock[j] = unseen[at + j]
+
+
+@njit(cache=True)
+def deal_hidden(state: GameState, hidden: np.ndarray, info: np.ndarray, rng: np.ndarray
+                ) -> None:
+    """The real world, from an oracle's ``hidden``: every hand, and the stock (row P, top
+    first).
+
+    ``hidden`` is revealed as the turn starts, so when discarding after a stock draw its
+    first stock card is the one drawn: the stock is its last ``stock size`` cards. After
+    a draw that reshuffled the pile, the new stock's order was never revealed: it is the
+    cards in no hand and not on the pile, shuffled with ``rng``.
+    """
+    players, seat = info[I_PLAYERS], info[I_SEAT]
+    for s in range(players):
+        if s != seat:
+            state.hands[s, :] = hidden[s, :N_KINDS]
+    stock_len = state.scalars[S_STOCK]
+    revealed = 0
+    while revealed < hidden.shape[1] and hidden[players, revealed] >= 0:
+        revealed += 1
+    if revealed >= stock_len:
+        first = revealed - stock_len
+        for j in range(stock_len):
+            state.stock[j] = hidden[players, first + stock_len - 1 - j]
+        return
+    left = np.empty(N_KINDS, dtype=np.int64)
+    for k in range(N_KINDS):
+        left[k] = COPIES
+    left[JOKER] = N_JOKERS
+    for s in range(players):
+        for k in range(N_KINDS):
+            left[k] -= state.hands[s, k]
+    for j in range(state.scalars[S_PILE]):
+        left[state.pile[j]] -= 1
+    at = 0
+    for k in range(N_KINDS):
+        for _ in range(left[k]):
+            state.stock[at] = k
+            at += 1
+    shuffle(rng, state.stock, at)
+
+
+__all__ = ["MAX_TRIES", "cards_missing", "copy_world", "deal_hidden", "deal_unseen", "new_world",
+           "seen_part", "turns_played", "unseen_cards"]

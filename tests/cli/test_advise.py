@@ -1,0 +1,54 @@
+"""``fcsim advise`` end to end: the README's worked position, JSON, files and bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner, Result
+
+from fcsim.cli import cli
+
+WORKED = ["--round", "5", "--hand", "3H 4H 5H 7S 9D 9C KD QS", "--pile", "8C 10S JD",
+          "--known", "1:JD", "--known", "1:QD", "--players", "4", "--turn", "9",
+          "--scores", "40,35,52,28"]
+
+
+def run(*args: str) -> Result:
+    return CliRunner().invoke(cli, ["advise", *args])
+
+
+def test_worked_position_of_the_readme() -> None:
+    result = run(*WORKED, "--worlds", "200")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0].split()[0] == "action" and len(lines) == 2 + 8
+    assert lines[-1].startswith("recommendation: discard ")
+
+
+def test_json_and_a_position_file(tmp_path: Path) -> None:
+    out = run(*WORKED, "--worlds", "50", "--json")
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    assert data["phase"] == "discard" and data["worlds"] == 50 and len(data["actions"]) == 8
+    position = {"round": 5, "hand": "3H 4H 5H 7S 9D 9C KD QS", "pile": ["8C", "10S", "JD"],
+                "known": {"1": ["JD", "QD"]}, "players": 4, "turn": 9,
+                "scores": [40, 35, 52, 28]}
+    path = tmp_path / "position.json"
+    path.write_text(json.dumps(position))
+    again = run(str(path), "--worlds", "50", "--json")
+    assert again.exit_code == 0, again.output
+    assert json.loads(again.output)["actions"] == data["actions"]
+
+
+def test_impossible_positions_get_one_line() -> None:
+    for args, fragment in [
+        (["--round", "5", "--hand", "3H 4H"], "round 5 hands hold 7 cards"),
+        (["--round", "1", "--hand", "3H 3H 4H", "--pile", "3H"], "3 copies of 3H"),
+        (["--round", "1", "--hand", "3H 4H 5Q"], "bad card '5Q'"),
+        (["--round", "1", "--hand", "3H 4H 5H", "--known", "x:3S"], "--known takes SEAT:CARDS"),
+        (["--hand", "3H 4H 5H"], "give --round and --hand"),
+    ]:
+        result = run(*args)
+        assert result.exit_code == 2, result.output
+        assert fragment in result.output and len(result.output.strip().splitlines()) == 1

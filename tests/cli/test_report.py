@@ -1,0 +1,87 @@
+"""``fcsim report`` under faults: Ctrl-C mid-report, runs holding the same games, a
+damaged chunk, an --out that is not a report's."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from fcsim.analysis import plots
+from fcsim.analysis.synthetic import write_synthetic_run
+from fcsim.cli import cli
+
+
+def report(*args: str):
+    return CliRunner().invoke(cli, ["report", *args])
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory) -> Path:
+    return write_synthetic_run(tmp_path_factory.mktemp("runs") / "run", ["a", "b"], [0.2, 0],
+                               games=400, seed=3, games_per_file=100)
+
+
+def files_of(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+def test_ctrl_c_leaves_the_previous_report_whole(run, tmp_path, monkeypatch):
+    out = tmp_path / "report"
+    assert report(str(run), "--out", str(out)).exit_code == 0
+    before = files_of(out)
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt  # as Ctrl-C, half way through the charts
+
+    monkeypatch.setattr(plots, "plot_ratings", interrupted)
+    other = write_synthetic_run(tmp_path / "other", ["a", "b"], [0, 0.2], 400, seed=4)
+    result = report(str(other), "--out", str(out))
+    assert result.exit_code == 130
+    assert result.output.strip() == f"Interrupted: {out} was not changed."
+    assert files_of(out) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["other", "report"]  # no leftovers
+
+
+def test_a_new_report_replaces_the_old_one_whole(run, tmp_path):
+    out = tmp_path / "report"
+    out.mkdir()
+    (out / "stale_chart.png").write_bytes(b"from an older report")
+    result = report(str(run), "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert "stale_chart.png" not in files_of(out) and "report.html" in files_of(out)
+
+
+def test_an_out_folder_with_other_files_is_refused(run, tmp_path):
+    (tmp_path / "notes.txt").write_text("mine")
+    result = report(str(run), "--out", str(tmp_path))
+    assert result.exit_code == 1
+    assert result.output.strip() == (f"Error: {tmp_path} holds notes.txt, which is no part of "
+                                     f"a report (a report replaces its whole folder); choose "
+                                     f"another --out")
+    assert files_of(tmp_path) == {"notes.txt": b"mine"}
+
+
+def test_a_copy_of_a_run_is_refused_not_counted_twice(run, tmp_path):
+    copy = shutil.copytree(run, tmp_path / "copy")
+    result = report(str(run), str(copy), "--out", str(tmp_path / "report"))
+    assert result.exit_code == 1
+    assert result.output.strip() == (f"Error: {run} and {copy} hold the same games (seed 3, "
+                                     f"games 0 to 399 in both): they would count twice; give "
+                                     f"each game once")
+    assert not (tmp_path / "report").exists()
+
+
+def test_a_damaged_chunk_is_named_with_what_to_do(run, tmp_path):
+    broken = shutil.copytree(run, tmp_path / "broken")
+    (broken / "part-000003.parquet").write_bytes(b"PAR1" * 25)
+    result = report(str(broken), "--out", str(tmp_path / "report"))
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    line = result.output.strip()
+    assert line.startswith(f"Error: {broken}: part-000003.parquet is damaged (not a complete "
+                           f"Parquet file: ")
+    assert line.endswith(f"; repair it with its fcsim simulate command and --resume (fcsim "
+                         f"info {broken} prints it)")
+    assert "\n" not in line

@@ -1,0 +1,163 @@
+"""``fcsim sweep`` and ``fcsim tune`` end to end: outputs, refusals, bad input, Ctrl-C."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import polars as pl
+import pytest
+from click.testing import CliRunner
+
+from fcsim.cli import cli
+
+# SPEC names its parameters, so that the tests do not depend on greedy's defaults
+SWEEP = ["sweep", "greedy:take_margin=3", "--grid", "take_margin=0,3", "--deals", "8",
+         "--short", "--seed", "2"]
+TUNE = ["tune", "greedy:take_margin=2", "--param", "take_margin=0:6", "--deals", "24",
+        "--short", "--seed", "2"]
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(cli, list(args))
+
+
+def test_sweep_writes_points_table_chart_and_page(tmp_path) -> None:
+    out = tmp_path / "sweep"
+    result = invoke(*SWEEP, "--workers", "1", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    points = pl.read_parquet(out / "points.parquet")
+    assert points["take_margin"].to_list() == [0, 3] and points["take_margin"].dtype == pl.Int64
+    assert points["reference"].to_list() == [False, True]  # SPEC itself
+    reference = points.row(1, named=True)
+    assert reference["diff"] == 0 and reference["p_value"] == 1
+    assert points["deals"].to_list() == [8, 8]
+    assert "best: greedy" in result.output and "reference" in result.output
+    for name in ("sweep.png", "report.md", "report.html", "search.json"):
+        assert (out / name).is_file()
+    assert "| take_margin | spec | diff [95% CI]" in (out / "report.md").read_text()
+
+    again = invoke(*SWEEP, "--out", str(out))
+    assert again.exit_code == 2
+    assert again.output.strip() == f"Error: {out} already holds this sweep; use --resume to " \
+                                   f"continue it"
+    other = invoke(*SWEEP[:-1], "3", "--out", str(out), "--resume")
+    assert other.exit_code == 2 and "holds a different sweep (seed 2 there, 3 here)" in \
+        other.output
+    resumed = invoke(*SWEEP, "--out", str(out), "--resume")  # every run is on disk: read only
+    assert resumed.exit_code == 0, resumed.output
+    assert pl.read_parquet(out / "points.parquet").equals(points)
+
+
+def test_sweep_on_a_local_dask_cluster_gives_the_same_points(tmp_path) -> None:
+    pytest.importorskip("distributed")
+    local, dask = tmp_path / "local", tmp_path / "dask"
+    assert invoke(*SWEEP, "--workers", "1", "--out", str(local)).exit_code == 0
+    result = invoke(*SWEEP, "--dask-local", "1", "--out", str(dask))
+    assert result.exit_code == 0, result.output
+    assert pl.read_parquet(dask / "points.parquet").equals(
+        pl.read_parquet(local / "points.parquet"))
+
+
+def test_tune_writes_trials_study_confirmation_and_page_then_resumes(tmp_path) -> None:
+    optuna = pytest.importorskip("optuna")
+    out = tmp_path / "tune"
+    result = invoke(*TUNE, "--trials", "3", "--workers", "2", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    trials = pl.read_parquet(out / "trials.parquet")
+    assert trials["trial"].to_list() == [0, 1, 2]
+    assert trials["spec"][0] == "greedy:take_margin=2"  # the start is trial 0
+    assert trials["take_margin"].dtype == pl.Int64
+    confirmation = json.loads((out / "confirmation.json").read_text())
+    assert confirmation["start"] == "greedy:take_margin=2" and confirmation["deals"] == 24
+    assert "verdict:" in result.output and confirmation["verdict"] in result.output
+    for name in ("report.html", "report.md", "objective_by_param.png", "progress.png"):
+        assert (out / name).is_file()
+    stored = optuna.load_study(study_name="fcsim-tune", storage=f"sqlite:///{out}/study.db")
+    assert len(stored.trials) == 3
+
+    more = invoke(*TUNE, "--trials", "5", "--workers", "2", "--out", str(out), "--resume")
+    assert more.exit_code == 0, more.output
+    assert pl.read_parquet(out / "trials.parquet").height == 5
+    assert pl.read_parquet(out / "trials.parquet").head(3).drop("seconds").equals(
+        trials.drop("seconds"))
+
+
+@pytest.mark.parametrize("args, message", [
+    (["sweep", "greedy", "--grid", "speed=1,2"],
+     "greedy has no parameter 'speed'; its parameters: take_margin"),
+    (["sweep", "greedy", "--grid", "take_margin="], "gives no values"),
+    (["sweep", "greedy", "--grid", "take_margin=0,200"],
+     "greedy: take_margin must be 0 to 100, not '200'"),
+    (["sweep", "random", "--grid", "x=1"], "random has no parameters to sweep"),
+    (["sweep", "greedy"], "give at least one --grid"),
+    (["sweep", "bogus", "--grid", "x=1"], "unknown strategy 'bogus'; known strategies:"),
+    (["sweep", "greedy", "--grid", "take_margin=1", "--against", "expected,random",
+      "--players", "4"], "--against lists 2 strategies for 4 players"),
+    (["sweep", "greedy", "--grid", "take_margin=1", "--players", "9"], "players must be 2 to 7"),
+    (["sweep", "greedy", "--grid", "take_margin=1", "--deals", "0"],
+     "--deals must be at least 1, not 0"),
+    (["tune", "greedy", "--param", "speed=0:1"], "greedy has no parameter 'speed'"),
+    (["tune", "greedy", "--param", "take_margin=4:4"], "is an empty range"),
+    (["tune", "greedy", "--param", "take_margin=0:500"],
+     "greedy: take_margin must be 0 to 100, not '500'"),
+    (["tune", "aware", "--param", "urgency=-1:1"], "aware: urgency must be 0 to 1, not '-1'"),
+    (["tune", "greedy", "--param", "take_margin=0:4", "--trials", "0"],
+     "--trials must be at least 1, not 0"),
+    (["tune", "greedy", "--param", "take_margin=0:4", "--sampler", "cmaes"],
+     "--sampler cmaes needs two or more --param ranges"),
+    (["tune", "greedy", "--param", "take_margin=0:4", "--sampler", "grid"],
+     "unknown sampler 'grid'; samplers: tpe, cmaes"),
+    (["tune", "greedy", "--param", "take_margin=0:4", "--dask-local", "1", "--workers", "1"],
+     "--workers is for local runs"),
+])
+def test_bad_input_is_one_line_and_writes_nothing(tmp_path, args, message) -> None:
+    out = tmp_path / "out"
+    result = invoke(*args, "--out", str(out))
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: ") and message in lines[0]
+    assert not out.exists()
+
+
+def test_tune_without_optuna_says_how_to_install_it(tmp_path, monkeypatch) -> None:
+    monkeypatch.setitem(sys.modules, "optuna", None)  # import optuna now raises ImportError
+    out = tmp_path / "out"
+    result = invoke(*TUNE, "--out", str(out))
+    assert result.exit_code == 1
+    assert result.output.strip() == "Error: Optuna is not installed: pip install 'fcsim[tune]'"
+    assert not out.exists()
+
+
+def _default_sigint() -> None:
+    """Let the child take Ctrl-C even where the tests run with SIGINT ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def test_ctrl_c_keeps_finished_trials_and_resume_continues(tmp_path) -> None:
+    pytest.importorskip("optuna")
+    out = tmp_path / "tune"
+    long = [*TUNE[:3], "take_margin=0:100", *TUNE[4:], "--trials", "400", "--no-prune"]
+    proc = subprocess.Popen([sys.executable, "-m", "fcsim", *long, "--workers", "2",
+                             "--out", str(out)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=_default_sigint)
+    deadline = time.monotonic() + 120
+    while not (out / "trials.parquet").exists():
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGINT)  # as Ctrl-C in a terminal: to every process
+    _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stderr
+    assert "Traceback" not in stderr and "--resume" in stderr
+    kept = int(stderr.split("Interrupted: ")[1].split(" of 400")[0])
+    assert kept >= 1
+    result = invoke(*long[:-3], "--trials", str(kept + 1), "--no-prune", "--workers", "1",
+                    "--out", str(out), "--resume")
+    assert result.exit_code == 0, result.output
+    assert pl.read_parquet(out / "trials.parquet")["trial"].to_list() == list(range(kept + 1))

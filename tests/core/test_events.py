@@ -1,0 +1,48 @@
+"""The event trace: room for any game, and decoding in pieces equals decoding at once."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+import numpy as np
+import pytest
+
+import fcsim
+from fcsim.core.engine import trace_game
+from fcsim.core.events import EV_RESHUFFLE, EventDecoder, decode_events, rows_per_game
+
+
+class Hoarder:
+    """Draws from the stock and throws the drawn card back: its hand never changes, so a
+    round nobody goes out of runs to the turn cap, reshuffling the stock again and again
+    — the longest traces there are."""
+
+    def __init__(self) -> None:
+        self.before: dict[int, np.ndarray] = {}
+
+    def __call__(self, view: fcsim.View) -> object:
+        if view.phase == "draw":
+            self.before[view.seat] = view.hand_counts.copy()
+            return "stock"
+        return int(np.flatnonzero(view.hand_counts > self.before[view.seat])[0])
+
+
+@pytest.mark.slow
+def test_the_longest_games_fit_their_trace() -> None:
+    players = 7
+    rules = fcsim.RuleSet(players=players, rounds=6, turn_cap=1200)
+    _, trace = trace_game(17, [Hoarder()] * players, rules)
+    reshuffles = np.bincount(trace[trace[:, 0] == EV_RESHUFFLE, 1])
+    assert reshuffles.max() > 2 * players + 2  # more than a budget of 4P + 4 rows a round held
+    assert len(trace) <= rows_per_game(rules)
+
+
+def test_decoding_in_pieces_is_decoding_at_once() -> None:
+    rules = fcsim.RuleSet(players=3)
+    _, trace = trace_game(5, [fcsim.agent("greedy")] * 3, rules)
+    whole = decode_events(trace, rules)
+    decoder = EventDecoder(rules)
+    cuts = np.linspace(0, len(trace), 13).astype(int)
+    pieces = [e for a, b in pairwise(cuts)
+              for e in decoder.decode(trace[a:b])]
+    assert pieces == whole

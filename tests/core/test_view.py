@@ -1,0 +1,61 @@
+"""The decision contract: the info layout, what a view holds, oracles' hidden cards."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import fcsim
+from fcsim.core.cards import DECK_SIZE, JOKER, parse_card
+from fcsim.core.rules import MAX_PLAYERS
+from fcsim.core.state import S_STOCK, S_TURN, unpack
+from fcsim.core.view import (
+    I_GO_OUT_BONUS,
+    I_HAND_SIZES,
+    I_TOTALS,
+    INFO_SIZE,
+    action_code,
+    reveal,
+)
+
+
+def test_info_layout_is_derived_from_the_largest_table() -> None:
+    from fcsim.core import view
+
+    scalars = sorted(v for k, v in vars(view).items() if k.startswith("I_")
+                     and k not in ("I_TOTALS", "I_HAND_SIZES"))
+    assert scalars == list(range(I_TOTALS))  # every position named once, none skipped
+    assert I_HAND_SIZES == I_TOTALS + MAX_PLAYERS
+    assert INFO_SIZE == I_HAND_SIZES + MAX_PLAYERS
+
+
+def test_info_describes_the_position() -> None:
+    game = fcsim.Game(players=3, seed=5, rules=fcsim.RuleSet(players=3, go_out_bonus=-5))
+    for _ in range(7):
+        game.step(fcsim.agent("greedy")(game.view()))
+    view = game.view()
+    state = game.state
+    assert view.players == 3 and view.round == game.round and view.wild_rank == view.round + 2
+    assert view.stock_size == state.scalars[S_STOCK] and view.turn == state.scalars[S_TURN]
+    assert view.info[I_GO_OUT_BONUS] == -5
+    assert list(view.info[I_TOTALS + 3 : I_TOTALS + MAX_PLAYERS]) == [0] * (MAX_PLAYERS - 3)
+    assert view.hand_sizes == [view.round + 2 + (s == view.seat and view.phase == "discard")
+                               for s in range(3)]
+
+
+def test_reveal_shows_every_hand_and_the_stock_from_the_top() -> None:
+    game = fcsim.Game(players=2, seed=8)
+    state = game.state
+    hidden = np.zeros((3, DECK_SIZE), np.int8)
+    reveal(unpack(game.data), hidden)
+    stock_len = int(state.scalars[S_STOCK])
+    assert np.array_equal(hidden[:2, : state.hands.shape[1]], state.hands)
+    assert list(hidden[2, :stock_len]) == list(state.stock[:stock_len][::-1])
+    assert (hidden[2, stock_len:] == -1).all()
+
+
+def test_action_codes() -> None:
+    assert action_code("Stock", True) == 0 and action_code(" pile ", True) == 1
+    assert action_code("stack", True) == -1 and action_code(1, True) == 1
+    assert action_code("10h", False) == parse_card("10H") == action_code("TH", False)
+    assert action_code("jk", False) == JOKER and action_code("zz", False) == -1
+    assert action_code(True, True) == -1  # a bool is no move

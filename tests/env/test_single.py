@@ -1,0 +1,98 @@
+"""The Gymnasium environment: Gymnasium's checker, registration, rewards, opponents."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+gymnasium = pytest.importorskip("gymnasium")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+
+import fcsim  # noqa: E402
+from fcsim.env import ENV_ID, FiveCrownsEnv  # noqa: E402
+from fcsim.env.encoding import action_index  # noqa: E402
+from fcsim.strategies import StrategyError  # noqa: E402
+
+SHORT = fcsim.RuleSet(players=3, rounds=6)
+
+
+def test_gymnasium_check_env_passes() -> None:
+    """check_env steps with actions sampled without the mask, one before a reset, so the
+    environment must take any action: with illegal_reward it refuses them quietly."""
+    env = gymnasium.make(ENV_ID, rules=SHORT, opponents="greedy", illegal_reward=-1)
+    check_env(env.unwrapped)
+
+
+def test_an_illegal_action_can_be_refused_quietly() -> None:
+    env = FiveCrownsEnv(rules=SHORT, opponents="random", illegal_reward=-5)
+    obs, _ = env.reset(seed=2)
+    again, reward, terminated, truncated, info = env.step(9)
+    assert (reward, terminated, truncated) == (-5.0, False, False)
+    assert info["illegal_action"].startswith("player_0 chose action 9 (discard 10S)")
+    assert all(np.array_equal(obs[k], again[k]) for k in obs)
+    env.step(0)  # the game goes on
+
+
+def test_registered_id_and_module_form() -> None:
+    env = gymnasium.make("fcsim.env:fcsim/FiveCrowns-v0", players=2, opponents="random")
+    assert isinstance(env.unwrapped, FiveCrownsEnv) and env.unwrapped.table.rules.players == 2
+
+
+def test_return_is_minus_the_learners_total() -> None:
+    env = FiveCrownsEnv(rules=SHORT, opponents=["greedy", "random"], seat=1)
+    obs, _ = env.reset(seed=9)
+    rng = random.Random(3)
+    total, terminated = 0.0, False
+    while not terminated:
+        action = rng.choice(np.flatnonzero(obs["action_mask"]).tolist())
+        assert env.action_masks()[action]
+        obs, reward, terminated, truncated, _ = env.step(action)
+        total += reward
+        assert not truncated
+    assert total == -env.game.totals[1] and env.game.over
+    assert not obs["action_mask"].any()
+
+
+def test_the_learner_playing_a_strategy_plays_its_game() -> None:
+    """The learner choosing greedy's moves, against greedy and expected, plays the game
+    fcsim.Game plays with those three agents — the opponents really are the built-ins."""
+    rules = fcsim.RuleSet(players=3)
+    env = FiveCrownsEnv(rules=rules, opponents=["greedy", "expected"], seat=0)
+    env.reset(seed=4)
+    learner = fcsim.agent("greedy")
+    terminated = False
+    while not terminated:
+        action = action_index(learner(env.game.view()))
+        *_, terminated, _, _ = env.step(action)
+    played = fcsim.Game(seed=4, rules=rules)
+    played.play([fcsim.agent(s) for s in ("greedy", "greedy", "expected")])
+    assert env.game.events == played.events
+
+
+def test_an_illegal_action_is_refused() -> None:
+    env = FiveCrownsEnv(rules=SHORT, opponents="random")
+    env.reset(seed=2)
+    with pytest.raises(fcsim.IllegalMoveError, match=r"player_0 chose action 9 \(discard "
+                                                     r"10S\), which is not a legal draw"):
+        env.step(9)
+
+
+@pytest.mark.parametrize(("kwargs", "error", "fragment"), [
+    ({"seat": 3}, ValueError, "seat must be 0 to 2"),
+    ({"opponents": ["greedy"]}, ValueError, "3 players need one opponent spec, or 2"),
+    ({"opponents": "gredy"}, StrategyError, "known strategies"),
+    ({"opponents": "oracle"}, StrategyError, "sees hidden cards"),
+    ({"render_mode": "human"}, ValueError, "render_mode must be 'ansi' or None"),
+])
+def test_bad_arguments_say_what_is_allowed(kwargs, error, fragment) -> None:
+    with pytest.raises(error, match=fragment):
+        FiveCrownsEnv(rules=SHORT, **kwargs)
+
+
+def test_render_ansi() -> None:
+    env = FiveCrownsEnv(rules=SHORT, opponents="random", render_mode="ansi")
+    env.reset(seed=1)
+    assert "Hand of player_0:" in env.render()

@@ -1,0 +1,167 @@
+"""The run format: one schema, chunk names, the checksum in a chunk's footer, and the check
+of a chunk against its run — each fault it must catch is injected here."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from fcsim.runner import format as fmt
+from fcsim.runner.format import CHECKSUM_KEY, Chunk, Problem, RunFolderError
+
+
+def run_of(folder) -> dict:
+    return fmt.read_metadata(folder)
+
+
+def test_reading_the_format_loads_no_engine():
+    """The analysis layer reads run folders without the engine, strategies or runner."""
+    code = ("import sys, fcsim.runner.format, fcsim.analysis.load, fcsim.analysis.synthetic;"
+            "loaded = [m for m in ('fcsim.core.engine', 'fcsim.strategies', 'fcsim.runner.plan',"
+            " 'fcsim.runner.run') if m in sys.modules]; print(loaded)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_schema_has_every_round_and_the_run():
+    schema = fmt.result_schema(6, b'{"x": 1}')
+    assert schema.names[:8] == list(fmt.BASE_COLUMNS)
+    assert len(schema.names) == 8 + 6 * len(fmt.ROUND_FAMILIES)
+    assert schema.field("turns_6").type == pa.int16()
+    assert schema.metadata == {fmt.METADATA_KEY: b'{"x": 1}'}
+    assert fmt.column_limits("turns") == (-32768, 32767)
+    assert fmt.column_limits("place") == (-128, 127)
+
+
+def test_names_and_chunk_ranges():
+    assert fmt.part_name(3) == "part-000003.parquet"
+    assert fmt.part_name(1234567) == "part-1234567.parquet"
+    assert fmt.is_temp(fmt.temp_name("part-000003.parquet"))
+    assert fmt.chunk_games(25, 10, 2) == range(20, 25)
+    assert fmt.chunk_count(25, 10) == 3
+
+
+def test_a_chunk_carries_the_checksum_of_its_data():
+    table = pa.table({"game": list(range(100))})
+    data = fmt.encode(table)
+    footer = pq.ParquetFile(pa.BufferReader(data)).metadata
+    end = len(data) - 8 - int.from_bytes(data[-8:-4], "little")
+    assert footer.metadata[CHECKSUM_KEY] == hashlib.sha256(data[:end]).hexdigest().encode()
+    assert pq.read_table(pa.BufferReader(data)).equals(table)
+
+
+def test_every_chunk_of_a_good_run_passes(reference):
+    check = fmt.check_folder(reference, run_of(reference))
+    assert check.problems == []
+    assert sorted(check.chunks) == list(range(12))
+    assert check.chunks[3].games == range(30, 40)
+
+
+@pytest.fixture
+def damaged(reference, tmp_path):
+    """A copy of the reference run to damage."""
+    out = tmp_path / "run"
+    shutil.copytree(reference, out)
+    return out
+
+
+def only_problem(folder) -> Problem:
+    check = fmt.check_folder(folder, run_of(folder))
+    assert len(check.problems) == 1, check.problems
+    return check.problems[0]
+
+
+def test_a_truncated_chunk_is_damaged(damaged):
+    path = damaged / "part-000001.parquet"
+    path.write_bytes(path.read_bytes()[:100])
+    problem = only_problem(damaged)
+    assert (problem.path, problem.kind) == (path, "damaged")
+    assert "not a complete Parquet file" in problem.reason
+
+
+def test_a_flipped_byte_in_the_data_is_damaged(damaged):
+    path = damaged / "part-000004.parquet"
+    data = bytearray(path.read_bytes())
+    data[len(data) // 3] ^= 0xFF  # inside the data pages: the footer still opens
+    path.write_bytes(bytes(data))
+    problem = only_problem(damaged)
+    assert problem.kind == "damaged" and "checksum" in problem.reason
+
+
+def test_a_chunk_without_checksum_is_damaged(damaged):
+    path = damaged / "part-000002.parquet"
+    pq.write_table(pq.read_table(path), path)  # same rows and metadata, plain writer
+    problem = only_problem(damaged)
+    assert problem.kind == "damaged" and "no checksum" in problem.reason
+
+
+def test_a_chunk_of_another_run_is_foreign(damaged, small):
+    from fcsim.runner import simulate
+
+    other = damaged.parent / "other"
+    simulate(out=other, workers=1, **{**small, "seed": 12})
+    shutil.copy(other / "part-000005.parquet", damaged / "part-000005.parquet")
+    problem = only_problem(damaged)
+    assert problem.kind == "foreign" and "seed 12 there, 11 here" in problem.reason
+
+
+def test_a_chunk_under_another_index_is_foreign(damaged):
+    shutil.copy(damaged / "part-000003.parquet", damaged / "part-000004.parquet")
+    problem = only_problem(damaged)
+    assert problem.kind == "foreign" and "games 30 to 39, not 40 to 49" in problem.reason
+
+
+def test_chunks_beyond_the_plan_and_odd_names_are_stray(damaged):
+    shutil.copy(damaged / "part-000003.parquet", damaged / "part-000042.parquet")
+    shutil.copy(damaged / "part-000003.parquet", damaged / "part-3 (copy).parquet")
+    check = fmt.check_folder(damaged, run_of(damaged))
+    assert [(p.path.name, p.kind) for p in check.problems] == [
+        ("part-000042.parquet", "stray"), ("part-3 (copy).parquet", "stray")]
+    assert "the run has 12 chunks" in check.problems[0].reason
+    assert sorted(check.chunks) == list(range(12))
+
+
+def test_a_known_chunk_is_not_read_again(reference, monkeypatch):
+    first = fmt.check_folder(reference, run_of(reference))
+    monkeypatch.setattr(fmt.Path, "read_bytes", lambda self: pytest.fail("read again"))
+    again = fmt.check_folder(reference, run_of(reference), first.chunks)
+    assert again.chunks == first.chunks
+
+
+def test_metadata_of_another_format_is_one_clear_error(tmp_path):
+    meta = {"rules": {"players": 4, "rounds": 11}, "seed": 1}  # what fcsim 0.1 wrote
+    pq.write_table(pa.table({"game": [0]}).replace_schema_metadata(
+        {"fcsim": json.dumps(meta)}), tmp_path / "part-000000.parquet")
+    with pytest.raises(fmt.FormatVersionError, match="run format 1, this fcsim reads format 2"):
+        fmt.read_metadata(tmp_path)
+
+
+def test_metadata_errors_name_the_file(tmp_path):
+    with pytest.raises(RunFolderError, match="no such run folder"):
+        fmt.read_metadata(tmp_path / "nothing")
+    with pytest.raises(RunFolderError, match=r"no part-NNNNNN\.parquet files"):
+        fmt.read_metadata(tmp_path)
+    (tmp_path / "part-000000.parquet").write_bytes(b"PAR1 and then nothing")
+    with pytest.raises(RunFolderError, match=r"cannot read .*part-000000\.parquet as Parquet"):
+        fmt.read_metadata(tmp_path)
+
+
+def test_describe_problems_names_three_and_counts_the_rest(tmp_path):
+    problems = [Problem(tmp_path / fmt.part_name(i), "damaged", "x") for i in range(5)]
+    assert fmt.describe_problems(problems) == (
+        "part-000000.parquet is damaged (x); part-000001.parquet is damaged (x); "
+        "part-000002.parquet is damaged (x); and 2 more")
+
+
+def test_chunk_knows_the_code_that_played_it(reference):
+    chunk = fmt.check_chunk(reference / "part-000000.parquet", 0, run_of(reference))
+    assert isinstance(chunk, Chunk)
+    assert chunk.code.startswith("fcsim 0.1.0 (code ")

@@ -1,0 +1,67 @@
+"""Running a plan: the bar hears games within a chunk, kernels compile once in the parent
+and say so only when they compile, chunk sizes follow the run."""
+
+from __future__ import annotations
+
+from numba import njit
+
+from fcsim.core.rules import RuleSet
+from fcsim.runner import RunFolder, chunk, execute, make_plan, pool, run
+from fcsim.runner.pool import InProcess, ProcessPool
+
+RULES = RuleSet(players=2, rounds=6)
+
+
+def _played(tmp_path, executor, games: int, chunk_size: int) -> list[int]:
+    plan = make_plan("greedy,random", RULES, 3, games, chunk_size=chunk_size)
+    folder = RunFolder.open(tmp_path / "run", plan, resume=False)
+    folder.create()
+    heard: list[int] = []
+    execute(folder, executor, on_games=heard.append)
+    return heard
+
+
+def test_progress_moves_within_a_chunk(tmp_path, monkeypatch):
+    monkeypatch.setattr(chunk, "PROGRESS_GAMES", 10)
+    heard = _played(tmp_path, InProcess(), 100, 50)
+    assert heard == [10, 20, 30, 40, 50, 50, 60, 70, 80, 90, 100, 100]
+
+
+def test_progress_comes_back_from_worker_processes(tmp_path):
+    """Two chunks of 1,200 games on two workers: the bar hears them every 500 games."""
+    heard = _played(tmp_path, ProcessPool(2), 2400, 1200)
+    assert heard == sorted(heard) and heard[-1] == 2400
+    assert any(n % 1200 for n in heard)  # reports from within a chunk
+
+
+def test_partial_reports_of_chunks_in_flight_add_up():
+    heard: list[int] = []
+    played = run._GamesPlayed(1000, heard.append)
+    played.partial(3, 20)
+    played.partial(4, 5)
+    played.finished(3, 50)
+    played.partial(3, 40)  # late: chunk 3 is done
+    played.finished(4, 50)
+    assert heard == [1020, 1025, 1055, 1100]
+
+
+def test_a_warm_cache_compiles_nothing_and_says_nothing():
+    said: list[str] = []
+    plan = make_plan("greedy,random", RULES, 0, 10)
+    pool.compile_once(plan, lambda: said.append("compiling"))  # warm by now
+    pool.compile_once(plan, lambda: said.append("compiling"))
+    assert said == []
+
+
+def test_the_first_compilation_is_announced_once():
+    said: list[str] = []
+
+    @njit
+    def fresh(x):
+        return x + 1
+
+    with pool.event.install_listener("numba:compile", pool._FirstCompile(
+            lambda: said.append("compiling"))):
+        fresh(1)
+        fresh(1.5)
+    assert said == ["compiling"]

@@ -1,0 +1,231 @@
+"""The run folder: refusals, resume after lost chunks or an interruption, no duplicates;
+resume after damaged, foreign and stray chunks, or with other code."""
+
+from __future__ import annotations
+
+import errno
+import shutil
+import tracemalloc
+from dataclasses import replace
+from itertools import islice
+
+import pytest
+
+from fcsim.core.rules import RuleSet
+from fcsim.runner import RunFolder, RunFolderError, durable, execute, make_plan, simulate
+from fcsim.runner.format import ASIDE, LOCK, MANIFEST, check_folder, part_files, read_metadata
+from fcsim.runner.pool import InProcess
+
+
+def plan_of(small, **changes):
+    args = {**small, **changes}
+    return make_plan(args["strategies"], args["rules"], args["seed"], args["games"],
+                     chunk_size=args["chunk_size"], duplicate=args.get("duplicate", False),
+                     seat_rotation=args.get("seat_rotation", True))
+
+
+def assert_complete_and_equal(path, reference, rows):
+    got = rows(path)
+    assert got.select("game", "seat").is_duplicated().sum() == 0
+    assert got.equals(rows(reference))
+
+
+def test_resume_plays_exactly_the_deleted_chunks(reference, small, rows, tmp_path):
+    out = tmp_path / "run"
+    shutil.copytree(reference, out)
+    (out / "part-000003.parquet").unlink()
+    (out / "part-000011.parquet").unlink()
+    (out / ".part-000003.parquet.tmp").write_bytes(b"half a file")
+    with pytest.raises(RunFolderError, match=r"10 of 12 chunks done.*use --resume"):
+        RunFolder.open(out, plan_of(small), resume=False)
+    folder = RunFolder.open(out, plan_of(small), resume=True)
+    assert list(folder.missing) == [3, 11]
+    before = {i: p.stat().st_mtime_ns for i, p in part_files(out).items()}
+    simulate(out=out, resume=True, workers=1, **small)
+    after = {i: p.stat().st_mtime_ns for i, p in part_files(out).items()}
+    assert {i for i in after if before.get(i) != after[i]} == {3, 11}
+    assert not (out / ".part-000003.parquet.tmp").exists()
+    assert_complete_and_equal(out, reference, rows)
+
+
+def test_resume_after_an_interruption(reference, small, rows, tmp_path):
+    out = tmp_path / "run"
+    folder = RunFolder.open(out, plan_of(small), resume=False)
+    folder.create()
+    written = []
+
+    def crash_after_four(output):
+        written.append(output.index)
+        if len(written) == 4:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        execute(folder, InProcess(), crash_after_four)
+    assert sorted(part_files(out)) == [0, 1, 2, 3]
+    folder = RunFolder.open(out, plan_of(small), resume=True)
+    assert list(folder.missing) == list(range(4, 12))
+    folder.create()
+    execute(folder, InProcess())
+    assert_complete_and_equal(out, reference, rows)
+
+
+@pytest.mark.parametrize("change, shown", [
+    ({"seed": 12}, "seed 11 there, 12 here"),
+    ({"games": 130}, "games 120 there, 130 here"),
+    ({"strategies": "random,greedy"}, "strategies greedy,random there, random,greedy here"),
+    ({"rules": RuleSet(players=2, rounds=6, go_out_bonus=-10)},
+     "rules .*go_out_bonus=0.* there, .*go_out_bonus=-10"),
+    ({"seat_rotation": False}, "seat_rotation True there, False here"),
+    ({"duplicate": True}, "duplicate False there, True here"),
+])
+def test_a_different_run_is_refused(reference, small, change, shown):
+    for resume in (False, True):
+        with pytest.raises(RunFolderError, match=f"holds a different run.*{shown}"):
+            RunFolder.open(reference, plan_of(small, **change), resume=resume)
+
+
+def test_a_complete_run_is_refused_without_resume(reference, small):
+    with pytest.raises(RunFolderError, match=r"complete.*use --resume"):
+        RunFolder.open(reference, plan_of(small), resume=False)
+    assert not RunFolder.open(reference, plan_of(small), resume=True).missing
+
+
+def test_another_chunk_size_is_refused_on_resume(reference, small):
+    with pytest.raises(RunFolderError, match="chunks of 10 games"):
+        RunFolder.open(reference, plan_of(small, chunk_size=20), resume=True)
+
+
+def test_files_and_foreign_folders_are_refused(small, tmp_path):
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(RunFolderError, match="is a file"):
+        RunFolder.open(tmp_path / "file", plan_of(small), resume=False)
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "notes.txt").write_text("x")
+    with pytest.raises(RunFolderError, match="holds no fcsim run"):
+        RunFolder.open(tmp_path / "other", plan_of(small), resume=True)
+    (tmp_path / "damaged").mkdir()
+    (tmp_path / "damaged" / "part-000000.parquet").write_bytes(b"not parquet")
+    with pytest.raises(RunFolderError, match="holds no fcsim run"):
+        RunFolder.open(tmp_path / "damaged", plan_of(small), resume=True)
+
+
+def test_opening_a_folder_creates_nothing(small, tmp_path):
+    RunFolder.open(tmp_path / "new", plan_of(small), resume=False)
+    assert not (tmp_path / "new").exists()
+
+
+def same_files(out, reference) -> None:
+    """Every file of ``reference`` is in ``out`` byte for byte, and nothing else but the
+    files set aside."""
+    names = sorted(p.name for p in reference.iterdir())
+    assert sorted(p.name for p in out.iterdir() if p.name != ASIDE) == names
+    for name in names:
+        assert (out / name).read_bytes() == (reference / name).read_bytes(), name
+
+
+def copy_of(reference, tmp_path):
+    out = tmp_path / "run"
+    shutil.copytree(reference, out)
+    return out
+
+
+def test_resume_replays_a_truncated_chunk(reference, small, tmp_path):
+    out = copy_of(reference, tmp_path)
+    (out / "part-000001.parquet").write_bytes(b"PAR1" * 25)  # as truncate -s 100 leaves it
+    with pytest.raises(RunFolderError, match=r"11 of 12 chunks done; part-000001.parquet is "
+                                             r"damaged.*use --resume"):
+        RunFolder.open(out, plan_of(small), resume=False)
+    simulate(out=out, resume=True, workers=1, **small)
+    same_files(out, reference)
+    assert [p.name for p in (out / ASIDE).iterdir()] == ["part-000001.parquet.damaged"]
+
+
+def test_resume_replays_a_chunk_damaged_inside(reference, small, tmp_path):
+    out = copy_of(reference, tmp_path)
+    data = bytearray((out / "part-000006.parquet").read_bytes())
+    data[200] ^= 0x01
+    (out / "part-000006.parquet").write_bytes(bytes(data))
+    simulate(out=out, resume=True, workers=1, **small)
+    same_files(out, reference)
+
+
+def test_resume_replaces_a_chunk_of_another_run(reference, small, tmp_path):
+    other = tmp_path / "other"
+    simulate(out=other, workers=1, **{**small, "seed": 12})
+    out = copy_of(reference, tmp_path)
+    shutil.copy(other / "part-000002.parquet", out / "part-000002.parquet")
+    simulate(out=out, resume=True, workers=1, **small)
+    same_files(out, reference)
+    assert [p.name for p in (out / ASIDE).iterdir()] == ["part-000002.parquet.foreign"]
+
+
+def test_resume_sets_stray_chunks_aside(reference, small, tmp_path):
+    out = copy_of(reference, tmp_path)
+    shutil.copy(out / "part-000003.parquet", out / "part-000042.parquet")
+    folder = RunFolder.open(out, plan_of(small), resume=True)
+    assert not folder.missing and [p.kind for p in folder.problems] == ["stray"]
+    simulate(out=out, resume=True, workers=1, **small)
+    same_files(out, reference)
+
+
+def test_resume_rewrites_a_damaged_manifest(reference, small, tmp_path):
+    out = copy_of(reference, tmp_path)
+    (out / MANIFEST).write_bytes(b"not parquet")
+    (out / "part-000000.parquet").unlink()
+    simulate(out=out, resume=True, workers=1, **small)
+    same_files(out, reference)
+
+
+def test_resume_with_other_code_is_refused_unless_allowed(reference, small, tmp_path):
+    out = tmp_path / "run"
+    old = replace(plan_of(small), code_digest="0123456789abcdef")
+    folder = RunFolder.open(out, old, resume=False)
+    folder.create()
+    with pytest.raises(KeyboardInterrupt):
+        execute(folder, InProcess(), on_chunk=lambda output: _stop_after(output, 3))
+    with pytest.raises(RunFolderError, match=r"played by other code \(fcsim 0.1.0 \(code "
+                                             r"0123456789abcdef\).*--allow-code-change"):
+        RunFolder.open(out, plan_of(small), resume=True)
+    folder = RunFolder.open(out, plan_of(small), resume=True, allow_code_change=True)
+    folder.create()
+    execute(folder, InProcess())
+    check = check_folder(out, read_metadata(out))
+    assert {c.code for c in check.chunks.values()} == {old.code, plan_of(small).code}
+
+
+def test_a_complete_run_by_other_code_has_nothing_to_mix(reference, small, tmp_path):
+    out = copy_of(reference, tmp_path)
+    other = replace(plan_of(small), code_digest="0123456789abcdef")
+    assert not RunFolder.open(out, other, resume=True).missing
+
+
+def _stop_after(output, count: int) -> None:
+    if output.index + 1 == count:
+        raise KeyboardInterrupt
+
+
+def test_a_huge_run_is_planned_without_listing_its_chunks(tmp_path):
+    """10**8 games in chunks of 1,000: the missing chunks are counted and listed lazily."""
+    plan = make_plan("greedy,random", RuleSet(players=2), 1, 10**8, chunk_size=1000)
+    tracemalloc.start()
+    folder = RunFolder.open(tmp_path / "huge", plan, resume=False)
+    count, first = len(folder.missing), list(islice(folder.missing, 3))
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert (count, first) == (10**5, [0, 1, 2])
+    assert peak < 100_000
+
+
+def test_write_failures_are_one_error_and_leave_nothing(small, tmp_path, monkeypatch):
+    folder = RunFolder.open(tmp_path / "run", plan_of(small), resume=False)
+    folder.create()
+
+    def full_disk(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(durable.os, "fsync", full_disk)
+    with pytest.raises(RunFolderError, match=r"cannot write .*No space left on device"):
+        execute(folder, InProcess())
+    assert not list((tmp_path / "run").glob("part-*.parquet"))
+    assert not list((tmp_path / "run").glob(".*.tmp"))
+    assert not (tmp_path / "run" / LOCK).exists()

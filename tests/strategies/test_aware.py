@@ -1,0 +1,44 @@
+"""``aware`` against its twin: feeding, last turns and late rounds."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from fcsim.core.cards import N_KINDS, hand_kinds
+from fcsim.strategies.aware import feeds
+from tests.reference.strategies import aware as twin
+from tests.strategies.positions import DISCARD, DRAW, disagreements
+
+
+def test_draws_match_the_twin() -> None:
+    assert disagreements("aware:take_margin=1.5", DRAW, seed=81, count=88, last_share=0.2) == []
+
+
+@pytest.mark.parametrize(("spec", "count"), [
+    ("aware", 88),
+    ("aware:feed_weight=0,candidates=2", 88),
+    ("aware:feed_weight=100,danger_turns=0,urgency=1", 88),
+    ("aware:feed_weight=1.5,danger_turns=1.5,urgency=0.25", 88),
+    ("aware:feed_weight=0.7,danger_turns=2,urgency=0.3,candidates=14", 44),
+])
+def test_discards_match_the_twin(spec: str, count: int) -> None:
+    """Known cards of the next seat (the feeding rule), a quarter of last turns, and turns
+    on both sides of ``danger_turns``."""
+    assert disagreements(spec, DISCARD, seed=82, count=count, last_share=0.25) == []
+
+
+def test_feeding_rule_matches_the_twin() -> None:
+    rng = np.random.default_rng(83)
+    fed = 0
+    for i in range(300):
+        round_number = 1 + i % 11
+        known_row = rng.binomial(1, (0.0, 0.02, 0.08)[i % 3], N_KINDS).astype(np.int8)
+        known = Counter(hand_kinds(known_row))
+        for kind in range(N_KINDS):
+            want = twin.feeds(kind, known, round_number)
+            assert feeds(known_row, kind, round_number - 1) == want, (round_number, known, kind)
+            fed += want
+    assert 0 < fed < 300 * N_KINDS

@@ -1,0 +1,193 @@
+"""fcsim.Game: the same games as the batch engine, independent copies, honest views,
+illegal actions refused."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import fcsim
+from fcsim.core.rng import game_seed
+from fcsim.replay import game_events
+from fcsim.strategies import parse_strategies
+
+TABLES = [
+    ("greedy,expected,random,random", fcsim.RuleSet(players=4), 7, range(3)),
+    ("aware,random,greedy:take_margin=2", fcsim.RuleSet(players=3, wild_penalty="face"), 1,
+     range(2)),
+    ("random,greedy", fcsim.RuleSet(players=2, rounds=6, go_out_bonus=-10,
+                                    all_wild_melds=False), 5, range(3)),
+    ("random,random,random,random,random", fcsim.RuleSet(players=5, turn_cap=20), 2,
+     range(2)),
+]
+
+
+def _first_legal(view: fcsim.View) -> str:
+    return view.legal_actions[0]
+
+
+@pytest.mark.parametrize(("specs", "rules", "seed", "games"), TABLES)
+def test_builtin_agents_reproduce_replay_event_for_event(specs, rules, seed, games) -> None:
+    strategies = parse_strategies(specs)
+    for g in games:
+        game = fcsim.Game(seed=seed, game=g, rules=rules)
+        totals = game.play([fcsim.agent(s) for s in strategies])
+        expected = game_events(int(game_seed(np.uint64(seed), np.uint64(g))), strategies,
+                               rules)
+        assert game.events == expected
+        assert totals == expected[-1]["totals"] == game.totals
+
+
+def test_stepping_by_hand_is_playing() -> None:
+    """A loop of view/step with an agent is what Game.play does."""
+    rules = fcsim.RuleSet(players=3, turn_cap=30)
+    greedy = fcsim.agent("greedy")
+    by_hand = fcsim.Game(seed=4, rules=rules)
+    while not by_hand.over:
+        view = by_hand.view()
+        assert view.seat == by_hand.to_move and view.phase == by_hand.phase
+        by_hand.step(greedy(view))
+    played = fcsim.Game(seed=4, rules=rules)
+    played.play([greedy] * 3)
+    assert by_hand.events == played.events and by_hand.totals == played.totals
+
+
+def test_same_deal_whatever_the_play() -> None:
+    deals = []
+    for agent in (fcsim.agent("greedy"), _first_legal):
+        game = fcsim.Game(players=4, seed=7, game=0)
+        game.play([agent] * 4)
+        deals.append([e for e in game.events if e["event"] == "deal"])
+    assert deals[0] == deals[1]
+
+
+def test_copies_are_independent() -> None:
+    game = fcsim.Game(players=4, seed=3)
+    agents = [fcsim.agent("random")] * 4
+    for _ in range(37):
+        game.step(agents[game.to_move](game.view()))
+    twin = game.copy()
+    before = (game.events, game.totals, game.to_move, game.phase, game.view().hand)
+    twin.play(agents)
+    assert twin.over and not game.over
+    assert (game.events, game.totals, game.to_move, game.phase, game.view().hand) == before
+    again = game.copy()
+    game.play(agents)
+    again.play(agents)
+    assert game.events == again.events == twin.events  # the play stream is copied too
+
+
+def test_views_hide_what_they_must() -> None:
+    """Every card a view shows is the seat's own, on the pile, or known to be taken from
+    it; nothing in the view leads back to the game's state."""
+    game = fcsim.Game(players=4, seed=11, rules=fcsim.RuleSet(players=4, turn_cap=80))
+    agent = fcsim.agent("aware")
+    data = game.data
+    while not game.over:
+        view = game.view()
+        seat = view.seat
+        state = game.state
+        for name in ("hand_counts", "pile_kinds", "known_counts", "info"):
+            array = getattr(view, name)
+            assert not any(np.shares_memory(array, part) for part in data), name
+        assert np.array_equal(view.hand_counts, state.hands[seat])
+        assert np.array_equal(view.known_counts, state.known)
+        assert (view.known_counts <= state.hands).all()  # known cards are really held
+        assert np.array_equal(view.pile_kinds, state.pile[: len(view.pile_kinds)])
+        assert set(fcsim.View.__slots__) == {"phase", "hand_counts", "pile_kinds",
+                                             "known_counts", "info", "rng"}
+        assert view.rng.shape == (4,)  # the play stream: no card in it
+        game.step(agent(view))
+
+
+def test_view_fields() -> None:
+    game = fcsim.Game(players=3, seed=2)
+    view = game.view()
+    assert view.phase == "draw" and view.legal_actions == ["stock", "pile"]
+    assert view.round == 1 and view.wild_rank == 3 and len(view.hand) == 3
+    assert view.pile == [view.pile_top] and view.known == [[], [], []]
+    assert view.hand_sizes == [3, 3, 3] and view.scores == [0, 0, 0]
+    assert view.stock_size == 116 - 9 - 1 and not view.last_turn
+    game.step("pile")
+    if game.to_move == view.seat:  # did not go out
+        after = game.view()
+        assert after.phase == "discard" and len(after.hand) == 4
+        assert after.known[view.seat] == [view.pile_top]
+        assert after.hand_sizes[view.seat] == 4
+        assert sorted(after.legal_actions) == sorted(set(after.hand))
+
+
+@pytest.mark.parametrize("action", ["stack", "7H", "", None, 2, "discard"])
+def test_an_illegal_draw_is_refused_and_changes_nothing(action) -> None:
+    game = fcsim.Game(players=2, seed=9)
+    before = (game.events, game.view().hand, game.to_move)
+    with pytest.raises(fcsim.IllegalMoveError, match=r"not a legal draw \(legal: stock, pile\)"):
+        game.step(action)
+    assert (game.events, game.view().hand, game.to_move) == before
+
+
+def test_an_illegal_discard_is_refused() -> None:
+    game = fcsim.Game(players=2, seed=9)
+    game.step("stock")
+    held = set(game.view().hand)
+    missing = next(c for c in ("KX", "KC", "QX", "JK", "3S") if c not in held)
+    with pytest.raises(fcsim.IllegalMoveError, match=f"'{missing}', which is not a legal discard"):
+        game.step(missing)
+    with pytest.raises(fcsim.IllegalMoveError, match="not a legal discard"):
+        game.step("stock")
+    game.step(sorted(held)[0].lower())  # card codes are read leniently
+
+
+def test_a_finished_game_takes_no_move() -> None:
+    game = fcsim.Game(players=2, seed=1)
+    game.play([fcsim.agent("greedy")] * 2)
+    with pytest.raises(fcsim.IllegalMoveError, match="game is over"):
+        game.step("stock")
+    with pytest.raises(fcsim.IllegalMoveError, match="game is over"):
+        game.view()
+    assert game.to_move is None and game.phase is None
+
+
+def test_an_agent_playing_illegally_is_named() -> None:
+    def stubborn(view):
+        return "pile" if view.phase == "draw" else "ZZ"
+
+    game = fcsim.Game(players=2, seed=1)
+    with pytest.raises(fcsim.IllegalMoveError, match=r"strategy 'stubborn' chose 'ZZ', "
+                                                     r"which is not a legal discard"):
+        game.play([stubborn, stubborn])
+
+
+@pytest.mark.parametrize(("kwargs", "fragment"), [
+    ({"players": 9}, "players must be 2 to 7"),
+    ({"players": 3, "rules": fcsim.RuleSet(players=4)}, "players=3 but rules.players=4"),
+    ({"seed": -1}, "seed must be a whole number from 0 to 2\\*\\*64 - 1"),
+    ({"game": 2**64}, "game must be"),
+    ({"seed": 1.5}, "seed must be"),
+])
+def test_bad_arguments_say_what_is_allowed(kwargs, fragment) -> None:
+    with pytest.raises(ValueError, match=fragment):
+        fcsim.Game(**kwargs)
+
+
+def test_oracle_is_no_agent() -> None:
+    with pytest.raises(ValueError, match="sees hidden cards"):
+        fcsim.agent("oracle")
+
+
+def test_events_asked_as_the_game_goes_are_the_events_of_the_whole_game() -> None:
+    """Events decoded step by step, by a copy made midway and after it, are those of the
+    batch engine's trace of the whole game."""
+    rules = fcsim.RuleSet(players=3)
+    strategies = parse_strategies("greedy,random,expected")
+    agents = [fcsim.agent(s) for s in strategies]
+    game = fcsim.Game(seed=6, rules=rules)
+    seen, twin, steps = [], None, 0
+    while not game.over:
+        if steps == 100:
+            twin = game.copy()  # shares the history decoded so far
+        game.step(agents[game.to_move](game.view()))
+        seen, steps = game.events, steps + 1
+    twin.play(agents)
+    expected = game_events(int(game_seed(np.uint64(6), np.uint64(0))), strategies, rules)
+    assert seen == game.events == twin.events == expected

@@ -1,0 +1,88 @@
+"""fcsim.testing: check_strategy reports what a broken strategy changed or returned, by
+name; compare gives the paired difference of ``fcsim compare``."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from fcsim.strategies import Family, Strategy
+from fcsim.strategies.base import I_BEST_DISCARD, I_TURN, decision
+from fcsim.strategies.random import discard as random_discard
+from fcsim.strategies.random import draw as random_draw
+from fcsim.testing import StrategyCheckError, check_strategy, compare
+
+
+@decision
+def _shuffle_pile(hand, pile, known, info, hidden, params, table, scratch, rng):
+    pile[0], pile[-1] = pile[-1], pile[0]
+    return 0
+
+
+@decision
+def _forget_known(hand, pile, known, info, hidden, params, table, scratch, rng):
+    known[:] = 0
+    return info[I_BEST_DISCARD]
+
+
+@decision
+def _count_turns_in_info(hand, pile, known, info, hidden, params, table, scratch, rng):
+    info[I_TURN] += 1
+    return 0
+
+
+@decision
+def _draw_two(hand, pile, known, info, hidden, params, table, scratch, rng):
+    return 2
+
+
+@decision
+def _discard_past_the_deck(hand, pile, known, info, hidden, params, table, scratch, rng):
+    return 99
+
+
+@decision
+def _scribble_on_the_table(hand, pile, known, info, hidden, params, table, scratch, rng):
+    table[0, 0] += 1
+    table[0, 0] -= 1  # restored: not a change
+    table[1, 1] ^= 1
+    return 0
+
+
+@pytest.mark.parametrize(("draw", "discard", "message"), [
+    (_shuffle_pile, random_discard,
+     r"^broken: its draw decision changed the pile it was given \(round 1, turn \d+, seat "
+     r"\d\); a decision must leave its inputs as it found them$"),
+    (random_draw, _forget_known, r"^broken: its discard decision changed the known cards"),
+    (_count_turns_in_info, random_discard, r"^broken: its draw decision changed the info "
+                                           r"vector"),
+    (_draw_two, random_discard, r"^broken: its draw decision returned 2, not 0 \(stock\) or "
+                                r"1 \(pile\) \(round 1"),
+    (random_draw, _discard_past_the_deck, r"^broken: its discard decision returned 99, not a "
+                                          r"card of its hand \w+ \w+ \w+ \w+ \(round 1"),
+    (_scribble_on_the_table, random_discard, r"^broken: changed the solver table"),
+])
+def test_a_broken_strategy_is_named_with_what_it_did(draw, discard, message) -> None:
+    with pytest.raises(StrategyCheckError, match=message):
+        check_strategy(Strategy(Family("broken", "", draw, discard)), games=1)
+
+
+class _Hoarder:
+    """A Python agent that throws away the view's pile as it looks at it."""
+
+    def __call__(self, view):
+        view.pile_kinds[:] = 0
+        return "stock" if view.phase == "draw" else view.hand[0]
+
+
+def test_a_python_agent_that_changes_its_view_is_named() -> None:
+    with pytest.raises(StrategyCheckError, match=r"test_testing:_Hoarder.*: its draw decision "
+                                                 r"changed the pile"):
+        check_strategy(Strategy(Family("test_testing:_Hoarder", "", agent=_Hoarder)), games=1)
+
+
+def test_compare_pairs_deals_like_the_command() -> None:
+    result = compare("greedy", "random", deals=10)
+    assert (result.a, result.b, result.deals) == ("greedy", "random", 10)
+    assert result.mean_diff_lo <= result.mean_diff <= result.mean_diff_hi < 0
+    assert "greedy - random:" in str(result) and np.isfinite(result.p_value)

@@ -1,0 +1,49 @@
+"""Per-deal results: the candidate found by its listed position, ties shared, means per deal."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+
+from fcsim.tune.deals import DealResults, deal_results
+from fcsim.tune.lineup import make_lineup
+
+
+def _rows(totals: list[list[int]]) -> pa.Table:
+    """Two-player duplicate rows: game g is deal g // 2 in rotation g % 2, seats 0 and 1."""
+    game, deal, rotation, seat, total, win = [], [], [], [], [], []
+    for g, pair in enumerate(totals):
+        low = min(pair)
+        for s, t in enumerate(pair):
+            game.append(g)
+            deal.append(g // 2)
+            rotation.append(g % 2)
+            seat.append(s)
+            total.append(t)
+            win.append(t == low)
+    return pa.table({"game": pa.array(game, pa.int64()), "deal": pa.array(deal, pa.int64()),
+                     "rotation": pa.array(rotation, pa.int8()), "seat": pa.array(seat, pa.int8()),
+                     "total": pa.array(total, pa.int16()), "win": pa.array(win)})
+
+
+def test_by_hand() -> None:
+    # listed position = (seat + rotation) % 2; the candidate is position 0
+    table = _rows([[10, 30],   # deal 0, rotation 0: candidate seat 0 scores 10, field 30
+                   [50, 20],   # deal 0, rotation 1: candidate is seat 1 (20), field 50
+                   [40, 40],   # deal 1: a tie, both win half
+                   [70, 10]])  # deal 1, rotation 1: candidate seat 1 scores 10
+    got = deal_results(table, make_lineup(["field"], 2))
+    assert got.deal.tolist() == [0, 1]
+    assert got.total.tolist() == [15.0, 25.0]
+    assert got.advantage.tolist() == [15 - 40, 25 - 55]
+    assert got.wins.tolist() == [2.0, 1.5]
+    assert got.seat_games.tolist() == [2, 2]
+    assert got.values() == {0: -25.0, 1: -30.0}
+
+
+def test_concat_and_empty() -> None:
+    part = deal_results(_rows([[1, 2], [3, 4]]), make_lineup(["field"], 2))
+    both = DealResults.concat([part, part])
+    assert both.deals == 2 and both.advantage.tolist() == [*part.advantage, *part.advantage]
+    empty = DealResults.concat([])
+    assert empty.deals == 0 and empty.deal.dtype == np.int64

@@ -1,0 +1,40 @@
+"""The output folder: a different search is refused, the same one needs --resume."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from fcsim.tune.output import RECORD, OutputError, open_output
+
+RECORD_A = {"command": "tune", "strategy": "greedy", "deals": 500, "trials": 40}
+
+
+def test_create_then_refuse_then_resume(tmp_path) -> None:
+    out = tmp_path / "out"
+    open_output(out, RECORD_A, resume=False)
+    assert json.loads((out / RECORD).read_text()) == RECORD_A
+    with pytest.raises(OutputError) as err:
+        open_output(out, RECORD_A, resume=False)
+    assert str(err.value) == f"{out} already holds this tune; use --resume to continue it"
+    more = {**RECORD_A, "trials": 60}
+    open_output(out, more, resume=True, free=("trials",))  # a tune may go on for longer
+    assert json.loads((out / RECORD).read_text())["trials"] == 60
+
+
+@pytest.mark.parametrize("resume", [False, True])
+def test_a_different_search_is_refused(tmp_path, resume) -> None:
+    open_output(tmp_path, RECORD_A, resume=False)
+    with pytest.raises(OutputError) as err:
+        open_output(tmp_path, {**RECORD_A, "deals": 1000, "strategy": "aware"}, resume=resume)
+    assert str(err.value) == (f"{tmp_path} holds a different tune (deals 500 there, 1000 here; "
+                              f"strategy greedy there, aware here); choose another --out")
+
+
+def test_a_foreign_folder_or_a_file_is_refused(tmp_path) -> None:
+    (tmp_path / "notes.txt").write_text("mine")
+    with pytest.raises(OutputError, match="is not empty and holds no fcsim sweep or tune"):
+        open_output(tmp_path, RECORD_A, resume=True)
+    with pytest.raises(OutputError, match="is a file, not a folder"):
+        open_output(tmp_path / "notes.txt", RECORD_A, resume=False)

@@ -1,0 +1,65 @@
+"""Charts and pages of sweeps and tunes, on made-up rows (no games played)."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from fcsim.analysis.stats import MeanDifference
+from fcsim.strategies import parse_strategy
+from fcsim.tune.confirm import Confirmation
+from fcsim.tune.page import sweep_page, tune_page
+from fcsim.tune.space import parse_grid, parse_ranges
+
+PNG = b"\x89PNG\r\n\x1a\n"
+AWARE = parse_strategy("aware").family
+
+
+def _stats(diff: float) -> dict:
+    return {"deals": 10, "advantage": diff, "advantage_lo": diff - 1, "advantage_hi": diff + 1,
+            "diff": diff, "diff_lo": diff - 1, "diff_hi": diff + 1, "p_value": 0.0004,
+            "win_share": 0.3, "win_share_lo": 0.25, "win_share_hi": 0.35, "mean_total": 120.0,
+            "mean_total_lo": 118.0, "mean_total_hi": 122.0}
+
+
+def _points(grids: list[str]) -> tuple[pl.DataFrame, list]:
+    from fcsim.tune.space import grid_points
+
+    axes = parse_grid(AWARE, grids)
+    rows = [{"point": i, **values, "spec": f"aware:{i}", "reference": i == 0,
+             **_stats(-float(i))} for i, values in enumerate(grid_points(axes))]
+    return pl.DataFrame(rows), axes
+
+
+def test_sweep_pages_for_one_two_and_three_parameters(tmp_path) -> None:
+    for count, grids in enumerate([["candidates=2,4,6"], ["candidates=2,4", "urgency=0,1"],
+                                   ["candidates=2,4", "urgency=0,1", "feed_weight=1,2"]]):
+        out = tmp_path / str(count)
+        out.mkdir()
+        points, axes = _points(grids)
+        page = sweep_page(out, ["**Strategy:** aware"], points, axes)
+        assert (out / "sweep.png").read_bytes().startswith(PNG)
+        text = (out / "report.md").read_text()
+        assert text.startswith("# fcsim sweep") and "aware:0 (reference)" in text
+        assert "< 0.001" in text and "data:image/png;base64," in page.read_text()
+
+
+def test_tune_page_with_its_confirmation(tmp_path) -> None:
+    ranges = parse_ranges(AWARE, ["candidates=2:8", "urgency=0:1"])
+    rows = [{"trial": i, "candidates": 2 + i, "urgency": i / 10, "spec": f"aware:{i}",
+             "pruned": i % 3 == 2, "seconds": 1.0, "objective": -float(i), **_stats(-float(i))}
+            for i in range(6)]
+    trials = pl.DataFrame(rows)
+    confirmation = Confirmation("aware:5", "aware", 7, 20, MeanDifference(20, -2.0, -3.0, -1.0,
+                                                                          0.01),
+                                _stats(-2.0), _stats(0.0))
+    tune_page(tmp_path, ["**Strategy:** aware"], trials, ranges, confirmation)
+    for chart in ("confirmation", "objective_by_param", "progress"):
+        assert (tmp_path / f"{chart}.png").read_bytes().startswith(PNG)
+    text = (tmp_path / "report.md").read_text()
+    assert "confirmed on fresh deals: aware:5 scores 2.0 ± 1.0 points per game less" in text
+    assert "aware:5 − aware | -2.00 [-3.00, -1.00], p = 0.010" in text
+    assert "aware:2 (pruned)" in text and "| 6 | 2 | 6 |" in text
+    nothing = Confirmation("aware", "aware", 7, 20, None, None, None)
+    tune_page(tmp_path, [], trials.with_columns(spec=pl.lit("aware")), ranges, nothing)
+    assert "found nothing better than the starting strategy aware" in (
+        tmp_path / "report.md").read_text()

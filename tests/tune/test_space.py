@@ -1,0 +1,79 @@
+"""Grids and ranges: values checked against each parameter's declared bounds and type."""
+
+from __future__ import annotations
+
+import pytest
+
+from fcsim.strategies import parse_strategy
+from fcsim.tune.space import SpaceError, grid_points, inside, parse_grid, parse_ranges, with_values
+
+GREEDY = parse_strategy("greedy").family
+AWARE = parse_strategy("aware").family
+RANDOM = parse_strategy("random").family
+
+
+def test_grid_lists_and_steps() -> None:
+    (axis,) = parse_grid(GREEDY, ["take_margin=0,2,5"])
+    assert axis.param.name == "take_margin" and axis.values == (0, 2, 5)
+    assert parse_grid(GREEDY, ["take_margin=1:4"])[0].values == (1, 2, 3, 4)
+    assert parse_grid(GREEDY, ["take_margin=0:10:5"])[0].values == (0, 5, 10)
+    assert parse_grid(AWARE, ["urgency=0:1:0.1"])[0].values[3] == 0.3  # not 0.30000000000000004
+
+
+def test_grid_points_are_every_combination_first_axis_slowest() -> None:
+    axes = parse_grid(AWARE, ["candidates=2,4", "urgency=0,0.5,1"])
+    points = grid_points(axes)
+    assert len(points) == 6
+    assert points[:2] == [{"candidates": 2, "urgency": 0}, {"candidates": 2, "urgency": 0.5}]
+
+
+def test_values_make_canonical_specs() -> None:
+    base = parse_strategy("aware:urgency=0.25")
+    assert with_values(base, {"candidates": 6}).spec == "aware:candidates=6,urgency=0.25"
+    assert with_values(base, {"urgency": 0.5}).spec == "aware"  # back to every default
+
+
+def test_ranges_and_inside() -> None:
+    (r,) = parse_ranges(GREEDY, ["take_margin=0:10"])
+    assert (r.low, r.high, r.text()) == (0, 10, "take_margin=0:10")
+    assert inside(parse_strategy("greedy"), [r])
+    assert not inside(parse_strategy("greedy:take_margin=11"), [r])
+
+
+@pytest.mark.parametrize("texts, message", [
+    (["speed=1,2"], "greedy has no parameter 'speed'; its parameters: take_margin"),
+    (["take_margin=150"], "greedy: take_margin must be 0 to 100, not '150'"),
+    (["take_margin=-1:3"], "greedy: take_margin must be 0 to 100, not '-1'"),
+    (["take_margin=1.5"], "greedy: take_margin must be a whole number, not '1.5'"),
+    (["take_margin="], "--grid 'take_margin=' gives no values; write take_margin=v1,v2,…"),
+    (["take_margin=5:2"], "--grid take_margin=5:2 is empty: low is above high"),
+    (["take_margin=0:4:0.5"], "the step must be one"),
+    (["take_margin=0:4:-1"], "the step must be a positive number"),
+    (["take_margin=1,1"], "--grid take_margin lists 1 twice"),
+    (["take_margin=1", "take_margin=2"], "--grid take_margin is given twice"),
+    (["take_margin"], "--grid 'take_margin': write name=v1,v2,… or name=low:high:step"),
+    ([], "give at least one --grid"),
+])
+def test_bad_grids_say_what_is_allowed(texts, message) -> None:
+    with pytest.raises(SpaceError) as err:
+        parse_grid(GREEDY, texts)
+    assert message in str(err.value) and "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("family, texts, message", [
+    (GREEDY, ["speed=0:1"], "greedy has no parameter 'speed'; its parameters: take_margin"),
+    (GREEDY, ["take_margin=3:3"], "--param 'take_margin=3:3' is an empty range: low must be "
+                                  "below high"),
+    (GREEDY, ["take_margin=5:1"], "is an empty range"),
+    (GREEDY, ["take_margin=0:101"], "greedy: take_margin must be 0 to 100, not '101'"),
+    (AWARE, ["urgency=0:2"], "aware: urgency must be 0 to 1, not '2'"),
+    (GREEDY, ["take_margin=0:2.5"], "greedy: take_margin must be a whole number, not '2.5'"),
+    (GREEDY, ["take_margin=4"], "--param 'take_margin=4': write take_margin=low:high"),
+    (GREEDY, ["take_margin=0:1", "take_margin=2:3"], "--param take_margin is given twice"),
+    (RANDOM, ["x=0:1"], "random has no parameters to tune"),
+    (GREEDY, [], "give at least one --param"),
+])
+def test_bad_ranges_say_what_is_allowed(family, texts, message) -> None:
+    with pytest.raises(SpaceError) as err:
+        parse_ranges(family, texts)
+    assert message in str(err.value) and "\n" not in str(err.value)
