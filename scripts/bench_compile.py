@@ -15,8 +15,8 @@ compiled kernel, and times one first call (the compile, then one solve), CPU and
   call, from Python with plain arrays;
 * ``solver``: all four above one after the other in one process (the solver's share of a
   game's cold start);
-* ``game`` (not run unless asked): ``import fcsim.strategies`` (the strategies compile
-  when imported) and one game of the README's table, everything a simulation compiles.
+* ``game`` (not run unless asked): the engine warmed up for the README's table (its
+  strategies compile when first used), everything a simulation compiles.
 
 ``--against REF`` measures the same cases for git ref ``REF`` (see ``checkout.py``),
 interleaved with this tree's, and adds a ``ratio`` line (this tree / REF) per case.
