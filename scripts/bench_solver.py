@@ -12,7 +12,7 @@ fcsim and solves one hand (warm caches). Times are CPU time of a worker process 
 core (``time.process_time``), after a warm-up, so other work on the machine disturbs them
 less; each figure is the median of ``--passes`` (5) timed passes over the same hands
 (``min_ns`` the fastest), as this machine's speed drifts by up to a quarter between runs.
-``--hands N`` changes the sample size.
+``--hands N`` changes the sample size, ``--cases solve14,discard14`` the cases run.
 
 ``--against REF`` runs the same cases, on the same hands, on git ref ``REF`` too (see
 ``checkout.py``; its kernels are cached under ``<fcsim cache>/against/<commit>``): one
@@ -128,6 +128,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--passes", type=int, default=5)
     parser.add_argument("--against", metavar="REF", help="also measure git ref REF")
+    parser.add_argument("--cases", default=",".join([*(c[0] for c in CASES), "startup"]),
+                        help="comma-separated, of: %(default)s")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
@@ -144,7 +146,11 @@ def main() -> None:
             workers.append(Worker(tree, tree.kept_cache()))
             stack.callback(workers[-1].close)
             print(f"ref={tree.label} commit={tree.commit} {workers[-1].fcsim}", flush=True)
-        for name, cards, rnd in CASES:
+        chosen = args.cases.split(",")
+        unknown = [c for c in chosen if c not in [n for n, _, _ in CASES] + ["startup"]]
+        if unknown:
+            parser.error(f"unknown case {unknown[0]!r}")
+        for name, cards, rnd in [case for case in CASES if case[0] in chosen]:
             hands = scratch / f"hands-{cards}.npy"
             times: dict[str, list[float]] = {w.tree.label: [] for w in workers}
             for p in range(args.passes):
@@ -159,6 +165,8 @@ def main() -> None:
                 pairs = [a / b for a, b in zip(mine, theirs, strict=True)]
                 print(f"case={name} ratio={statistics.median(pairs):.3f} "
                       f"ratio_min={min(mine) / min(theirs):.3f}", flush=True)
+        if "startup" not in chosen:
+            return
         startup = {w.tree.label: [] for w in workers}
         for p in range(3):
             for w in workers if p % 2 == 0 else workers[::-1]:
