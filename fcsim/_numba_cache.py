@@ -21,6 +21,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import os
+import site
 import sys
 import sysconfig
 from functools import cache
@@ -40,12 +41,23 @@ def cache_root() -> Path:
     return Path(base) / "fcsim"
 
 
+_LIBRARY_FOLDERS = frozenset({"site-packages", "dist-packages"})
+
+
 @cache
 def _library_roots() -> tuple[Path, ...]:
-    """Folders of installed libraries and the standard library (never followed)."""
+    """Folders of installed libraries and the standard library (never followed): the
+    interpreter's, and the user's and any other site folder (pip installs there when the
+    interpreter's own folder is read-only)."""
     names = ("stdlib", "platstdlib", "purelib", "platlib")
-    roots = {Path(p).resolve() for p in (sysconfig.get_path(n) for n in names) if p}
-    return tuple(roots)
+    paths = [sysconfig.get_path(n) for n in names]
+    paths += [*site.getsitepackages(), site.getusersitepackages()]
+    return tuple({Path(p).resolve() for p in paths if p})
+
+
+def _is_library(path: Path) -> bool:
+    return (not _LIBRARY_FOLDERS.isdisjoint(path.parts)
+            or any(path.is_relative_to(root) for root in _library_roots()))
 
 
 def _followed(path: Path, origin: Path) -> bool:
@@ -54,7 +66,7 @@ def _followed(path: Path, origin: Path) -> bool:
     libraries (a user's strategy files)."""
     if path.is_relative_to(_PACKAGE) or path.parent == origin.parent:
         return True
-    return not any(path.is_relative_to(root) for root in _library_roots())
+    return not _is_library(path)
 
 
 def _module_file(name: str) -> Path | None:

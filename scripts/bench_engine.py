@@ -5,6 +5,7 @@ Prints one stable line per table:
     table=4xgreedy games=20000 games_per_s=… turns_per_round=…
 
 ``turns_per_round`` is the mean number of player turns in a round (all seats together).
+Each table's strategy has its parameters pinned (``SPECS``), whatever the defaults.
 Times are CPU time of the measuring process (``time.process_time``) after a warm-up game.
 ``--scale`` multiplies every table's game count (e.g. 0.1 for a quick look); ``--tables
 greedy,random`` measures only those.
@@ -43,6 +44,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 TABLES = {"random": 2_000, "greedy": 20_000, "expected": 300, "aware": 300}
+# Each table's strategy with every parameter named, so that two versions of fcsim whose
+# defaults differ still play the same games (greedy's default take_margin became 8).
+SPECS = {"random": "random", "greedy": "greedy:take_margin=0",
+         "expected": "expected:take_margin=0,candidates=3",
+         "aware": "aware:take_margin=0,candidates=4,feed_weight=3,danger_turns=3,urgency=0.5"}
 PLAYERS = 4
 ROOT = Path(__file__).resolve().parent.parent
 CURRENT = "current"
@@ -62,7 +68,7 @@ def measure(name: str, games: int, seed: int) -> tuple[float, float]:
     from fcsim.strategies import parse_strategy
 
     rules = RuleSet(players=PLAYERS)
-    strategies = [parse_strategy(name)]
+    strategies = [parse_strategy(SPECS[name])]
     seeds = np.array([game_seed(np.uint64(seed), np.uint64(g)) for g in range(games)],
                      dtype=np.uint64)
     seating = np.zeros((games, rules.players), dtype=np.int8)

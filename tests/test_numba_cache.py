@@ -8,6 +8,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import numpy as np
+
 from fcsim import _numba_cache
 
 KERNEL = """
@@ -95,3 +97,12 @@ def test_a_user_cache_dir_is_respected(tmp_path: Path) -> None:
     _run(code, tmp_path / "fcsim-cache", NUMBA_CACHE_DIR=str(mine))
     assert any(mine.rglob("*.nbi"))
     assert not (tmp_path / "fcsim-cache" / "numba").exists()
+
+
+def test_installed_libraries_are_never_followed(tmp_path) -> None:
+    """Code in any site folder (the user's too) is a library: an import of it never
+    enters a digest, so the digest cannot depend on which libraries were imported."""
+    user_site = tmp_path / "home" / ".local" / "lib" / "python3" / "site-packages"
+    assert _numba_cache._is_library(user_site / "numpy" / "__init__.py")
+    assert _numba_cache._is_library(Path(np.__file__).resolve())
+    assert not _numba_cache._is_library(tmp_path / "my_strategies" / "mine.py")

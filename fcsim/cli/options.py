@@ -55,22 +55,34 @@ class WildPenalty(click.ParamType):
             self.fail(f"{value!r} is not 'face' or a whole number", param, ctx)
 
 
-def rule_options(func: Callable) -> Callable:
-    """Add the rule-variant flags that mirror :class:`RuleSet`."""
-    options = [
-        click.option("--short", is_flag=True, help="Short game: 6 rounds (3…8 cards)."),
-        click.option("--wild-penalty", type=WildPenalty(), default=20, show_default=True,
-                     help="Points of an unmelded wild-rank card: N or 'face'."),
-        click.option("--go-out-bonus", type=int, default=0, show_default=True,
-                     help="Points for the player who goes out (e.g. -10)."),
-        click.option("--no-all-wild-melds", is_flag=True,
-                     help="Every meld needs a natural card (3+ wilds alone are no meld)."),
-        click.option("--turn-cap", type=int, default=DEFAULT_TURN_CAP, show_default=True,
-                     help="Turns after which a round nobody goes out of is stopped and flagged."),
-    ]
+_SHORT = click.option("--short", is_flag=True, help="Short game: 6 rounds (3…8 cards).")
+_WILD_PENALTY = click.option("--wild-penalty", type=WildPenalty(), default=20, show_default=True,
+                             help="Points of an unmelded wild-rank card: N or 'face'.")
+_GO_OUT_BONUS = click.option("--go-out-bonus", type=int, default=0, show_default=True,
+                             help="Points for the player who goes out (e.g. -10).")
+_NO_ALL_WILD_MELDS = click.option(
+    "--no-all-wild-melds", is_flag=True,
+    help="Every meld needs a natural card (3+ wilds alone are no meld).")
+_TURN_CAP = click.option(
+    "--turn-cap", type=int, default=DEFAULT_TURN_CAP, show_default=True,
+    help="Turns after which a round nobody goes out of is stopped and flagged.")
+
+
+def _with(options: list[Callable], func: Callable) -> Callable:
     for option in reversed(options):
         func = option(func)
     return func
+
+
+def rule_options(func: Callable) -> Callable:
+    """Add the rule-variant flags that mirror :class:`RuleSet`."""
+    return _with([_SHORT, _WILD_PENALTY, _GO_OUT_BONUS, _NO_ALL_WILD_MELDS, _TURN_CAP], func)
+
+
+def hand_rule_options(func: Callable) -> Callable:
+    """Add the rule flags that change what a hand scores (for commands that solve hands
+    and play no game: the other rules could change nothing)."""
+    return _with([_WILD_PENALTY, _NO_ALL_WILD_MELDS], func)
 
 
 def make_rules(players: int = 4, short: bool = False, wild_penalty=20, go_out_bonus: int = 0,

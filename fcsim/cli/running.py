@@ -29,7 +29,7 @@ from fcsim.strategies import StrategyError
 
 INTERRUPTED = 130
 
-__all__ = ["INTERRUPTED", "InputError", "play_folder", "play_plan", "prepare_here",
+__all__ = ["INTERRUPTED", "InputError", "dask_cluster", "play_folder", "play_plan", "prepare_here",
            "say_set_aside"]
 
 
@@ -103,3 +103,19 @@ def play_plan(specs: Sequence[str], rules: RuleSet, seed: int, games: int, out: 
                 executor.close()
     finally:
         folder.release()
+
+
+def dask_cluster(scheduler: str | None, dask_local: int | None) -> Executor | None:
+    """A Dask cluster (connected or started here), or None for a local run."""
+    if not (scheduler or dask_local):
+        return None
+    try:
+        from fcsim.runner.cluster import ClusterError, DaskCluster
+    except ImportError:
+        raise click.ClickException("Dask is not installed: pip install 'fcsim[dask]'") from None
+    if dask_local:
+        return DaskCluster.local(dask_local)
+    try:
+        return DaskCluster.connect(scheduler)
+    except ClusterError as err:
+        raise click.ClickException(str(err)) from None

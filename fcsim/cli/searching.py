@@ -15,7 +15,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, Ti
 
 from fcsim import __version__
 from fcsim.cli.options import make_rules, rule_options
-from fcsim.cli.running import GamesPerSecond, InputError
+from fcsim.cli.running import GamesPerSecond, InputError, dask_cluster
 from fcsim.core.rules import RuleSet
 from fcsim.runner.pool import Executor, LastingPool
 from fcsim.runner.run import default_workers
@@ -94,18 +94,7 @@ def check_counts(counts: dict[str, int | None], scheduler: str | None,
 def make_executor(workers: int | None, scheduler: str | None, dask_local: int | None
                   ) -> Executor:
     """Worker processes that live through the whole search, or a Dask cluster."""
-    if not (scheduler or dask_local):
-        return LastingPool(workers or default_workers())
-    try:
-        from fcsim.runner.cluster import ClusterError, DaskCluster
-    except ImportError:
-        raise click.ClickException("Dask is not installed: pip install 'fcsim[dask]'") from None
-    if dask_local:
-        return DaskCluster.local(dask_local)
-    try:
-        return DaskCluster.connect(scheduler)
-    except ClusterError as err:
-        raise click.ClickException(str(err)) from None
+    return dask_cluster(scheduler, dask_local) or LastingPool(workers or default_workers())
 
 
 def record(command: str, setting: Setting, seed: int, deals: int) -> dict:

@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from fcsim.cli.options import Bounded, InputError, make_rules, rule_options
-from fcsim.cli.running import play_folder, say_set_aside
+from fcsim.cli.running import dask_cluster, play_folder, say_set_aside
 from fcsim.core.rules import RuleSet
 from fcsim.runner import PlanError, RunFolder, RunFolderError, RunPlan, make_plan
 from fcsim.runner.format import MAX_CHUNK_SIZE, MAX_GAMES, MAX_SEED, PART_GLOB
@@ -82,22 +82,6 @@ def _plan(strategies: str, games: int, seed: int, out: Path, players: int | None
         raise InputError(err.message) from None
     except (StrategyError, PlanError, RunFolderError) as err:
         raise InputError(str(err)) from None
-
-
-def _cluster(scheduler: str | None, dask_local: int | None) -> Executor | None:
-    """A Dask cluster (connected or started here), or None for a local run."""
-    if not (scheduler or dask_local):
-        return None
-    try:
-        from fcsim.runner.cluster import ClusterError, DaskCluster
-    except ImportError:
-        raise click.ClickException("Dask is not installed: pip install 'fcsim[dask]'") from None
-    if dask_local:
-        return DaskCluster.local(dask_local)
-    try:
-        return DaskCluster.connect(scheduler)
-    except ClusterError as err:
-        raise click.ClickException(str(err)) from None
 
 
 def _describe(plan: RunPlan, requested: int, workers: str, out: Path) -> None:
@@ -189,7 +173,7 @@ def simulate_command(strategies, games, seed, out, players, short, wild_penalty,
         click.echo(f"{out} already holds this complete run; nothing to do", err=True)
         _report(plan, folder)
         return
-    cluster = _cluster(scheduler, dask_local)  # before the folder: an unreachable one fails
+    cluster = dask_cluster(scheduler, dask_local)  # before the folder: an unreachable one fails
     try:
         say_set_aside(folder, folder.create())
         if folder.missing:

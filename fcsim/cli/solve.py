@@ -8,7 +8,7 @@ from collections.abc import Iterable
 
 import click
 
-from fcsim.cli.options import make_rules, rule_options
+from fcsim.cli.options import hand_rule_options, make_rules
 from fcsim.core.arrangement import Arrangement, solve
 from fcsim.core.cards import CardError
 from fcsim.core.rules import RuleSet
@@ -54,17 +54,16 @@ def _solve_lines(lines: Iterable[str], round_number: int, rules: RuleSet,
 @click.option("--file", "path", type=click.File("r"),
               help="Solve one hand per line (- for stdin), skipping blank lines; writes JSON "
                    "Lines in order, each with its line number.")
-@rule_options
+@hand_rule_options
 @click.argument("cards", nargs=-1)
-def solve_command(round_number, as_json, best_discard, path, cards, short, wild_penalty,
-                  go_out_bonus, no_all_wild_melds, turn_cap) -> None:
+def solve_command(round_number, as_json, best_discard, path, cards, wild_penalty,
+                  no_all_wild_melds) -> None:
     """Solve a hand exactly, for example: fcsim solve --round 5 9H JS 7D JK.
 
     With --file, a bad line is reported with its number, the other lines are still
     solved, and the exit status is 2 if any line failed.
     """
-    rules = make_rules(short=False, wild_penalty=wild_penalty, go_out_bonus=go_out_bonus,
-                       no_all_wild_melds=no_all_wild_melds, turn_cap=turn_cap)
+    rules = make_rules(wild_penalty=wild_penalty, no_all_wild_melds=no_all_wild_melds)
     if path is not None:
         if cards:
             raise click.UsageError("give cards as arguments or --file, not both")

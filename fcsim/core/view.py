@@ -33,7 +33,7 @@ from __future__ import annotations
 from typing import Protocol, runtime_checkable
 
 import numpy as np
-from numba import njit, types
+from numba import config, njit, types
 
 from fcsim.core.cards import (
     N_KINDS,
@@ -117,13 +117,39 @@ def decision(func: object) -> object:
     return njit(cache=True)(func)
 
 
-def compiled(dispatcher: object) -> object:
-    """``dispatcher`` compiled for :data:`DECISION_SIGNATURE` and closed to other types, so
-    the engine can hold it as a first-class function."""
+def closed(dispatcher: object) -> object:
+    """``dispatcher`` itself compiled for :data:`DECISION_SIGNATURE` and closed to other
+    types: compiled code that calls it as a global converts its arguments to that
+    signature instead of compiling it again for each call site's array layouts."""
+    if config.DISABLE_JIT:
+        return dispatcher
     if DECISION_SIGNATURE.args not in dispatcher.overloads:
         dispatcher.compile(DECISION_SIGNATURE)
-        dispatcher.disable_compile()
+    dispatcher.disable_compile()
     return dispatcher
+
+
+_FIRST_CLASS: dict[object, object] = {}  # a decision function's code -> its engine handle
+
+
+def compiled(dispatcher: object) -> object:
+    """The engine's handle on a decision function: a dispatcher of the same code with one
+    overload, :data:`DECISION_SIGNATURE`, closed to other types — a first-class function.
+
+    Not ``dispatcher`` itself: one also called from Python holds overloads for other array
+    layouts, and numba then types it as that very dispatcher rather than as a function, so
+    the engine's kernel cache would store the dispatcher whole and every process loading
+    the engine would compile it again, uncached, before playing a game. The handle shares
+    ``dispatcher``'s cache files (same code), so it costs no second compile.
+    """
+    if config.DISABLE_JIT:
+        return dispatcher
+    handle = _FIRST_CLASS.get(dispatcher.py_func)
+    if handle is None:
+        handle = njit(DECISION_SIGNATURE, cache=True)(dispatcher.py_func)
+        handle.disable_compile()
+        _FIRST_CLASS[dispatcher.py_func] = handle
+    return handle
 
 
 @decision

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -14,10 +15,25 @@ from fcsim.runner.store import RunFolder
 from fcsim.strategies import Strategy, parse_strategies, parse_strategy
 from fcsim.strategies.sources import strategy_sources
 
+CGROUP_CPU_MAX = Path("/sys/fs/cgroup/cpu.max")  # cgroup v2: "QUOTA PERIOD" or "max PERIOD"
+
+
+def cpu_quota(cpu_max: Path = CGROUP_CPU_MAX) -> int | None:
+    """The cores a cgroup CPU quota allows (rounded up), None without a quota: a
+    container may see every core of its host yet get the time of a few."""
+    try:
+        quota, period = cpu_max.read_text().split()[:2]
+        return max(1, math.ceil(int(quota) / int(period)))
+    except (OSError, ValueError):  # no cgroup v2 file, or "max": no quota
+        return None
+
 
 def default_workers() -> int:
-    """The cores this process may use."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    """The cores this process may use: its CPU affinity, capped by a cgroup quota."""
+    cores = (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+             else os.cpu_count() or 1)
+    quota = cpu_quota()
+    return cores if quota is None else min(cores, quota)
 
 
 def local_executor(workers: int, chunks: int) -> Executor:

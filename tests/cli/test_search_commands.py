@@ -7,13 +7,13 @@ import os
 import signal
 import subprocess
 import sys
-import time
 
 import polars as pl
 import pytest
 from click.testing import CliRunner
 
 from fcsim.cli import cli
+from tests.waiting import PATIENCE_S, wait_until
 
 # SPEC names its parameters, so that the tests do not depend on greedy's defaults
 SWEEP = ["sweep", "greedy:take_margin=3", "--grid", "take_margin=0,3", "--deals", "8",
@@ -146,13 +146,9 @@ def test_ctrl_c_keeps_finished_trials_and_resume_continues(tmp_path) -> None:
                              "--out", str(out)], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=True,
                             preexec_fn=_default_sigint)
-    deadline = time.monotonic() + 120
-    while not (out / "trials.parquet").exists():
-        assert proc.poll() is None, proc.communicate()
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
+    wait_until((out / "trials.parquet").exists, proc)
     os.killpg(proc.pid, signal.SIGINT)  # as Ctrl-C in a terminal: to every process
-    _, stderr = proc.communicate(timeout=60)
+    _, stderr = proc.communicate(timeout=PATIENCE_S)
     assert proc.returncode == 130, stderr
     assert "Traceback" not in stderr and "--resume" in stderr
     kept = int(stderr.split("Interrupted: ")[1].split(" of 400")[0])

@@ -10,7 +10,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -23,6 +22,7 @@ from fcsim.core.rules import RuleSet
 from fcsim.runner import simulate
 from fcsim.runner.store import stored_plan
 from fcsim.runner.table import manifest_bytes
+from tests.waiting import PATIENCE_S, wait_until
 
 BASE = ["simulate", "--strategies", "greedy,random", "--short", "--seed", "3"]
 # Full 11-round games: long enough (150 chunks) to be interrupted part way.
@@ -167,11 +167,7 @@ def start(out: Path) -> subprocess.Popen:
                "--out", str(out)]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True, preexec_fn=_default_sigint)
-    deadline = time.monotonic() + 60
-    while not list(out.glob("part-*.parquet")):
-        assert proc.poll() is None, proc.communicate()
-        assert time.monotonic() < deadline
-        time.sleep(0.02)
+    wait_until(lambda: bool(list(out.glob("part-*.parquet"))), proc)
     assert proc.poll() is None, "the run ended before it could be interrupted"
     return proc
 
@@ -187,7 +183,7 @@ def test_ctrl_c_keeps_finished_chunks_and_resume_completes(reference, tmp_path):
     out = tmp_path / "run"
     proc = start(out)
     os.killpg(proc.pid, signal.SIGINT)  # as Ctrl-C in a terminal: to every process
-    _, stderr = proc.communicate(timeout=60)
+    _, stderr = proc.communicate(timeout=PATIENCE_S)
     assert proc.returncode == 130, stderr
     assert "Interrupted:" in stderr and "--resume" in stderr
     assert "Traceback" not in stderr
@@ -205,7 +201,7 @@ def test_killed_run_resumes_without_loss_or_duplicates(reference, tmp_path):
     out = tmp_path / "run"
     proc = start(out)
     os.kill(proc.pid, signal.SIGKILL)  # the parent only: its workers must end by themselves
-    proc.communicate(timeout=60)
+    proc.communicate(timeout=PATIENCE_S)
     (out / ".part-000149.parquet.tmp").write_bytes(b"torn")  # as if killed mid-write
     simulate("greedy,random", 3000, out, seed=3, rules=RuleSet(players=2), chunk_size=20,
              workers=1, resume=True)
@@ -330,7 +326,7 @@ def test_a_second_writer_stops_naming_the_first(reference, tmp_path):
         assert f"writer     pid {proc.pid} " in invoke("info", str(out)).output
     finally:
         os.kill(proc.pid, signal.SIGKILL)  # its lock goes with it
-        proc.communicate(timeout=60)
+        proc.communicate(timeout=PATIENCE_S)
     result = invoke(*LONG, "--seed", "3", "--out", str(out), "--resume")
     assert result.exit_code == 0, result.output
     assert_same_rows(out, reference)
@@ -361,12 +357,8 @@ def test_a_huge_run_starts_at_once_and_stops_on_ctrl_c(tmp_path):
 
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True, preexec_fn=limited)
-    deadline = time.monotonic() + 90
-    while not list(out.glob("part-*.parquet")) and proc.poll() is None:
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
-    assert proc.poll() is None, proc.communicate()
+    wait_until(lambda: bool(list(out.glob("part-*.parquet"))), proc)
     os.killpg(proc.pid, signal.SIGINT)
-    _, stderr = proc.communicate(timeout=60)
+    _, stderr = proc.communicate(timeout=PATIENCE_S)
     assert proc.returncode == 130, stderr
     assert "of 10,000,000,000 chunks are kept" in stderr and "Traceback" not in stderr

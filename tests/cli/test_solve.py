@@ -203,3 +203,17 @@ def test_printed_arrangements_are_legal(flags: list[str]) -> None:
             assert problems == [], (kinds, row)
             want, _ = reference_penalty(kinds, round_number, wild_penalty, all_wild)
             assert row["penalty"] == want, (kinds, row)
+
+
+@pytest.mark.parametrize("flag", ["--short", "--go-out-bonus=-10", "--turn-cap=5"])
+def test_rules_that_cannot_change_a_hand_are_not_offered(flag: str) -> None:
+    result = run("--round", "5", flag, "9H", "JS", "7D", "JK", "7S", "3H", "4H")
+    assert result.exit_code == 2 and "No such option" in result.output
+
+
+def test_the_hand_rules_change_the_answer() -> None:
+    hand = ("--round", "1", "--json", "3H", "3S", "3D")
+    assert json.loads(run(*hand).output)["penalty"] == 0
+    assert json.loads(run(*hand, "--no-all-wild-melds").output)["penalty"] == 60
+    assert json.loads(run(*hand, "--no-all-wild-melds", "--wild-penalty", "face").output
+                      )["penalty"] == 9

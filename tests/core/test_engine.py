@@ -123,3 +123,28 @@ def test_the_core_stands_alone() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.strip()
     assert out == "[]"
+
+
+def test_decision_functions_reach_the_engine_as_first_class_functions() -> None:
+    """Even a decision function also called from Python (compiled there for C-layout
+    arrays) reaches the engine as a function value, never as its dispatcher: a dispatcher
+    in the engine's signature would be pickled into the engine's kernel cache, and every
+    process loading it would compile the strategy again, uncached."""
+    import numba
+    from numba.core import types
+
+    from fcsim.core.cards import N_KINDS
+    from fcsim.core.engine import _decision_tables
+    from fcsim.core.view import INFO_SIZE, NO_HIDDEN
+
+    strategy = parse_strategy("random")
+    hand = np.zeros(N_KINDS, np.int8)
+    hand[:4] = 1
+    strategy.family.draw(hand, hand.copy(), np.zeros((4, N_KINDS), np.int8),
+                         np.zeros(INFO_SIZE, np.int64), NO_HIDDEN, np.zeros(1),
+                         np.zeros((1, 1), np.uint8), np.zeros(8, np.int64),
+                         np.zeros(4, np.uint64))  # C-layout arrays: an overload of its own
+    assert strategy.family.draw.overloads
+    for table in _decision_tables([strategy] * 4)[:2]:
+        kind = numba.typeof(table)
+        assert isinstance(kind, types.UniTuple) and isinstance(kind.dtype, types.FunctionType)

@@ -1,13 +1,16 @@
 """Running a plan: the bar hears games within a chunk, kernels compile once in the parent
-and say so only when they compile, chunk sizes follow the run."""
+and say so only when they compile, chunk sizes follow the run, workers follow the cores
+this process may use."""
 
 from __future__ import annotations
 
+import pytest
 from numba import njit
 
 from fcsim.core.rules import RuleSet
 from fcsim.runner import RunFolder, chunk, execute, make_plan, pool, run
 from fcsim.runner.pool import InProcess, ProcessPool
+from fcsim.runner.run import cpu_quota, default_workers
 
 RULES = RuleSet(players=2, rounds=6)
 
@@ -65,3 +68,18 @@ def test_the_first_compilation_is_announced_once():
         fresh(1)
         fresh(1.5)
     assert said == ["compiling"]
+
+
+@pytest.mark.parametrize(("text", "cores"), [("200000 100000\n", 2), ("150000 100000", 2),
+                                             ("50000 100000", 1), ("max 100000", None),
+                                             ("nonsense", None)])
+def test_cpu_quota_reads_the_cgroup_limit(tmp_path, text: str, cores: int | None) -> None:
+    cpu_max = tmp_path / "cpu.max"
+    cpu_max.write_text(text)
+    assert cpu_quota(cpu_max) == cores
+    assert cpu_quota(tmp_path / "absent") is None
+
+
+def test_default_workers_never_exceeds_the_quota(monkeypatch) -> None:
+    monkeypatch.setattr("fcsim.runner.run.cpu_quota", lambda: 1)
+    assert default_workers() == 1

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from fcsim.runner.format import part_files
 from fcsim.runner.plan import chunk_layout
-from fcsim.runner.store import part_files
 from fcsim.tune.arena import chunk_deals, folder_name
 from fcsim.tune.deals import DealResults
 from tests.tune.helpers import make_search

@@ -23,7 +23,7 @@ from pathlib import Path
 from types import ModuleType
 
 from fcsim._numba_cache import cache_root
-from fcsim.core.view import compiled
+from fcsim.core.view import closed
 from fcsim.strategies.registry import NESTED_SEPARATOR, Strategy, StrategyError, parse_strategy
 from fcsim.strategies.search import kernels
 
@@ -109,7 +109,7 @@ def _closed(module: ModuleType) -> ModuleType:
     signature and closed to others, as the kernels call them (else each call site with
     other array layouts would compile them again)."""
     for name in ("rollout_draw", "rollout_discard", "anchor_draw", "anchor_discard"):
-        compiled(getattr(module, name))
+        closed(getattr(module, name))
     return module
 
 
