@@ -21,6 +21,7 @@ SUITS = "SHDCX"
 N_SUITS = 5
 N_RANKS = 11  # 3 … K
 MIN_RANK = 3
+MAX_RANK = MIN_RANK + N_RANKS - 1  # 13, the king: the most points of a natural card
 N_NATURAL = N_SUITS * N_RANKS  # 55
 JOKER = N_NATURAL  # 55
 N_KINDS = N_NATURAL + 1  # 56
