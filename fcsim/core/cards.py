@@ -14,8 +14,7 @@ import re
 from collections.abc import Iterable
 
 import numpy as np
-
-from fcsim.core.jit import kernel
+from numba import njit
 
 SUITS = "SHDCX"
 N_SUITS = 5
@@ -45,31 +44,31 @@ class CardError(ValueError):
 # index* is a rank's place 0–10 (3 … K), its digit in a suit's pattern.
 
 
-@kernel
+@njit(cache=True, inline="always")
 def kind_of(rank: int, suit: int) -> int:
     """The kind of the natural card of ``rank`` (3–13) and ``suit`` (0–4)."""
     return suit * N_RANKS + (rank - MIN_RANK)
 
 
-@kernel
+@njit(cache=True, inline="always")
 def kind_at(index: int, suit: int) -> int:
     """The kind of the natural card of rank index ``index`` (0–10) and ``suit``."""
     return suit * N_RANKS + index
 
 
-@kernel
+@njit(cache=True, inline="always")
 def rank_of(kind: int) -> int:
     """The rank (3–13) of a natural kind, which is also its points; jokers have no rank."""
     return kind % N_RANKS + MIN_RANK
 
 
-@kernel
+@njit(cache=True, inline="always")
 def rank_at(index: int) -> int:
     """The rank (3–13), and so the points, of rank index ``index`` (0–10)."""
     return index + MIN_RANK
 
 
-@kernel
+@njit(cache=True, inline="always")
 def suit_of(kind: int) -> int:
     """The suit index (0–4) of a natural kind."""
     return kind // N_RANKS
@@ -90,19 +89,19 @@ _KIND_OF_TOKEN = {"JK": JOKER} | {
 _KINDS = np.arange(N_KINDS)
 
 
-@kernel
+@njit(cache=True, inline="always")
 def wild_rank(round_number: int) -> int:
     """The wild rank of round ``round_number`` (1-based): the hand size, ``round + 2``."""
     return round_number + 2
 
 
-@kernel
+@njit(cache=True, inline="always")
 def wild_index(round_number: int) -> int:
     """The rank index (0–10) of round ``round_number``'s wild rank."""
     return wild_rank(round_number) - MIN_RANK
 
 
-@kernel
+@njit(cache=True, inline="always")
 def card_points(kind: int, round_number: int, wild_points: int) -> int:
     """Points of ``kind`` left unmelded in round ``round_number``, where a card of the wild
     rank costs ``wild_points``."""

@@ -34,10 +34,10 @@ import os
 from pathlib import Path
 
 import numpy as np
+from numba import njit
 
 from fcsim._numba_cache import cache_root
 from fcsim.core.cards import COPIES, MIN_MELD, N_JOKERS, N_RANKS, N_SUITS, rank_at
-from fcsim.core.jit import kernel
 
 N_PATTERNS = 3**N_RANKS  # 177,147
 MAX_WILDS = N_JOKERS + N_SUITS * COPIES  # 16: the jokers and every card of the wild rank
@@ -55,7 +55,7 @@ WIDE_ROWS = 2 * N_PATTERNS  # rows 2N + 2p and 2N + 2p + 1: exact, best over w' 
 NO_CARD = 255  # a free-card entry with no natural left out (or no runs with exactly w)
 
 
-@kernel
+@njit(cache=True)
 def _build_run_table(pow3: np.ndarray) -> np.ndarray:
     """Fill the exact run table; see the module docstring for the recursion."""
     n_w = MAX_WILDS + 1

@@ -30,9 +30,7 @@ How it is exact and fast, one concept a module:
              (:func:`discard_search`: card by card), and :func:`best_discard_kernel`;
 ``api``      the Python API: :func:`min_penalty`, :func:`best_discard`, batches.
 
-Every kernel is a :func:`fcsim.core.jit.kernel`: compiled once, whatever layout of
-arrays or width of integers its callers pass. The melds themselves, for display, are
-rebuilt by :mod:`fcsim.core.arrangement`.
+The melds themselves, for display, are rebuilt by :mod:`fcsim.core.arrangement`.
 """
 
 from fcsim.core.solver.api import (

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from fcsim.core.cards import (
     N_KINDS,
@@ -12,7 +13,6 @@ from fcsim.core.cards import (
     hand_kinds,
     parse_cards,
 )
-from fcsim.core.jit import kernel
 from fcsim.core.rules import ROUND_COUNTS, RuleSet
 from fcsim.core.solver.discard import best_discard_kernel
 from fcsim.core.solver.layout import SCRATCH_SIZE, new_scratch
@@ -74,7 +74,7 @@ def best_discard(hand, round_number: int, rules: RuleSet | None = None) -> tuple
     return format_card(int(kind)), int(pen)
 
 
-@kernel
+@njit(cache=True)
 def penalty_batch_kernel(
     hands: np.ndarray, round_number: int, wild_points: int, all_wild: bool, table: np.ndarray
 ) -> np.ndarray:
@@ -86,7 +86,7 @@ def penalty_batch_kernel(
     return out
 
 
-@kernel
+@njit(cache=True)
 def best_discard_batch_kernel(
     hands: np.ndarray, round_number: int, wild_points: int, all_wild: bool, table: np.ndarray
 ) -> np.ndarray:

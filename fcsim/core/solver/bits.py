@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
-from fcsim.core.jit import kernel
 from fcsim.core.solver.layout import ix
 
 BYTE_BITS = 8
@@ -17,7 +17,7 @@ _DE_BRUIJN_POS = np.array(sorted(range(32), key=lambda k: ((_DE_BRUIJN << k) & 0
                           dtype=np.int64)
 
 
-@kernel
+@njit(cache=True, inline="always")
 def byte_bits(bits: int) -> int:
     """Bit 0 of each byte of a word, gathered into 8 bits (shifts only: numba's integer
     products may not overflow, so the usual multiply trick is out)."""
@@ -26,7 +26,7 @@ def byte_bits(bits: int) -> int:
     return (bits | (bits >> 28)) & 0xFF
 
 
-@kernel
+@njit(cache=True, inline="always")
 def lowest_bit(bits: int) -> int:
     """The position of the lowest set bit of ``bits`` (non-zero, below bit 32)."""
     return _DE_BRUIJN_POS[ix((((bits & -bits) * _DE_BRUIJN) & 0xFFFFFFFF) >> 27)]

@@ -16,9 +16,9 @@ they need: its first ``upto[k]`` options need at most ``k`` wilds.
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from fcsim.core.cards import MIN_MELD, N_SUITS, kind_at, rank_at
-from fcsim.core.jit import kernel
 from fcsim.core.solver.bits import lowest_bit
 from fcsim.core.solver.hand import LOW_SUITS, PACK_BITS, isolated
 from fcsim.core.solver.layout import (
@@ -80,32 +80,32 @@ _UNIT_HIGH = np.array([sum((t >> (_COPY_BITS * s) & 3) << (PACK_BITS * s)
                        for t in range(_HIGH_COPIES_MASK + 1)], dtype=np.int64)
 
 
-@kernel
+@njit(cache=True, inline="always")
 def book_size(book: int) -> int:
     """Cards of a book of :data:`_BOOKS`."""
     return (book >> _BOOK_SIZE) & ((1 << _SIZE_BITS) - 1)
 
 
-@kernel
+@njit(cache=True, inline="always")
 def book_full_suits(book: int) -> int:
     """The suits (a bit set) whose every copy a book of :data:`_BOOKS` takes."""
     return (book >> _BOOK_FULL) & ((1 << N_SUITS) - 1)
 
 
-@kernel
+@njit(cache=True, inline="always")
 def book_takes(book: int) -> int:
     """A book's takes as a base-3 number over suits (copies of suit s: digit s)."""
     return book >> _BOOK_TAKES
 
 
-@kernel
+@njit(cache=True, inline="always")
 def _no_book(scratch: np.ndarray, o: int) -> None:
     """Make option ``o`` "no book": it takes nothing and needs nothing."""
     for f in range(OPT_WIDTH):
         scratch[option(o, f)] = 0
 
 
-@kernel
+@njit(cache=True, inline="always")
 def book_options(counts: np.ndarray, wild_pos: int, n_wilds: int, min_book: int,
                  twice: int, at_least: int, scratch: np.ndarray) -> tuple[int, int]:
     """Store each candidate rank's book options in ``scratch``; returns how many
@@ -182,25 +182,25 @@ def book_options(counts: np.ndarray, wild_pos: int, n_wilds: int, min_book: int,
     return n_real, n_cand
 
 
-@kernel
+@njit(cache=True, inline="always")
 def n_options(scratch: np.ndarray, c: int) -> int:
     """How many options candidate ``c`` has."""
     return scratch[candidate(c, Cand.UPTO + MAX_NEED)]
 
 
-@kernel
+@njit(cache=True, inline="always")
 def affordable(scratch: np.ndarray, c: int, spare: int) -> int:
     """How many of candidate ``c``'s options need no more than ``spare`` (>= 0) wilds."""
     return scratch[candidate(c, Cand.UPTO + min(spare, MAX_NEED))]
 
 
-@kernel
+@njit(cache=True, inline="always")
 def first_option(scratch: np.ndarray, c: int) -> int:
     """The number of candidate ``c``'s first option."""
     return scratch[candidate(c, Cand.FIRST)]
 
 
-@kernel
+@njit(cache=True, inline="always")
 def _sort_candidates(scratch: np.ndarray, n_cand: int) -> None:
     """Order the candidates by their number of options, fewest first: the last ones,
     with the most, are the ones the solver tries in place rather than lists."""

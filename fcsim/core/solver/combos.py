@@ -11,9 +11,9 @@ rest (usually no candidate is outer).
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from fcsim.core.cards import N_RANKS, N_SUITS
-from fcsim.core.jit import kernel
 from fcsim.core.solver.books import affordable, first_option, n_options
 from fcsim.core.solver.hand import HUGE_PENALTY, unpack
 from fcsim.core.solver.layout import (
@@ -38,7 +38,7 @@ NO_OPTION = -1
 _CODE_BITS = np.array([max(0, n - 1).bit_length() for n in range(256)], dtype=np.int64)
 
 
-@kernel
+@njit(cache=True, inline="always")
 def slicing(scratch: np.ndarray, n_cand: int, n_listed: int) -> tuple[int, int]:
     """Split the candidates below ``n_listed`` in two: the last ones, with at most
     ``SLICE`` combinations of options, are listed whole by :func:`fill_slice`; the
@@ -63,7 +63,7 @@ def slicing(scratch: np.ndarray, n_cand: int, n_listed: int) -> tuple[int, int]:
     return n_outer, 1 << scratch[at(SHIFTS, n_outer)]
 
 
-@kernel
+@njit(cache=True, inline="always")
 def choice(scratch: np.ndarray, c: int, code: int) -> int:
     """The option candidate ``c`` takes in the combination ``code`` (``NO_OPTION`` when the
     code's bits name none: the outer codes have gaps)."""
@@ -74,7 +74,7 @@ def choice(scratch: np.ndarray, c: int, code: int) -> int:
     return first_option(scratch, c) + o
 
 
-@kernel
+@njit(cache=True, inline="always")
 def fill_slice(scratch: np.ndarray, n_outer: int, n_listed: int, outer_code: int,
                n_wilds: int, low_word: int, high_word: int) -> tuple[int, int]:
     """List the affordable choices of candidates ``n_outer`` to ``n_listed - 1`` after the
@@ -125,7 +125,7 @@ def fill_slice(scratch: np.ndarray, n_outer: int, n_listed: int, outer_code: int
     return src, n
 
 
-@kernel
+@njit(cache=True, inline="always")
 def bound_slice(scratch: np.ndarray, table: np.ndarray, start: int, n: int, n_wilds: int,
                 nat_total: int) -> None:
     """Give each listed combination a lower bound on its penalty: each suit's runs hold at
@@ -140,7 +140,7 @@ def bound_slice(scratch: np.ndarray, table: np.ndarray, start: int, n: int, n_wi
         scratch[entry(e, Entry.BOUND)] = bound
 
 
-@kernel
+@njit(cache=True, inline="always")
 def pop_least(scratch: np.ndarray, start: int, n: int) -> tuple[int, int]:
     """The listed combination of least bound (taken out of the list, so the next call
     returns the next), as (its entry, its bound); bounds go up from call to call."""
@@ -153,7 +153,7 @@ def pop_least(scratch: np.ndarray, start: int, n: int) -> tuple[int, int]:
     return best, bound
 
 
-@kernel
+@njit(cache=True, inline="always")
 def load(scratch: np.ndarray, e: int) -> None:
     """Put the suit patterns entry ``e`` leaves where the convolutions read them."""
     for s in range(N_SUITS):
@@ -161,7 +161,7 @@ def load(scratch: np.ndarray, e: int) -> None:
                                        scratch[entry(e, Entry.HIGH)], s)
 
 
-@kernel
+@njit(cache=True, inline="always")
 def write_plan(scratch: np.ndarray, n_cand: int, code: int, run_wilds: int) -> None:
     """Store the books of the combination with this code and the wilds in runs (with a
     book, the most they may take), for :mod:`fcsim.core.arrangement`."""

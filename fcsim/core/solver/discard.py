@@ -14,6 +14,7 @@ lowest kind.
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from fcsim.core.cards import (
     JOKER,
@@ -28,7 +29,6 @@ from fcsim.core.cards import (
     suit_of,
     wild_index,
 )
-from fcsim.core.jit import kernel
 from fcsim.core.solver.books import book_options
 from fcsim.core.solver.combos import bound_slice, fill_slice, load, pop_least, slicing
 from fcsim.core.solver.hand import HUGE_PENALTY, isolated, read_hand, wild_cost
@@ -50,7 +50,7 @@ from fcsim.core.tables import NARROW
 NO_KIND = -1  # no discard (an empty hand), or no card of the wild rank
 
 
-@kernel
+@njit(cache=True, inline="always")
 def _rank_wild(counts: np.ndarray, wild_pos: int) -> int:
     """The lowest kind of the wild rank held (``NO_KIND`` if none): all of them play alike,
     so one stands for all."""
@@ -60,7 +60,7 @@ def _rank_wild(counts: np.ndarray, wild_pos: int) -> int:
     return NO_KIND
 
 
-@kernel
+@njit(cache=True, inline="always")
 def _wilds_in_order(rank_wild: int, wild_points: int) -> tuple[int, int]:
     """The joker and ``rank_wild`` in the order ties between discarding them go: the one
     worth more first, at equal points the lower kind."""
@@ -69,7 +69,7 @@ def _wilds_in_order(rank_wild: int, wild_points: int) -> tuple[int, int]:
     return JOKER, rank_wild
 
 
-@kernel
+@njit(cache=True, inline="always")
 def _penalty_without(k: int, counts: np.ndarray, round_number: int, wild_points: int,
                      all_wild: bool, table: np.ndarray, scratch: np.ndarray) -> int:
     """The least penalty of the hand less one card of kind ``k`` (``counts`` restored)."""
@@ -79,7 +79,7 @@ def _penalty_without(k: int, counts: np.ndarray, round_number: int, wild_points:
     return pen
 
 
-@kernel
+@njit(cache=True, inline="always")
 def _isolated_in_books(counts: np.ndarray, n_cand: int, scratch: np.ndarray) -> int:
     """The kinds (a bit set) of the isolated natural cards of the candidate book ranks."""
     kinds = 0
@@ -92,7 +92,7 @@ def _isolated_in_books(counts: np.ndarray, n_cand: int, scratch: np.ndarray) -> 
     return kinds
 
 
-@kernel
+@njit(cache=True)
 def discard_kernel(counts: np.ndarray, round_number: int, wild_points: int, all_wild: bool,
                    table: np.ndarray, scratch: np.ndarray, best_kind: int, best_pen: int
                    ) -> tuple[int, int]:
@@ -196,7 +196,7 @@ def discard_kernel(counts: np.ndarray, round_number: int, wild_points: int, all_
     return best_kind, best_pen
 
 
-@kernel
+@njit(cache=True)
 def discard_search(counts: np.ndarray, round_number: int, wild_points: int, all_wild: bool,
                    table: np.ndarray, scratch: np.ndarray, best_kind: int, best_pen: int
                    ) -> tuple[int, int]:
@@ -241,7 +241,7 @@ def discard_search(counts: np.ndarray, round_number: int, wild_points: int, all_
     return best_kind, best_pen
 
 
-@kernel
+@njit(cache=True)
 def best_discard_kernel(counts: np.ndarray, round_number: int, wild_points: int, all_wild: bool,
                         table: np.ndarray, scratch: np.ndarray) -> tuple[int, int]:
     """The discard that leaves the least penalty, and that penalty (:func:`discard_kernel`).
@@ -259,7 +259,7 @@ def best_discard_kernel(counts: np.ndarray, round_number: int, wild_points: int,
                           NO_KIND, HUGE_PENALTY)
 
 
-@kernel
+@njit(cache=True)
 def discard_memo(counts: np.ndarray, round_number: int, wild_points: int, all_wild: bool,
                  table: np.ndarray, scratch: np.ndarray, best_kind: int, best_pen: int,
                  hashed: np.uint64) -> tuple[int, int]:

@@ -9,9 +9,9 @@ takes its cards from every suit in two subtractions.
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from fcsim.core.cards import JOKER_PENALTY, N_RANKS, N_SUITS, kind_at, rank_at
-from fcsim.core.jit import kernel
 from fcsim.core.solver.bits import BYTE_LSB, byte_bits
 from fcsim.core.solver.layout import HAND_WORDS, KINDS_PER_WORD, SUIT_RANKS, at, ix
 
@@ -34,7 +34,7 @@ _NEAR = np.array([sum(1 << j for j in range(max(0, i - _NEAR_RANKS),
                   for i in range(N_RANKS)], dtype=np.int64)
 
 
-@kernel
+@njit(cache=True, inline="always")
 def read_hand(counts: np.ndarray, wild_pos: int, scratch: np.ndarray
               ) -> tuple[int, int, int, int, int, int]:
     """Suits' rank sets into ``scratch``, and the hand's numbers, branch-free (hands are
@@ -80,7 +80,7 @@ def read_hand(counts: np.ndarray, wild_pos: int, scratch: np.ndarray
     return nat_total, n_rank_wilds, seen, twice, low_word, high_word
 
 
-@kernel
+@njit(cache=True, inline="always")
 def unpack(low_word: int, high_word: int, s: int) -> int:
     """Suit ``s``'s pattern from the packed words."""
     if s < LOW_SUITS:
@@ -88,7 +88,7 @@ def unpack(low_word: int, high_word: int, s: int) -> int:
     return (high_word >> (PACK_BITS * (s - LOW_SUITS))) & _PACK_MASK
 
 
-@kernel
+@njit(cache=True, inline="always")
 def isolated(scratch: np.ndarray, s: int, i: int) -> bool:
     """Whether no natural card of suit ``s`` is within ``_NEAR_RANKS`` of rank index ``i``
     (rank sets from :func:`read_hand`)."""
@@ -98,7 +98,7 @@ def isolated(scratch: np.ndarray, s: int, i: int) -> bool:
 HUGE_PENALTY = 1 << 30  # above any penalty a hand can leave: "none yet"
 
 
-@kernel
+@njit(cache=True, inline="always")
 def wild_cost(u: int, n_rank_wilds: int, n_jokers: int, wild_points: int) -> int:
     """Points of the ``u`` cheapest of the hand's wilds left unmelded."""
     if wild_points <= JOKER_PENALTY:

@@ -13,8 +13,9 @@ for the suit leaving a natural out for free, that card's points and order
 
 from __future__ import annotations
 
+from numba import njit
+
 from fcsim.core.cards import kind_of
-from fcsim.core.jit import kernel
 
 KEY_SCALE = 256
 _ORDER_SUITS = 8  # an order's suit part, 7 - suit, fits below 8
@@ -22,33 +23,33 @@ _TIE_NATURAL = 127  # above every order (8 × 13 + 7)
 _TIE_WILD = 200  # above every natural's tie-break
 
 
-@kernel
+@njit(cache=True, inline="always")
 def scaled(total: int) -> int:
     """A run total as a part of a key."""
     return KEY_SCALE * total
 
 
-@kernel
+@njit(cache=True, inline="always")
 def natural_order(points: int, suit: int) -> int:
     """The order of a natural card: greater for more points, then for a lower suit."""
     return _ORDER_SUITS * points + _ORDER_SUITS - 1 - suit
 
 
-@kernel
+@njit(cache=True, inline="always")
 def free_part(total: int, points: int, suit: int) -> int:
     """A key part: runs and one natural card left out of them totalling ``total``, that
     card worth ``points``, of ``suit``."""
     return scaled(total) + natural_order(points, suit)
 
 
-@kernel
+@njit(cache=True, inline="always")
 def natural_key(cost: int, free: int) -> int:
     """The key of discarding the natural card a sum of parts ``free`` leaves out, from an
     arrangement of the whole hand of penalty ``cost`` (that card counted)."""
     return scaled(cost) + _TIE_NATURAL - free
 
 
-@kernel
+@njit(cache=True, inline="always")
 def wild_key(cost: int, runs: int, second: bool) -> int:
     """The key of discarding a wild from an arrangement of penalty ``cost`` (the wilds it
     leaves out counted without the discard) and scaled runs ``runs``; ``second`` for the
@@ -56,26 +57,26 @@ def wild_key(cost: int, runs: int, second: bool) -> int:
     return scaled(cost) - runs + _TIE_WILD + second
 
 
-@kernel
+@njit(cache=True, inline="always")
 def penalty_key(penalty: int) -> int:
     """The least key of a penalty: a known discard's, which only a lower penalty beats."""
     return scaled(penalty)
 
 
-@kernel
+@njit(cache=True, inline="always")
 def key_floor(bound: int, top: int) -> int:
     """The least key of an arrangement whose penalty is at least ``bound``, when no card
     is worth more than ``top`` points."""
     return natural_key(bound, free_part(top, top, 0))
 
 
-@kernel
+@njit(cache=True, inline="always")
 def key_penalty(key: int) -> int:
     """The penalty a key stands for."""
     return key // KEY_SCALE
 
 
-@kernel
+@njit(cache=True, inline="always")
 def key_kind(key: int, first_wild: int, second_wild: int) -> int:
     """The discard a key stands for: a natural card's kind, or one of the two wilds."""
     tie = key % KEY_SCALE

@@ -30,9 +30,9 @@ from enum import IntEnum
 from itertools import accumulate
 
 import numpy as np
+from numba import njit
 
 from fcsim.core.cards import MIN_MELD, N_KINDS, N_RANKS, N_SUITS
-from fcsim.core.jit import kernel
 from fcsim.core.tables import MAX_WILDS, NARROW
 
 MAX_NEED = MIN_MELD - 1  # wilds a book can need: two, beside a single natural card
@@ -43,7 +43,7 @@ KINDS_PER_WORD = np.dtype(np.int64).itemsize  # a hand packed one byte (of copie
 HAND_WORDS = N_KINDS // KINDS_PER_WORD
 
 
-@kernel
+@njit(cache=True)
 def ix(i: int) -> np.uint64:
     """An array index as unsigned: numba reads a negative signed index from the end of the
     array, a check on every access (an eighth of a solve); the kernels' indices are
@@ -51,7 +51,7 @@ def ix(i: int) -> np.uint64:
     return np.uint64(i)
 
 
-@kernel
+@njit(cache=True, inline="always")
 def at(region: int, i: int) -> np.uint64:
     """Where item ``i`` of the plain region starting at ``region`` is."""
     return ix(region + i)
@@ -63,7 +63,7 @@ Cand = IntEnum("Cand", "RANK FIRST UPTO", start=0)
 CAND_WIDTH = Cand.UPTO + MAX_NEED + 1
 
 
-@kernel
+@njit(cache=True, inline="always")
 def candidate(c: int, field: int) -> np.uint64:
     """Where ``field`` of candidate ``c``'s record is."""
     return ix(_CANDIDATES + c * CAND_WIDTH + field)
@@ -75,7 +75,7 @@ Opt = IntEnum("Opt", "LOW HIGH NEED VALUE TAKES", start=0)
 OPT_WIDTH = len(Opt)
 
 
-@kernel
+@njit(cache=True, inline="always")
 def option(o: int, field: int) -> np.uint64:
     """Where ``field`` of book option ``o``'s record is (options are numbered across
     candidates)."""
@@ -88,7 +88,7 @@ Entry = IntEnum("Entry", "LOW HIGH NEED VALUE CODE BOUND", start=0)
 ENTRY_WIDTH = len(Entry)
 
 
-@kernel
+@njit(cache=True, inline="always")
 def entry(e: int, field: int) -> np.uint64:
     """Where ``field`` of combination entry ``e`` (``0 … 2 * SLICE - 1``: two lists) is."""
     return ix(_ENTRIES + e * ENTRY_WIDTH + field)
@@ -100,7 +100,7 @@ Memo = IntEnum("Memo", "TAG FIRST SECOND", start=HAND_WORDS)
 MEMO_WIDTH = Memo.SECOND + 1
 
 
-@kernel
+@njit(cache=True, inline="always")
 def memo_at(slot: int, field: int) -> np.uint64:
     """Where ``field`` (a hand word's number, or a :class:`Memo`) of memo record ``slot``
     is."""

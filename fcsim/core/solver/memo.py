@@ -13,8 +13,8 @@ from __future__ import annotations
 from itertools import accumulate
 
 import numpy as np
+from numba import njit
 
-from fcsim.core.jit import kernel
 from fcsim.core.solver.bits import BYTE_BITS
 from fcsim.core.solver.layout import (
     HAND_WORDS,
@@ -40,14 +40,14 @@ _SLOT_SHIFT = 64 - (MEMO_SLOTS.bit_length() - 1)  # a slot is the top bits of a 
 _KNOWN_PENALTY_CAP = 1 << 20
 
 
-@kernel
+@njit(cache=True, inline="always")
 def rules_tag(round_number: int, wild_points: int, all_wild: bool) -> int:
     """The tag of a minimum-penalty question in a round under rules."""
     return ((round_number << _TAG_ROUND) | (wild_points << _TAG_WILD_POINTS)
             | (int(all_wild) << _TAG_ALL_WILD))
 
 
-@kernel
+@njit(cache=True, inline="always")
 def discard_tag(round_number: int, wild_points: int, all_wild: bool, known_kind: int,
                 known_penalty: int) -> int:
     """The tag of a best-discard question, starting from a known discard (kind -1: none)."""
@@ -56,7 +56,7 @@ def discard_tag(round_number: int, wild_points: int, all_wild: bool, known_kind:
             | (min(known_penalty, _KNOWN_PENALTY_CAP) << _TAG_KNOWN_PENALTY))
 
 
-@kernel
+@njit(cache=True, inline="always")
 def _hand_word(counts: np.ndarray, j: int) -> np.uint64:
     """Kinds ``KINDS_PER_WORD * j`` and the next ones of a hand, one byte of copies each."""
     word = np.uint64(0)
@@ -65,7 +65,7 @@ def _hand_word(counts: np.ndarray, j: int) -> np.uint64:
     return word
 
 
-@kernel
+@njit(cache=True, inline="always")
 def hand_hash(counts: np.ndarray) -> np.uint64:
     """A hash of a hand that is a sum over its cards, so adding card ``k`` adds
     ``card_hash(k)`` (lookaheads hash each hand after a draw in O(1))."""
@@ -75,13 +75,13 @@ def hand_hash(counts: np.ndarray) -> np.uint64:
     return h
 
 
-@kernel
+@njit(cache=True, inline="always")
 def card_hash(kind: int) -> np.uint64:
     """What one card of ``kind`` adds to :func:`hand_hash`."""
     return _ZOBRIST[ix(kind // KINDS_PER_WORD)] << np.uint64(BYTE_BITS * (kind % KINDS_PER_WORD))
 
 
-@kernel
+@njit(cache=True, inline="always")
 def lookup(counts: np.ndarray, tag: int, hashed: np.uint64, scratch: np.ndarray
            ) -> tuple[int, bool]:
     """The memo record for (``counts``, ``tag``) and whether it holds them already;
@@ -96,13 +96,13 @@ def lookup(counts: np.ndarray, tag: int, hashed: np.uint64, scratch: np.ndarray
     return slot, True
 
 
-@kernel
+@njit(cache=True, inline="always")
 def answers(scratch: np.ndarray, slot: int) -> tuple[int, int]:
     """The two answers memo record ``slot`` holds."""
     return scratch[memo_at(slot, Memo.FIRST)], scratch[memo_at(slot, Memo.SECOND)]
 
 
-@kernel
+@njit(cache=True, inline="always")
 def store(counts: np.ndarray, tag: int, scratch: np.ndarray, slot: int, first: int,
           second: int) -> None:
     """Fill memo record ``slot`` (from :func:`lookup`)."""

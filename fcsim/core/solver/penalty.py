@@ -15,9 +15,9 @@ that bound says it could win.
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from fcsim.core.cards import JOKER, MIN_MELD, N_RANKS, N_SUITS, wild_index
-from fcsim.core.jit import kernel
 from fcsim.core.solver.books import affordable, book_options, first_option
 from fcsim.core.solver.combos import fill_slice, slicing, write_plan
 from fcsim.core.solver.hand import HUGE_PENALTY, read_hand, unpack, wild_cost
@@ -45,7 +45,7 @@ from fcsim.core.solver.runs import (
 _NESTED = 2  # candidates tried in nested loops rather than listed (stand-ins make two)
 
 
-@kernel
+@njit(cache=True)
 def penalty_kernel(counts: np.ndarray, round_number: int, wild_points: int, all_wild: bool,
                    table: np.ndarray, scratch: np.ndarray) -> tuple[int, int]:
     """Exact minimum penalty of a hand, and how many wilds that arrangement leaves out.
@@ -156,7 +156,7 @@ def penalty_kernel(counts: np.ndarray, round_number: int, wild_points: int, all_
     return best_pen, best_left
 
 
-@kernel
+@njit(cache=True)
 def penalty_memo(counts: np.ndarray, round_number: int, wild_points: int, all_wild: bool,
                  table: np.ndarray, scratch: np.ndarray) -> tuple[int, int]:
     """:func:`penalty_kernel` through the memo of recent hands kept in ``scratch``

@@ -12,9 +12,9 @@ budgets are convolved in registers.
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from fcsim.core.cards import N_SUITS
-from fcsim.core.jit import kernel
 from fcsim.core.solver.hand import unpack
 from fcsim.core.solver.key import free_part, scaled
 from fcsim.core.solver.layout import FREE, RUNS, SUIT_LEFT, at, ix
@@ -26,7 +26,7 @@ SMALL_BUDGET = 3  # budgets up to this are convolved in registers …
 _SMALL_FREE_BUDGET = 2  # … and these with one natural card left out
 
 
-@kernel
+@njit(cache=True, inline="always")
 def exact(table: np.ndarray, pat: int, w: int) -> int:
     """A suit's best run total with exactly ``w`` wilds, or ``NO_RUNS``."""
     if w < NARROW:
@@ -36,7 +36,7 @@ def exact(table: np.ndarray, pat: int, w: int) -> int:
     return NO_RUNS if v == INFEASIBLE else int(v)
 
 
-@kernel
+@njit(cache=True, inline="always")
 def best_upto(table: np.ndarray, pat: int, budget: int) -> int:
     """A suit's best run total with at most ``budget`` wilds."""
     if budget < NARROW:
@@ -44,7 +44,7 @@ def best_upto(table: np.ndarray, pat: int, budget: int) -> int:
     return int(table[ix(WIDE_ROWS + 2 * pat + 1), ix(budget - NARROW)])
 
 
-@kernel
+@njit(cache=True, inline="always")
 def add_row(r0: int, r1: int, r2: int, r3: int, v0: int, v1: int, v2: int, v3: int
             ) -> tuple[int, int, int, int]:
     """Best totals with 0-3 wilds after adding one suit whose row gives ``v0``-``v3``
@@ -53,7 +53,7 @@ def add_row(r0: int, r1: int, r2: int, r3: int, v0: int, v1: int, v2: int, v3: i
             max(max(r3 + v0, r2 + v1), max(r1 + v2, r0 + v3)))
 
 
-@kernel
+@njit(cache=True, inline="always")
 def runs_upto_small(table: np.ndarray, low_word: int, high_word: int
                     ) -> tuple[int, int, int, int]:
     """Best run total over the five suits (packed patterns) with at most 0, 1, 2 and 3
@@ -68,13 +68,13 @@ def runs_upto_small(table: np.ndarray, low_word: int, high_word: int
     return r0, r1, r2, r3
 
 
-@kernel
+@njit(cache=True, inline="always")
 def pick(r0: int, r1: int, r2: int, r3: int, budget: int) -> int:
     """The one of :func:`runs_upto_small`'s totals for ``budget`` (0-3)."""
     return r0 if budget == 0 else r1 if budget == 1 else r2 if budget == 2 else r3
 
 
-@kernel
+@njit(cache=True, inline="always")
 def runs_upto(table: np.ndarray, low_word: int, high_word: int, budget: int,
               scratch: np.ndarray) -> int:
     """Best run total over the five suits (packed patterns) with at most ``budget``
@@ -94,13 +94,13 @@ def runs_upto(table: np.ndarray, low_word: int, high_word: int, budget: int,
     return scratch[at(RUNS, budget)]
 
 
-@kernel
+@njit(cache=True, inline="always")
 def _clip(total: int, none: int) -> int:
     """``total``, or ``none`` when it is a sum with a "no runs" in it."""
     return total if total > none // 2 else none
 
 
-@kernel
+@njit(cache=True, inline="always")
 def _convolve_small(scratch: np.ndarray, table: np.ndarray, budget: int) -> None:
     """:func:`convolve_runs` for budgets of 0–3 wilds, kept in registers."""
     r0, r1, r2, r3 = 0, NO_RUNS, NO_RUNS, NO_RUNS
@@ -120,7 +120,7 @@ def _convolve_small(scratch: np.ndarray, table: np.ndarray, budget: int) -> None
     scratch[at(RUNS, 3)] = _clip(r3, NO_RUNS)
 
 
-@kernel
+@njit(cache=True, inline="always")
 def convolve_runs(scratch: np.ndarray, table: np.ndarray, budget: int) -> None:
     """Best run total for exactly w = 0…budget wilds over the suits left (max-plus).
 
@@ -147,7 +147,7 @@ def convolve_runs(scratch: np.ndarray, table: np.ndarray, budget: int) -> None:
             scratch[at(RUNS, w)] = best
 
 
-@kernel
+@njit(cache=True, inline="always")
 def _scaled_runs(table: np.ndarray, pat: int, w: int) -> int:
     """A suit's best run total with exactly ``w`` (< NARROW) wilds, scaled, or
     ``NO_SCALED_RUNS``."""
@@ -155,7 +155,7 @@ def _scaled_runs(table: np.ndarray, pat: int, w: int) -> int:
     return NO_SCALED_RUNS if v == INFEASIBLE else scaled(int(v))
 
 
-@kernel
+@njit(cache=True, inline="always")
 def _scaled_free(table: np.ndarray, pat: int, w: int, suit: int) -> int:
     """A suit's best runs with one natural card left out, as a key part
     (:func:`fcsim.core.solver.key.free_part`), or ``NO_SCALED_RUNS``."""
@@ -165,7 +165,7 @@ def _scaled_free(table: np.ndarray, pat: int, w: int, suit: int) -> int:
     return free_part(int(f), int(table[ix(FREE_ROWS + pat), ix(NARROW + w)]), suit)
 
 
-@kernel
+@njit(cache=True, inline="always")
 def _convolve_free_small(scratch: np.ndarray, table: np.ndarray, budget: int) -> None:
     """:func:`convolve_free` for budgets of 0–2 wilds, kept in registers."""
     r0, r1, r2 = 0, NO_SCALED_RUNS, NO_SCALED_RUNS
@@ -197,7 +197,7 @@ def _convolve_free_small(scratch: np.ndarray, table: np.ndarray, budget: int) ->
     scratch[at(FREE, 2)] = _clip(f2, NO_SCALED_RUNS)
 
 
-@kernel
+@njit(cache=True, inline="always")
 def convolve_free(scratch: np.ndarray, table: np.ndarray, budget: int) -> None:
     """Over the suits left, for exactly w = 0…budget (< NARROW) wilds in runs:
     ``runs[w]`` = the best run total, scaled, and ``free[w]`` = the best of the runs and
