@@ -19,6 +19,7 @@ from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from fcsim.analysis.decisions import DISCARD_KINDS
 from fcsim.analysis.stats import composition_per_game
 
 DPI = 120
@@ -103,18 +104,26 @@ def plot_score_distribution(histogram: pl.DataFrame, path: str | Path,
 
 
 def _round_lines(table: pl.DataFrame, value: str, path: str | Path, colors: Colors | None,
-                 ylabel: str, title: str) -> Path:
+                 ylabel: str, title: str, x: str = "round",
+                 xlabel: str = "round (round r deals r + 2 cards)",
+                 ticks: list[str] | None = None) -> Path:
+    """One line per strategy of ``value`` over ``x`` (numbers, or positions of ``ticks``),
+    with its 95% band."""
     colors = _colors(colors, table["strategy"])
     fig = Figure(figsize=(8, 4.5))
     ax = fig.add_subplot()
-    for (name,), part in table.sort("round").group_by("strategy", maintain_order=True):
-        rounds = part["round"].to_numpy()
-        ax.plot(rounds, part[value].to_numpy(), marker="o", markersize=3, color=colors[name],
+    for (name,), part in table.sort(x).group_by("strategy", maintain_order=True):
+        at = part[x].to_numpy()
+        ax.plot(at, part[value].to_numpy(), marker="o", markersize=3, color=colors[name],
                 label=name)
-        ax.fill_between(rounds, part[f"{value}_lo"].to_numpy(), part[f"{value}_hi"].to_numpy(),
+        ax.fill_between(at, part[f"{value}_lo"].to_numpy(), part[f"{value}_hi"].to_numpy(),
                         color=colors[name], alpha=0.2, linewidth=0)
-    ax.set_xticks(sorted(set(table["round"].to_list())))
-    ax.set_xlabel("round (round r deals r + 2 cards)")
+    at = sorted(set(table[x].to_list()))
+    if ticks is None:
+        ax.set_xticks(at)
+    else:
+        ax.set_xticks(at, [ticks[i] for i in at])
+    ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title)
     ax.legend(title="strategy")
@@ -139,27 +148,90 @@ def plot_penalty_composition(rounds: pl.DataFrame, path: str | Path,
                              colors: Colors | None = None) -> Path:
     """Stacked bars per strategy: mean points per game from natural cards, wild-rank cards
     and jokers (and the go-out bonus, below zero, when that variant is on)."""
-    per_game = composition_per_game(rounds)
-    colors = _colors(colors, per_game["strategy"])
-    names = per_game["strategy"].to_list()
+    return _composition_bars(composition_per_game(rounds), path, colors,
+                             "mean penalty points per game", "Where the penalty points come from")
+
+
+def _composition_bars(per_strategy: pl.DataFrame, path: str | Path, colors: Colors | None,
+                      ylabel: str, title: str) -> Path:
+    """Stacked bars per strategy of the :data:`COMPONENT_COLORS` columns it has."""
+    colors = _colors(colors, per_strategy["strategy"])
+    names = per_strategy["strategy"].to_list()
     fig = Figure(figsize=(max(6, 1.3 * len(names) + 2), 4.8))
     ax = fig.add_subplot()
     x = np.arange(len(names))
     bottom = np.zeros(len(names))
     for column, colour in COMPONENT_COLORS.items():
-        values = per_game[column].to_numpy()
-        if not np.any(values):
+        if column not in per_strategy.columns or not np.any(per_strategy[column].to_numpy()):
             continue
+        values = per_strategy[column].to_numpy()
         base = np.where(values < 0, 0, bottom)
         ax.bar(x, values, 0.6, bottom=base, color=colour, label=COMPONENT_LABELS[column],
                edgecolor=[colors[n] for n in names], linewidth=1.5)
         bottom = bottom + np.clip(values, 0, None)
     tilt = max(map(len, names)) > 10
     ax.set_xticks(x, names, rotation=20 if tilt else 0, ha="right" if tilt else "center")
-    ax.set_ylabel("mean penalty points per game")
-    ax.set_title("Where the penalty points come from")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
     ax.legend(title="left-over cards")
     return save_figure(fig, path)
+
+
+def plot_take_rate(table: pl.DataFrame, path: str | Path, colors: Colors | None = None) -> Path:
+    """Share of turns that took the discard, per round (:func:`decisions.take_rate_by_round`)."""
+    return _round_lines(table, "take_rate", path, colors, "take-the-discard rate (per turn)",
+                        "Taking the discard by round (95% bands)")
+
+
+def plot_take_by_saving(table: pl.DataFrame, path: str | Path,
+                        colors: Colors | None = None) -> Path:
+    """Take-the-discard rate by the penalty the turn saved
+    (:func:`decisions.take_rate_by_saving`)."""
+    return _round_lines(table, "take_rate", path, colors, "take-the-discard rate",
+                        "Taking the discard by the penalty it saves (95% bands)", x="saving",
+                        xlabel="penalty saved by the turn (points, bins of 5; lower end)")
+
+
+def plot_discards(table: pl.DataFrame, path: str | Path, colors: Colors | None = None) -> Path:
+    """What each strategy discards: share by rank, wild rank and joker
+    (:func:`decisions.discards`)."""
+    order = {k: i for i, k in enumerate(DISCARD_KINDS)}
+    table = table.with_columns(position=pl.col("kind").replace_strict(order,
+                                                                       return_dtype=pl.Int32))
+    return _round_lines(table, "share", path, colors, "share of discards",
+                        "What is discarded (95% bands)", x="position",
+                        xlabel="card discarded (naturals by rank; the round's wild rank apart)",
+                        ticks=list(DISCARD_KINDS))
+
+
+def plot_wilds_by_turn(table: pl.DataFrame, path: str | Path,
+                       colors: Colors | None = None) -> Path:
+    """Mean wilds kept after each of a seat's turns (:func:`decisions.wilds_by_turn`)."""
+    return _round_lines(table, "wilds_held", path, colors, "wilds held (wild-rank + jokers)",
+                        "Wilds held by turn (95% bands)", x="own_turn",
+                        xlabel="the seat's own turn of the round")
+
+
+def plot_caught_points(table: pl.DataFrame, path: str | Path,
+                       colors: Colors | None = None) -> Path:
+    """Mean points caught on a last turn, by kind (:func:`decisions.caught_points`)."""
+    return _composition_bars(table, path, colors, "mean points of a hand caught",
+                             "Points caught holding when another seat goes out")
+
+
+def plot_turns_to_go_out(table: pl.DataFrame, path: str | Path,
+                         colors: Colors | None = None) -> Path:
+    """Mean own turns to go out first, per round (:func:`decisions.turns_to_go_out`)."""
+    return _round_lines(table, "own_turns", path, colors, "the seat's own turns",
+                        "Turns to go out (95% bands)")
+
+
+def plot_over_200(table: pl.DataFrame, path: str | Path, colors: Colors | None = None) -> Path:
+    """Share of totals over 200 by wild points scored
+    (:func:`decisions.over_200_by_wild_points`)."""
+    return _round_lines(table, "over_200", path, colors, "share of totals over 200",
+                        "Totals over 200 by wild points scored (95% bands)", x="wild_points",
+                        xlabel="wild points (wild-rank + joker) scored in the game, bin start")
 
 
 def plot_seat_advantage(seats: pl.DataFrame, path: str | Path) -> Path:

@@ -14,8 +14,9 @@ from typing import Any
 
 import polars as pl
 
-from fcsim.analysis import plots, ratings, stats
+from fcsim.analysis import decisions, plots, ratings, stats
 from fcsim.analysis.load import PathLike, load_results, read_metadata, run_names
+from fcsim.runner.format import DECISIONS
 from fcsim.viewer.showcase import write_game_pages
 
 Cell = Callable[[dict[str, Any]], str]
@@ -58,13 +59,15 @@ def _rows(df: pl.DataFrame, cells: Sequence[Cell]) -> list[list[str]]:
     return [[cell(row) for cell in cells] for row in df.iter_rows(named=True)]
 
 
-def _by_round(df: pl.DataFrame, cell: Cell) -> tuple[list[str], list[list[str]]]:
-    """A round × strategy table of ``cell`` values."""
+def _by_round(df: pl.DataFrame, cell: Cell, key: str = "round", label: str | None = None,
+              order: Sequence[Any] | None = None) -> tuple[list[str], list[list[str]]]:
+    """A ``key`` (round) × strategy table of ``cell`` values, rows in ``order`` if given."""
     names = sorted(set(df["strategy"].to_list()))
-    lookup = {(row["round"], row["strategy"]): cell(row) for row in df.iter_rows(named=True)}
-    rounds = sorted(set(df["round"].to_list()))
-    return ["round", *names], [[str(r), *[lookup.get((r, n), "–") for n in names]]
-                               for r in rounds]
+    lookup = {(row[key], row["strategy"]): cell(row) for row in df.iter_rows(named=True)}
+    present = set(df[key].to_list())
+    keys = [k for k in order if k in present] if order is not None else sorted(present)
+    return [label or key, *names], [[str(k), *[lookup.get((k, n), "–") for n in names]]
+                                    for k in keys]
 
 
 def _header(folders: Sequence[Path], metas: Sequence[dict[str, Any]], rows: int,
@@ -169,6 +172,74 @@ def _sections(lf: pl.LazyFrame, out: Path, duplicate: bool) -> list[Section]:
     ]
 
 
+def decision_sections(dec: pl.LazyFrame, lf: pl.LazyFrame, out: Path,
+                       colors: plots.Colors) -> list[Section]:
+    """The Decisions part: how each strategy draws, discards and holds its wilds."""
+    take = decisions.take_rate_by_round(dec)
+    saving = decisions.take_rate_by_saving(dec)
+    thrown = decisions.discards(dec)
+    wilds = decisions.wilds_by_turn(dec)
+    going = decisions.turns_to_go_out(dec)
+    caught = decisions.caught_points(dec, lf)
+    thumb = decisions.rule_of_thumb(dec, lf)
+    over = decisions.over_200_by_wild_points(lf)
+    tables = {
+        "take": _by_round(take, _ci("take_rate", 3)),
+        "saving": _by_round(saving, _ci("take_rate", 3), "saving", "penalty saved"),
+        "thrown": _by_round(thrown, _ci("share", 3), "kind", "discard",
+                            decisions.DISCARD_KINDS),
+        "wilds": _by_round(wilds, _ci("wilds_held", 2), "own_turn", "own turn"),
+        "going": _by_round(going, _ci("own_turns", 2)),
+        "over": _by_round(over, _ci("over_200", 3), "wild_points", "wild points from"),
+    }
+    return [
+        Section("Decisions: taking the discard by round",
+                "Share of turns that drew the discard pile's top card rather than the stock.",
+                *tables["take"], plots.plot_take_rate(take, out / "take_rate.png", colors)),
+        Section("Decisions: taking the discard by the penalty it saves",
+                f"Take rate of turns by the penalty the turn saved (least penalty before the "
+                f"draw minus after the discard; bins of {decisions.SAVING_BIN} points, "
+                f"{decisions.LARGEST_SAVING} and more in the last).",
+                *tables["saving"],
+                plots.plot_take_by_saving(saving, out / "take_by_saving.png", colors)),
+        Section("Decisions: what is discarded",
+                "Share of discards by card: naturals by rank (the round's wild rank apart), "
+                "wild-rank cards, jokers.",
+                *tables["thrown"], plots.plot_discards(thrown, out / "discards.png", colors)),
+        Section("Decisions: wilds held by turn",
+                "Mean wild-rank cards and jokers kept after the discard, by the seat's own "
+                "turn of the round (1 = its first).",
+                *tables["wilds"],
+                plots.plot_wilds_by_turn(wilds, out / "wilds_by_turn.png", colors)),
+        Section("Decisions: turns to go out",
+                "Mean of the seat's own turns it took to go out first, by round.",
+                *tables["going"],
+                plots.plot_turns_to_go_out(going, out / "turns_to_go_out.png", colors)),
+        Section("Decisions: points caught holding",
+                "Hands scored on a last turn, after another seat went out: mean points from "
+                "natural cards, wild-rank cards and jokers, and their total.",
+                ["strategy", "last turns", "natural", "wild-rank", "jokers",
+                 "caught [95% CI]"],
+                _rows(caught, [_col("strategy"), _col("n"), _col("natural_pts", 2),
+                               _col("wild_pts", 2), _col("joker_pts", 2), _ci("caught", 2)]),
+                plots.plot_caught_points(caught, out / "caught_points.png", colors)),
+        Section("Decisions: the rule of thumb",
+                "\"A total over 200 means wilds were held too long\", tested: seat-games "
+                "over 200 against the rest, by the wild points they scored and the wilds "
+                "they held after each discard; below, the share of totals over 200 by the "
+                "game's wild points.",
+                ["strategy", "over 200", "seat-games", "wild points [95% CI]",
+                 "wilds held per turn [95% CI]", "share of total from wilds"],
+                _rows(thumb, [_col("strategy"), lambda row: "yes" if row["over_200"] else "no",
+                              _col("n"),
+                              _ci("wild_points", 2), _ci("wilds_held", 3),
+                              _col("share_wild", 4)])),
+        Section("Decisions: totals over 200 by wild points",
+                "Share of seat-games over 200 by the wild points scored in the game.",
+                *tables["over"], plots.plot_over_200(over, out / "over_200.png", colors)),
+    ]
+
+
 def _games_section(lf: pl.LazyFrame, folders: Sequence[Path], metas: Sequence[dict[str, Any]],
                    out: Path) -> Section:
     """A few games replayed as viewer pages beside the report, and the links to them."""
@@ -250,6 +321,9 @@ def build_report(paths: PathLike | Sequence[PathLike], out_dir: PathLike) -> Pat
     rows = lf.select(pl.len()).collect().item()
     header = _header(folders, metas, rows, stats.players_of(lf), stats.strategies_of(lf))
     sections = _sections(lf, out, duplicate=all(m.get("duplicate") for m in metas))
+    if all(m.get(DECISIONS) for m in metas):
+        colors = plots.strategy_colors(stats.strategies_of(lf))
+        sections += decision_sections(decisions.load_decisions(folders), lf, out, colors)
     sections.append(_games_section(lf, folders, metas, out))
     return write_pages(out, "fcsim report", header, sections)
 

@@ -51,12 +51,12 @@ def t_interval(mean: np.ndarray, sd: np.ndarray, n: np.ndarray, level: float = 0
     return mean - half, mean + half
 
 
-def _with_wilson(df: pl.DataFrame, name: str, successes: str, n: str) -> pl.DataFrame:
+def with_wilson(df: pl.DataFrame, name: str, successes: str, n: str) -> pl.DataFrame:
     lo, hi = wilson_interval(df[successes].to_numpy(), df[n].to_numpy())
     return df.with_columns(pl.Series(f"{name}_lo", lo), pl.Series(f"{name}_hi", hi))
 
 
-def _with_t(df: pl.DataFrame, name: str, sd: str, n: str) -> pl.DataFrame:
+def with_t(df: pl.DataFrame, name: str, sd: str, n: str) -> pl.DataFrame:
     lo, hi = t_interval(df[name].to_numpy(), df[sd].to_numpy(), df[n].to_numpy())
     return df.with_columns(pl.Series(f"{name}_lo", lo), pl.Series(f"{name}_hi", hi))
 
@@ -87,7 +87,7 @@ def win_share(frame: Frame) -> pl.DataFrame:
           .sort("strategy").collect()
           .with_columns(win_share=pl.col("wins") / pl.col("seat_games"),
                         fair_share=pl.lit(1 / players_of(lf))))
-    return _with_wilson(df, "win_share", "wins", "seat_games")
+    return with_wilson(df, "win_share", "wins", "seat_games")
 
 
 def score_summary(frame: Frame) -> pl.DataFrame:
@@ -102,9 +102,9 @@ def score_summary(frame: Frame) -> pl.DataFrame:
           .sort("strategy").collect()
           .with_columns(under_100=pl.col("n_under") / pl.col("seat_games"),
                         over_200=pl.col("n_over") / pl.col("seat_games")))
-    df = _with_t(df, "mean_total", "sd_total", "seat_games")
-    df = _with_wilson(df, "under_100", "n_under", "seat_games")
-    return _with_wilson(df, "over_200", "n_over", "seat_games")
+    df = with_t(df, "mean_total", "sd_total", "seat_games")
+    df = with_wilson(df, "under_100", "n_under", "seat_games")
+    return with_wilson(df, "over_200", "n_over", "seat_games")
 
 
 def _per_round(frame: Frame, exprs: dict[str, Callable[[int], pl.Expr]]) -> pl.DataFrame:
@@ -144,8 +144,8 @@ def round_stats(frame: Frame) -> pl.DataFrame:
         natural_pts=pl.col("penalty") - pl.col("wild_pts") - pl.col("joker_pts")
         - pl.col("bonus_pts"),
     )
-    df = _with_t(df, "penalty", "sd_penalty", "seat_games")
-    return _with_wilson(df, "go_out_rate", "went_out", "seat_games")
+    df = with_t(df, "penalty", "sd_penalty", "seat_games")
+    return with_wilson(df, "go_out_rate", "went_out", "seat_games")
 
 
 COMPONENTS = ("natural_pts", "wild_pts", "joker_pts", "bonus_pts")
@@ -166,8 +166,8 @@ def seat_advantage(frame: Frame) -> pl.DataFrame:
                mean_total=pl.col("total").mean(), sd_total=pl.col("total").std())
           .sort("seat").collect()
           .with_columns(win_share=pl.col("wins") / pl.col("seat_games")))
-    df = _with_wilson(df, "win_share", "wins", "seat_games")
-    return _with_t(df, "mean_total", "sd_total", "seat_games")
+    df = with_wilson(df, "win_share", "wins", "seat_games")
+    return with_t(df, "mean_total", "sd_total", "seat_games")
 
 
 def round_length(frame: Frame) -> pl.DataFrame:
@@ -185,8 +185,8 @@ def round_length(frame: Frame) -> pl.DataFrame:
                                 pl.col(f"sd@{r}").alias("sd_turns"),
                                 pl.col(f"capped@{r}").alias("capped"))
                     for r in rounds]).with_columns(capped_share=pl.col("capped") / pl.col("games"))
-    df = _with_t(df, "mean_turns", "sd_turns", "games")
-    return _with_wilson(df, "capped_share", "capped", "games")
+    df = with_t(df, "mean_turns", "sd_turns", "games")
+    return with_wilson(df, "capped_share", "capped", "games")
 
 
 def score_histogram(frame: Frame, bin_width: int = 10) -> pl.DataFrame:
@@ -276,7 +276,7 @@ def head_to_head(data: Frame | FinishingPatterns) -> pl.DataFrame:
                                     "ahead": pl.Float64}, orient="row")
     df = df.with_columns(pl.col("pairs").cast(pl.Int64),
                          ahead_share=pl.col("ahead") / pl.col("pairs"))
-    return _with_wilson(df, "ahead_share", "ahead", "pairs")
+    return with_wilson(df, "ahead_share", "ahead", "pairs")
 
 
 def p_text(p: float) -> str:

@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
+from fcsim.analysis.synthetic_decisions import decision_table
 from fcsim.runner import format as fmt
 
 CAP_PROBABILITY = 0.0002
@@ -87,6 +88,7 @@ def write_synthetic_run(
     duplicate: bool = False,
     rounds: int = 11,
     games_per_file: int = 10_000,
+    decisions: bool = False,
 ) -> Path:
     """Write ``games`` synthetic games (one row per seat) to ``folder`` and return it.
 
@@ -94,7 +96,8 @@ def write_synthetic_run(
     and ``edges[i]`` is how much better strategy i plays (in hand-quality standard
     deviations; 0.3 is a clear edge). With ``duplicate`` every deal is replayed with the
     table rotated through all seats (``games`` must then be a multiple of the players, and
-    each file holds whole deals).
+    each file holds whole deals). With ``decisions``, also synthetic decision rows
+    (:mod:`fcsim.analysis.synthetic_decisions`) in the run's ``decisions/`` folder.
     """
     players = len(strategies)
     if len(edges) != players:
@@ -111,6 +114,7 @@ def write_synthetic_run(
                   "go_out_bonus": 0, "all_wild_melds": True, "turn_cap": TURN_CAP},
         "strategies": list(strategies), "seed": seed, "games": games,
         "duplicate": duplicate, "seat_rotation": True, "chunk_size": games_per_file,
+        **({fmt.DECISIONS: True} if decisions else {}),
     }
     schema = fmt.result_schema(rounds, json.dumps(meta).encode())
     (out / fmt.MANIFEST).write_bytes(fmt.encode(schema.empty_table()))
@@ -128,4 +132,9 @@ def write_synthetic_run(
         arrays["strategy"] = pa.DictionaryArray.from_arrays(indices, dictionary)
         table = pa.table([arrays[name] for name in schema.names], schema=schema)
         (out / fmt.part_name(part)).write_bytes(fmt.encode(table))  # as the runner writes
+        if decisions:
+            rows = decision_table(cols, arrays["strategy"], players, rounds, rng,
+                                  json.dumps(meta).encode())
+            fmt.decision_file(out, part).parent.mkdir(exist_ok=True)
+            fmt.decision_file(out, part).write_bytes(fmt.encode(rows))
     return out

@@ -14,7 +14,7 @@ from fcsim.runner.format import RunFolderError
 from fcsim.runner.lock import lock_holder
 from fcsim.runner.plan import RunPlan, this_code
 from fcsim.runner.store import stored_plan
-from fcsim.runner.summary import folder_contents
+from fcsim.runner.summary import decision_contents, folder_contents
 
 DAMAGED = 1  # exit status of a folder with files that fail their checks
 
@@ -40,6 +40,7 @@ def info_command(path: Path) -> None:
         raise click.ClickException(f"{path} holds no fcsim run")
     check = fmt.check_folder(path, plan.metadata())
     contents = folder_contents(plan, {i: c.path for i, c in check.chunks.items()})
+    decided = decision_contents(plan, {i: c.path for i, c in check.chunks.items()})
     rules = ", ".join(f"{key}={value}" for key, value in plan.rules.to_dict().items())
     command = command_line(plan, path)
     writer = lock_holder(path)
@@ -64,6 +65,8 @@ def info_command(path: Path) -> None:
                    f"({plan.chunk_size:,} games each), each checked"),
         ("present", f"{contents.games:,} games, {contents.rows:,} rows, "
                     f"{contents.bytes / 1e6:,.1f} MB"),
+        *([("decisions", f"{decided.rows:,} rows (one a turn), {decided.bytes / 1e6:,.1f} MB "
+                         f"in {path / fmt.DECISIONS}")] if decided else []),
         *([("writer", writer)] if writer else []),
         ("status", status),
         ("command", command),

@@ -13,13 +13,13 @@ from fcsim.cli.options import Bounded, InputError, make_rules, rule_options
 from fcsim.cli.running import dask_cluster, play_folder, say_set_aside
 from fcsim.core.rules import RuleSet
 from fcsim.runner import PlanError, RunFolder, RunFolderError, RunPlan, make_plan
-from fcsim.runner.format import MAX_CHUNK_SIZE, MAX_GAMES, MAX_SEED, PART_GLOB
+from fcsim.runner.format import DECISIONS, MAX_CHUNK_SIZE, MAX_GAMES, MAX_SEED, PART_GLOB
 from fcsim.runner.lock import FolderBusyError
 from fcsim.runner.plan import CHUNKS_PER_RUN, DEFAULT_CHUNK_SIZE, MIN_DEFAULT_CHUNK_SIZE
 from fcsim.runner.pool import Executor, ProcessPool
 from fcsim.runner.run import default_workers
 from fcsim.runner.store import stored_plan
-from fcsim.runner.summary import folder_contents, strategy_stats
+from fcsim.runner.summary import decision_contents, folder_contents, strategy_stats
 from fcsim.strategies import StrategyError, parse_strategies
 
 
@@ -52,6 +52,8 @@ def command_line(plan: RunPlan, out: Path) -> str:
         words.append("--duplicate")
     if not plan.seat_rotation:
         words.append("--no-seat-rotation")
+    if plan.decisions:
+        words.append("--decisions")
     words += ["--out", str(out)]
     return shlex.join(words)
 
@@ -67,8 +69,8 @@ def _check_counts(workers: int | None, scheduler: str | None, dask_local: int | 
 
 
 def _plan(strategies: str, games: int, seed: int, out: Path, players: int | None,
-          rule_flags: dict, chunk_size: int | None, seat_rotation: bool, duplicate: bool
-          ) -> RunPlan:
+          rule_flags: dict, chunk_size: int | None, seat_rotation: bool, duplicate: bool,
+          decisions: bool = False) -> RunPlan:
     """The run the flags describe; every problem becomes an :class:`InputError`."""
     try:
         listed = parse_strategies(strategies)
@@ -77,7 +79,8 @@ def _plan(strategies: str, games: int, seed: int, out: Path, players: int | None
             old = stored_plan(out)
             chunk_size = old.chunk_size if old else None
         return make_plan([s.spec for s in listed], rules, seed, games, duplicate=duplicate,
-                         seat_rotation=seat_rotation, chunk_size=chunk_size)
+                         seat_rotation=seat_rotation, chunk_size=chunk_size,
+                         decisions=decisions)
     except click.UsageError as err:
         raise InputError(err.message) from None
     except (StrategyError, PlanError, RunFolderError) as err:
@@ -115,6 +118,11 @@ def _report(plan: RunPlan, folder: RunFolder) -> None:
                f"{contents.bytes / 1e6:,.1f} MB, {per_row:.1f} bytes/row) in "
                f"{contents.chunks} chunk files: {folder.path}/{PART_GLOB}  "
                f"(fcsim info {folder.path})")
+    decided = decision_contents(plan, files)
+    if decided is not None:
+        click.echo(f"{decided.rows:,} decision rows ({decided.bytes / 1e6:,.1f} MB, "
+                   f"{decided.bytes / max(decided.rows, 1):.2f} bytes/row): "
+                   f"{folder.path}/{DECISIONS}/{PART_GLOB}")
 
 
 @click.command("simulate", short_help="Play games between strategies into a run folder.")
@@ -142,6 +150,9 @@ def _report(plan: RunPlan, folder: RunFolder) -> None:
 @click.option("--duplicate", is_flag=True,
               help="Play every deal in all seat rotations (games rounded up to a multiple "
                    "of the players).")
+@click.option("--decisions", is_flag=True,
+              help="Also write one row per turn (draw, discard, penalties, wilds held) to "
+                   "OUT/decisions/, for the Decisions part of fcsim report.")
 @click.option("--resume", is_flag=True,
               help="Complete the run in --out: play its missing chunks, and again those "
                    "found damaged.")
@@ -153,7 +164,7 @@ def _report(plan: RunPlan, folder: RunFolder) -> None:
               help="Start a local Dask cluster of N workers and run on it.")
 def simulate_command(strategies, games, seed, out, players, short, wild_penalty, go_out_bonus,
                      no_all_wild_melds, turn_cap, workers, chunk_size, seat_rotation, duplicate,
-                     resume, allow_code_change, scheduler, dask_local) -> None:
+                     decisions, resume, allow_code_change, scheduler, dask_local) -> None:
     """Play games between strategies and write one row per game and seat to Parquet.
 
     Example: fcsim simulate --strategies greedy,random --games 100000 --out results/run
@@ -162,7 +173,7 @@ def simulate_command(strategies, games, seed, out, players, short, wild_penalty,
     rule_flags = {"short": short, "wild_penalty": wild_penalty, "go_out_bonus": go_out_bonus,
                   "no_all_wild_melds": no_all_wild_melds, "turn_cap": turn_cap}
     plan = _plan(strategies, games, seed, out, players, rule_flags, chunk_size, seat_rotation,
-                 duplicate)
+                 duplicate, decisions)
     try:
         folder = RunFolder.open(out, plan, resume, allow_code_change)
     except FolderBusyError as err:

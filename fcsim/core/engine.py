@@ -20,6 +20,7 @@ import numpy as np
 from numba import NumbaExperimentalFeatureWarning, njit
 
 from fcsim.core.cards import DECK_SIZE, N_KINDS, format_card
+from fcsim.core.decisions import COPIED, collect_turns, empty_decisions
 from fcsim.core.events import TRACE_WIDTH, rows_per_game
 from fcsim.core.rules import RuleSet
 from fcsim.core.state import (
@@ -74,6 +75,7 @@ GAME_OVER = -1
 WAITING = -2  # a seat decided outside compiled code is to move
 
 Agent = Callable[[View], object]  # a Python agent: view -> action
+EXPECTED_TURNS = 250  # decision rows a game is first given room for (4 x greedy: ~150)
 
 
 @dataclass(frozen=True)
@@ -195,26 +197,44 @@ def record(state: GameState, g: int, out: tuple) -> None:
         capped[g, r] = state.round_info[r, RI_CAPPED] == 1
 
 
+# _play_games' progress array: an illegal move (status, strategy, game, move), the trace
+# rows used, the decision rows used, the games played.
+P_STATUS, P_STRATEGY, P_GAME, P_MOVE, P_TRACE_ROWS, P_DECISIONS, P_GAMES = range(7)
+
+
 @njit(cache=True)
 def _play_games(seeds, seating, draws, discards, params, oracle, external, data, table,
-                scratch, out, trace, error):
-    """Play one game per seed with numba seats only; see :func:`play_games`.
+                scratch, out, trace, decisions, progress):
+    """Play one game per seed with numba seats only, from game ``progress[P_GAMES]``; see
+    :func:`play_games`.
 
-    ``error`` int64[5]: status, strategy, game, move of an illegal move; trace rows used.
+    With a ``decisions`` array (more than zero rows) each game is traced on its own in
+    ``trace`` and its turns are collected into ``decisions``; the loop stops early, before
+    a game that might not fit. ``progress`` int64[7]: see the ``P_*`` positions.
     """
     state = unpack(data)
     info = np.zeros(INFO_SIZE, dtype=np.int64)
     hidden = np.full((seating.shape[1] + 1, DECK_SIZE), -1, dtype=np.int8)
+    recording = decisions.shape[0] > 0
     row = 0
-    for g in range(seeds.shape[0]):
+    used = progress[P_DECISIONS]
+    for g in range(progress[P_GAMES], seeds.shape[0]):
+        if recording:
+            if decisions.shape[0] - used < trace.shape[0]:
+                break
+            row = 0
         reset_game(state, seeds[g])
         status, who, move, row = advance(state, seating[g], draws, discards, params, oracle,
                                          external, info, hidden, table, scratch, trace, row)
         if status != GAME_OVER:
-            error[0], error[1], error[2], error[3] = status, who, g, move
+            progress[P_STATUS], progress[P_STRATEGY] = status, who
+            progress[P_GAME], progress[P_MOVE] = g, move
             return
         record(state, g, out)
-    error[4] = row
+        if recording:
+            used = collect_turns(trace, row, g, seating[g], COPIED, decisions, used)
+        progress[P_GAMES] = g + 1
+    progress[P_TRACE_ROWS], progress[P_DECISIONS] = row, used
 
 
 def illegal_move(strategy: str, status: int, move: int, game: int | None = None
@@ -267,9 +287,11 @@ def _check(seeds: np.ndarray, seating: np.ndarray, strategies: Sequence[object],
     return seeds, seating
 
 
-def _play_with_agents(seeds, seating, strategies, rules, tables, out, trace) -> int:
+def _play_with_agents(seeds, seating, strategies, rules, tables, out, trace,
+                      recorder: _Recorder | None = None) -> int:
     """Play games where some seats are Python agents: a Python loop over :func:`advance`
-    for the numba seats and the same steps for the agents. Returns trace rows used."""
+    for the numba seats and the same steps for the agents. Returns trace rows used.
+    With a ``recorder``, each game is traced on its own and its turns are recorded."""
     draws, discards, params, oracle, external = tables
     table, scratch = solver_table(), shared_scratch()
     data = new_state(rules)
@@ -277,6 +299,8 @@ def _play_with_agents(seeds, seating, strategies, rules, tables, out, trace) -> 
     hidden = np.full((rules.players + 1, DECK_SIZE), -1, dtype=np.int8)
     row = 0
     for g in range(seeds.shape[0]):
+        if recorder is not None:
+            row = 0
         row = new_game(data, seeds[g], table, scratch, trace, row)
         while True:
             status, who, move, row = run_to_decision(data, seating[g], draws, discards, params,
@@ -293,27 +317,65 @@ def _play_with_agents(seeds, seating, strategies, rules, tables, out, trace) -> 
             if status != OK:
                 raise illegal_action(action, view, _name(strategies[who]), g)
         record_game(data, g, out)
+        if recorder is not None:
+            recorder.collect(trace, row, g, seating[g])
     return row
 
 
-def _run(seeds, seating, strategies: Sequence[object], rules: RuleSet, trace_rows: int
-         ) -> tuple[GameResults, np.ndarray]:
+class _Recorder:
+    """The decision rows of a batch, in an array that grows as games are collected."""
+
+    def __init__(self, games: int, per_game: int) -> None:
+        self.per_game = per_game  # room a game may need: its trace rows
+        self.rows = empty_decisions(max(games * EXPECTED_TURNS, per_game))
+        self.used = 0
+
+    def make_room(self) -> None:
+        """Grow the array so that one more game surely fits."""
+        if self.rows.shape[0] - self.used < self.per_game:
+            grown = empty_decisions(max(2 * self.rows.shape[0], self.used + self.per_game))
+            grown[: self.used] = self.rows[: self.used]
+            self.rows = grown
+
+    def collect(self, trace: np.ndarray, rows: int, game: int, seating: np.ndarray) -> None:
+        """Record the turns of one game's trace."""
+        self.make_room()
+        self.used = collect_turns(trace, rows, game, seating, COPIED, self.rows, self.used)
+
+    def result(self) -> np.ndarray:
+        """The decision rows collected, in play order."""
+        return self.rows[: self.used]
+
+
+def _run(seeds, seating, strategies: Sequence[object], rules: RuleSet, trace_rows: int,
+         recorder: _Recorder | None = None) -> tuple[GameResults, np.ndarray]:
     seeds, seating = _check(seeds, seating, strategies, rules)
     res = GameResults.empty(len(seeds), rules)
     out = astuple_of(res)
     trace = np.zeros((trace_rows, TRACE_WIDTH), np.int16)
     tables = _decision_tables(strategies)
     if tables[-1].any():  # some seat is a Python agent
-        rows = _play_with_agents(seeds, seating, strategies, rules, tables, out, trace)
+        rows = _play_with_agents(seeds, seating, strategies, rules, tables, out, trace,
+                                 recorder)
         return res, trace[:rows]
-    error = np.zeros(5, np.int64)
+    progress = np.zeros(P_GAMES + 1, np.int64)
     draws, discards, params, oracle, external = tables
-    _play_games(seeds, seating, draws, discards, params, oracle, external, new_state(rules),
-                solver_table(), shared_scratch(), out, trace, error)
-    if error[0] != OK:
-        status, who, game, move = (int(x) for x in error[:4])
-        raise illegal_move(_name(strategies[who]), status, move, game)
-    return res, trace[: int(error[4])]
+    data, table, scratch = new_state(rules), solver_table(), shared_scratch()
+    no_decisions = empty_decisions(0)
+    while True:
+        if recorder is not None:
+            recorder.make_room()
+            progress[P_DECISIONS] = recorder.used
+        _play_games(seeds, seating, draws, discards, params, oracle, external, data, table,
+                    scratch, out, trace, no_decisions if recorder is None else recorder.rows,
+                    progress)
+        if progress[P_STATUS] != OK:
+            status, who, game, move = (int(x) for x in progress[:P_TRACE_ROWS])
+            raise illegal_move(_name(strategies[who]), status, move, game)
+        if recorder is not None:
+            recorder.used = int(progress[P_DECISIONS])
+        if recorder is None or progress[P_GAMES] == len(seeds):
+            return res, trace[: int(progress[P_TRACE_ROWS])]
 
 
 def play_games(seeds: np.ndarray, seating: np.ndarray, strategies: Sequence[object],
@@ -336,6 +398,17 @@ def play_games(seeds: np.ndarray, seating: np.ndarray, strategies: Sequence[obje
     return _run(seeds, seating, strategies, rules, 0)[0]
 
 
+def play_recorded(seeds: np.ndarray, seating: np.ndarray, strategies: Sequence[object],
+                  rules: RuleSet) -> tuple[GameResults, np.ndarray]:
+    """:func:`play_games`, and the decision rows of every turn: an int32[turns,
+    DECISION_WIDTH] array, columns :data:`fcsim.core.decisions.DECISION_COLUMN` (``game``
+    is the index in ``seeds``, ``strategy`` the index in ``strategies``), in play order.
+    The results are those :func:`play_games` gives."""
+    recorder = _Recorder(len(seeds), rows_per_game(rules))
+    results, _ = _run(seeds, seating, strategies, rules, rows_per_game(rules), recorder)
+    return results, recorder.result()
+
+
 def trace_game(seed: int, strategies: Sequence[object], rules: RuleSet,
                ) -> tuple[GameResults, np.ndarray]:
     """Play one game with ``strategies[seat]`` in each seat and return its event trace
@@ -356,8 +429,9 @@ def warm_up(strategies: Sequence[object], rules: RuleSet) -> None:
     draws, discards, params, oracle, external = _decision_tables(strategies)
     _play_games(no_games, seating, draws, discards, params, oracle, external,
                 new_state(rules), solver_table(), shared_scratch(), out,
-                np.zeros((0, TRACE_WIDTH), np.int16), np.zeros(5, np.int64))
+                np.zeros((0, TRACE_WIDTH), np.int16), empty_decisions(0),
+                np.zeros(P_GAMES + 1, np.int64))
 
 
 __all__ = ["GAME_OVER", "WAITING", "GameResults", "advance", "illegal_move", "play_games",
-           "record", "trace_game", "warm_up"]
+           "play_recorded", "record", "trace_game", "warm_up"]

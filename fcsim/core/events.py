@@ -19,13 +19,21 @@ from fcsim.core.rules import ROUND_COUNTS, RuleSet
 
 EV_DEAL = 1  # round, dealer, upcard
 EV_HAND = 2  # round, seat, n, kinds…
-EV_TURN = 3  # round, seat, source, drawn, discard, out, last_turn
+EV_TURN = 3  # round, seat, source, drawn, discard, out, last_turn; then TURN_* below
 EV_RESHUFFLE = 4  # round, stock size
 EV_CAPPED = 5  # round
 EV_SCORE = 6  # round, seat, penalty, wild_pts, joker_pts, went_out, n, kinds…
 EV_END = 7  # totals…
 HAND_COL = 4  # EV_HAND: first kind
 SCORE_COL = 8  # EV_SCORE: first kind
+# EV_TURN's further columns, the turn as the decision data records it (fcsim.core.decisions);
+# the event dicts leave them out.
+TURN_NUMBER = 8  # the round's turn count after this turn (the first turn is 1)
+TURN_STOCK = 9  # stock size after the draw
+TURN_PENALTY_BEFORE = 10  # least penalty of the hand before the draw
+TURN_PENALTY_AFTER = 11  # least penalty of the cards kept after the discard
+TURN_WILDS = 12  # wild-rank cards held after the discard
+TURN_JOKERS = 13  # jokers held after the discard
 MAX_KEPT = wild_rank(max(ROUND_COUNTS))  # the largest hand a round is scored with (13)
 TRACE_WIDTH = SCORE_COL + MAX_KEPT  # the widest row: a score and the hand kept
 
@@ -51,6 +59,19 @@ def write_cards(trace: np.ndarray, row: int, col: int, hand: np.ndarray) -> None
         for _ in range(hand[kind]):
             trace[row - 1, col] = kind
             col += 1
+
+
+@njit(cache=True)
+def write_turn_details(trace: np.ndarray, row: int, turn: int, stock: int,
+                       penalty_before: int, penalty_after: int, wilds: int,
+                       jokers: int) -> None:
+    """Append the ``TURN_*`` columns to the EV_TURN row before ``row`` (when tracing)."""
+    if trace.shape[0] == 0:
+        return
+    at = trace[row - 1]
+    at[TURN_NUMBER], at[TURN_STOCK] = turn, stock
+    at[TURN_PENALTY_BEFORE], at[TURN_PENALTY_AFTER] = penalty_before, penalty_after
+    at[TURN_WILDS], at[TURN_JOKERS] = wilds, jokers
 
 
 def rows_per_game(rules: RuleSet) -> int:

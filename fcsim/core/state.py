@@ -56,6 +56,7 @@ from fcsim.core.events import (
     SCORE_COL,
     write_cards,
     write_event,
+    write_turn_details,
 )
 from fcsim.core.rng import seed_state, shuffle, stream_seed
 from fcsim.core.rules import (
@@ -405,6 +406,26 @@ def apply_discard(state: GameState, kind: int, table: np.ndarray, scratch: np.nd
 
 
 @njit(cache=True)
+def _trace_turn_details(state: GameState, seat: int, drop: int, table: np.ndarray,
+                        scratch: np.ndarray, trace: np.ndarray, row: int) -> None:
+    """The turn just traced as the decision data records it (events.TURN_*): the least
+    penalty of the hand before the draw and after the discard, the wilds kept."""
+    sc = state.scalars
+    r, wild_points, all_wild = sc[S_ROUND], sc[S_WILD_POINTS], all_wild_melds(state)
+    hand = state.hands[seat]
+    after, _ = penalty_memo(hand, r, wild_points, all_wild, table, scratch)
+    hand[drop] += 1  # the hand as it was before the draw, for a moment
+    hand[sc[S_DRAWN]] -= 1
+    before, _ = penalty_memo(hand, r, wild_points, all_wild, table, scratch)
+    hand[sc[S_DRAWN]] += 1
+    hand[drop] -= 1
+    wilds = 0
+    for s in range(N_SUITS):
+        wilds += hand[s * N_RANKS + r - 1]
+    write_turn_details(trace, row, sc[S_TURN], sc[S_STOCK], before, after, wilds, hand[JOKER])
+
+
+@njit(cache=True)
 def _end_turn(state: GameState, drop: int, went_out: bool, table: np.ndarray,
               scratch: np.ndarray, trace: np.ndarray, row: int) -> int:
     """Discard ``drop`` and close the turn: a last turn is scored, going out starts the
@@ -420,6 +441,8 @@ def _end_turn(state: GameState, drop: int, went_out: bool, table: np.ndarray,
     last = sc[S_OUT_SEAT] >= 0
     row = write_event(trace, row, EV_TURN, sc[S_ROUND], seat, sc[S_SOURCE], sc[S_DRAWN], drop,
                       1 if went_out else 0, 1 if last else 0)
+    if trace.shape[0]:
+        _trace_turn_details(state, seat, drop, table, scratch, trace, row)
     if last:
         _score_seat(state, seat, table, scratch)
     elif went_out:

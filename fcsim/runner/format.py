@@ -9,10 +9,14 @@ Layout of a run folder ``OUT/``::
     .part-000003.parquet.tmp    a chunk being written (renamed into place when complete)
     .fcsim.lock                 held by the one process writing the folder
     _aside/                     files ``--resume`` found damaged, foreign or stray
+    decisions/part-000000.parquet   with ``--decisions``: chunk 0's turns, one row each
 
 Every Parquet file carries the run in its schema metadata (key ``fcsim``, JSON), and a
 chunk carries, in its footer, the SHA-256 of its bytes before the footer (key
 ``fcsim_sha256``). ``part-*.parquet`` (:data:`PART_GLOB`) selects exactly the chunks.
+A run with decision rows (metadata ``decisions``) has a chunk done only when both its
+files are; the decision file of chunk ``i`` holds the turns of chunk ``i``'s games, in
+play order, joinable to the game rows on (game, round, seat).
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ import hashlib
 import io
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -52,7 +56,8 @@ MAX_SEED = 2**64 - 1
 
 # Fields that make two runs the same run (the chunk size only splits the work, and the
 # code that played it, code_of(), is checked on its own).
-IDENTITY = ("rules", "strategies", "seed", "games", "duplicate", "seat_rotation")
+# (``decisions`` is recorded only when a run writes decision rows.)
+IDENTITY = ("rules", "strategies", "seed", "games", "duplicate", "seat_rotation", "decisions")
 # Fields that make two runs play the same games (game g of one is game g of the other);
 # the turn cap is a safety valve, not a rule of the game.
 GAMES = ("seed", "strategies", "duplicate", "seat_rotation")
@@ -65,6 +70,18 @@ ROUND_SEAT_COLUMNS = (("penalty", pa.int16()), ("wild_pts", pa.int16()),
                       ("joker_pts", pa.int16()))
 ROUND_COLUMNS = (("out_seat", pa.int8()), ("out_turn", pa.int16()), ("turns", pa.int16()),
                  ("capped", pa.bool_()))
+# The decision rows (one per turn). Kinds are card kinds (fcsim.core.cards); source is 0
+# for the stock, 1 for the discard pile; stock is its size after the draw; the penalties
+# are the least penalty of the hand before the draw and of the cards kept after the
+# discard; wilds (wild-rank cards) and jokers are those kept after the discard.
+DECISIONS = "decisions"  # the sub-folder of the decision rows
+DECISION_COLUMNS = (("game", pa.int64()), ("deal", pa.int64()), ("rotation", pa.int8()),
+                    ("round", pa.int8()), ("turn", pa.int16()), ("seat", pa.int8()),
+                    ("strategy", pa.dictionary(pa.int8(), pa.string())),
+                    ("source", pa.int8()), ("drawn", pa.int8()), ("discard", pa.int8()),
+                    ("penalty_before", pa.int16()), ("penalty_after", pa.int16()),
+                    ("wilds", pa.int8()), ("jokers", pa.int8()), ("went_out", pa.bool_()),
+                    ("last_turn", pa.bool_()), ("stock", pa.int16()))
 BASE_COLUMNS = tuple(name for name, _ in (*GAME_COLUMNS, *SEAT_COLUMNS))
 ROUND_FAMILIES = tuple(name for name, _ in (*ROUND_SEAT_COLUMNS, *ROUND_COLUMNS))
 
@@ -85,6 +102,12 @@ def result_schema(rounds: int, metadata: bytes | None = None) -> pa.Schema:
     for r in range(1, rounds + 1):
         fields += [(f"{name}_{r}", kind) for name, kind in (*ROUND_SEAT_COLUMNS, *ROUND_COLUMNS)]
     return pa.schema(fields, metadata=None if metadata is None else {METADATA_KEY: metadata})
+
+
+def decision_schema(metadata: bytes | None = None) -> pa.Schema:
+    """The Arrow schema of a run's decision files, with the run's JSON metadata."""
+    return pa.schema(DECISION_COLUMNS,
+                     metadata=None if metadata is None else {METADATA_KEY: metadata})
 
 
 def column_limits(column: str) -> tuple[int, int]:
@@ -251,7 +274,15 @@ class Problem:
     reason: str
 
     def __str__(self) -> str:
-        return f"{self.path.name} is {self.kind} ({self.reason})"
+        name = self.path.name
+        if self.path.parent.name == DECISIONS:
+            name = f"{DECISIONS}/{name}"
+        return f"{name} is {self.kind} ({self.reason})"
+
+
+def decision_file(folder: Path, index: int) -> Path:
+    """The decision file of chunk ``index`` of run folder ``folder``."""
+    return folder / DECISIONS / part_name(index)
 
 
 def check_chunk(path: Path, index: int, run: Mapping[str, Any]) -> Chunk | Problem:
@@ -259,6 +290,18 @@ def check_chunk(path: Path, index: int, run: Mapping[str, Any]) -> Chunk | Probl
     complete Parquet whose data matches its checksum, its metadata is this run's, its rows
     and game range are the plan's, its columns are the run's. Reads the file once, decodes
     only its footer."""
+    return _check_file(path, index, run, decisions=False)
+
+
+def check_decisions(path: Path, index: int, run: Mapping[str, Any]) -> Chunk | Problem:
+    """Check the decision file ``path`` of chunk ``index`` as :func:`check_chunk` checks a
+    chunk (its row count is the turns played, so it is not checked against the plan; its
+    games are within the chunk's)."""
+    return _check_file(path, index, run, decisions=True)
+
+
+def _check_file(path: Path, index: int, run: Mapping[str, Any], decisions: bool
+                ) -> Chunk | Problem:
     players, rounds = run["rules"]["players"], run["rules"]["rounds"]
     count = chunk_count(run["games"], run["chunk_size"])
     if index >= count:
@@ -282,6 +325,8 @@ def check_chunk(path: Path, index: int, run: Mapping[str, Any]) -> Chunk | Probl
         return Problem(path, "damaged", "its data does not match its checksum" if stored
                        else "it has no checksum")
     games = chunk_games(run["games"], run["chunk_size"], index)
+    if decisions:
+        return _check_decision_rows(path, index, footer, games, meta, stamp)
     if footer.num_rows != len(games) * players:
         return Problem(path, "damaged", f"{footer.num_rows:,} rows, not "
                                         f"{len(games) * players:,}")
@@ -292,6 +337,18 @@ def check_chunk(path: Path, index: int, run: Mapping[str, Any]) -> Chunk | Probl
     schema = footer.schema.to_arrow_schema().remove_metadata()
     if not schema.equals(result_schema(rounds)):
         return Problem(path, "foreign", "other columns than a run's")
+    return Chunk(index=index, path=path, games=games, code=code_of(meta), stamp=stamp)
+
+
+def _check_decision_rows(path: Path, index: int, footer: pq.FileMetaData, games: range,
+                         meta: Mapping[str, Any], stamp: tuple[int, int, int]
+                         ) -> Chunk | Problem:
+    low, high = _game_range(footer)
+    if footer.num_rows and (low is None or low < games.start or high >= games.stop):
+        return Problem(path, "foreign", f"games {low} to {high}, not within {games.start} "
+                                        f"to {games.stop - 1}")
+    if not footer.schema.to_arrow_schema().remove_metadata().equals(decision_schema()):
+        return Problem(path, "foreign", "other columns than a run's decision rows")
     return Chunk(index=index, path=path, games=games, code=code_of(meta), stamp=stamp)
 
 
@@ -328,6 +385,18 @@ def check_folder(folder: Path, run: Mapping[str, Any],
     """Check every chunk file of ``folder`` against ``run`` (:func:`check_chunk`), and name
     the files that look like chunks but are none. ``known`` chunks whose file has the same
     size and modification time are not read again."""
+    chunks, problems = _check_files(folder, run, known, check_chunk)
+    if run.get(DECISIONS):
+        decided, more = _check_files(folder / DECISIONS, run, None, check_decisions)
+        problems += more
+        chunks = {i: c for i, c in chunks.items() if i in decided}  # done: both files
+    return FolderCheck(chunks=chunks, problems=sorted(problems, key=lambda p: str(p.path)))
+
+
+def _check_files(folder: Path, run: Mapping[str, Any], known: Mapping[int, Chunk] | None,
+                 check: Callable[[Path, int, Mapping[str, Any]], Chunk | Problem]
+                 ) -> tuple[dict[int, Chunk], list[Problem]]:
+    """The chunk-named files of ``folder`` that pass ``check``, and the problems."""
     chunks: dict[int, Chunk] = {}
     problems: list[Problem] = [Problem(p, "stray", "not a chunk name")
                                for p in odd_part_files(folder)]
@@ -336,12 +405,12 @@ def check_folder(folder: Path, run: Mapping[str, Any],
         if before is not None and _unchanged(before, path):
             chunks[index] = before
             continue
-        outcome = check_chunk(path, index, run)
+        outcome = check(path, index, run)
         if isinstance(outcome, Chunk):
             chunks[index] = outcome
         else:
             problems.append(outcome)
-    return FolderCheck(chunks=chunks, problems=sorted(problems, key=lambda p: p.path.name))
+    return chunks, problems
 
 
 def _stamp(path: Path) -> tuple[int, int, int]:

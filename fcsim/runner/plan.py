@@ -76,6 +76,7 @@ class RunPlan:
     # (name, where its code comes from) of strategies from outside fcsim: loose files with
     # the digest of their content, plug-in packages (fcsim.strategies.sources)
     sources: tuple[tuple[str, str], ...] = ()
+    decisions: bool = False  # also write the turn-level decision rows
 
     def __post_init__(self) -> None:
         players = self.rules.players
@@ -134,6 +135,7 @@ class RunPlan:
             "seat_rotation": self.seat_rotation,
             "chunk_size": self.chunk_size,
             "strategy_sources": dict(self.sources),
+            **({fmt.DECISIONS: True} if self.decisions else {}),
         }
 
     def metadata_json(self) -> bytes:
@@ -147,7 +149,8 @@ class RunPlan:
                    seed=data["seed"], games=data["games"], duplicate=data["duplicate"],
                    seat_rotation=data["seat_rotation"], chunk_size=data["chunk_size"],
                    fcsim_version=data["fcsim_version"], code_digest=data["code_digest"],
-                   sources=tuple(data.get("strategy_sources", {}).items()))
+                   sources=tuple(data.get("strategy_sources", {}).items()),
+                   decisions=bool(data.get(fmt.DECISIONS, False)))
 
     def differences(self, other: RunPlan) -> list[str]:
         """How ``other`` is a different run from this one (empty if it is the same run)."""

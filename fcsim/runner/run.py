@@ -58,7 +58,7 @@ def _listed(strategies: StrategyList) -> list[Strategy]:
 
 def make_plan(strategies: StrategyList, rules: RuleSet, seed: int, games: int, *,
               duplicate: bool = False, seat_rotation: bool = True,
-              chunk_size: int | None = None) -> RunPlan:
+              chunk_size: int | None = None, decisions: bool = False) -> RunPlan:
     """A plan from strategy specs (one fills the table); raises StrategyError, PlanError.
 
     In the duplicate format ``games`` is rounded up to a multiple of ``rules.players``.
@@ -72,7 +72,7 @@ def make_plan(strategies: StrategyList, rules: RuleSet, seed: int, games: int, *
     return RunPlan(strategies=tuple(specs), rules=rules, seed=seed, games=games,
                    duplicate=duplicate, seat_rotation=seat_rotation,
                    chunk_size=default_chunk_size(games) if chunk_size is None else chunk_size,
-                   sources=tuple(strategy_sources(listed).items()))
+                   sources=tuple(strategy_sources(listed).items()), decisions=decisions)
 
 
 class _GamesPlayed:
@@ -107,7 +107,7 @@ def execute(folder: RunFolder, executor: Executor,
     try:
         for output in executor.run(folder.plan, folder.missing,
                                    None if played is None else played.partial):
-            folder.write_chunk(output.index, output.data)
+            folder.write_chunk(output.index, output.data, output.decisions)
             if played is not None:
                 played.finished(output.index, output.games)
             if on_chunk is not None:
@@ -119,7 +119,8 @@ def execute(folder: RunFolder, executor: Executor,
 def simulate(strategies: StrategyList, games: int, out: str | Path, *, seed: int = 0,
              rules: RuleSet | None = None, duplicate: bool = False, seat_rotation: bool = True,
              chunk_size: int | None = None, workers: int | None = None,
-             resume: bool = False, allow_code_change: bool = False) -> RunPlan:
+             resume: bool = False, allow_code_change: bool = False,
+             decisions: bool = False) -> RunPlan:
     """Play a run into folder ``out`` on local processes (see ``fcsim simulate``).
 
     ``strategies``: specs, :class:`~fcsim.strategies.Strategy` objects and Python agents
@@ -127,7 +128,8 @@ def simulate(strategies: StrategyList, games: int, out: str | Path, *, seed: int
     for every seat. Worker processes find an agent by its ``module:qualname``, so an agent
     played on several workers is defined at the top level of a module (or of the script
     being run). Without ``rules``, the default rules with one seat per listed strategy
-    (four for one).
+    (four for one). With ``decisions``, also the turn-level decision rows
+    (``OUT/decisions/``).
 
     >>> import tempfile
     >>> plan = simulate("greedy,random", 8, tempfile.mkdtemp() + "/run", seed=1, workers=1)
@@ -138,7 +140,7 @@ def simulate(strategies: StrategyList, games: int, out: str | Path, *, seed: int
         listed = _listed(strategies)
         rules = RuleSet(players=len(listed) if len(listed) > 1 else 4)
     plan = make_plan(strategies, rules, seed, games, duplicate=duplicate,
-                     seat_rotation=seat_rotation, chunk_size=chunk_size)
+                     seat_rotation=seat_rotation, chunk_size=chunk_size, decisions=decisions)
     folder = RunFolder.open(Path(out), plan, resume, allow_code_change)
     folder.create()
     execute(folder, local_executor(workers or default_workers(), len(folder.missing)))

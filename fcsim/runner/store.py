@@ -119,7 +119,7 @@ class RunFolder:
             self._present = set(self.check.chunks)
             for problem in self.check.problems:
                 self._set_aside(problem)
-            for entry in self.path.iterdir():
+            for entry in [*self.path.iterdir(), *self._decision_files()]:
                 if fmt.is_temp(entry.name):
                     entry.unlink()
             if not _readable(self.path / fmt.MANIFEST):
@@ -132,31 +132,51 @@ class RunFolder:
             raise
         return self.check.problems
 
-    def write_chunk(self, index: int, data: bytes) -> None:
-        """Store chunk ``index`` durably; it counts as done once it is on disk (Ctrl-C
-        waits for that)."""
+    def write_chunk(self, index: int, data: bytes, decisions: bytes | None = None) -> None:
+        """Store chunk ``index`` durably, its decision file first (in a run with decision
+        rows); it counts as done once both are on disk (Ctrl-C waits for that)."""
+        if self.plan.decisions and decisions is None:
+            raise ValueError(f"chunk {index} of a run with decision rows came without them")
         with ctrl_c_deferred():
+            if self.plan.decisions:
+                self._make_decisions_folder()
+                self._write(f"{fmt.DECISIONS}/{fmt.part_name(index)}", decisions)
             self._write(fmt.part_name(index), data)
             self._present.add(index)
+
+    def _make_decisions_folder(self) -> None:
+        try:
+            make_folder(self.path / fmt.DECISIONS)
+        except OSError as err:
+            raise RunFolderError(f"cannot write to {self.path}: {err.strerror}") from None
+
+    def _decision_files(self) -> list[Path]:
+        folder = self.path / fmt.DECISIONS
+        return list(folder.iterdir()) if folder.is_dir() else []
 
     def release(self) -> None:
         """Let another process write the folder (nothing if it was not taken)."""
         self._lock.release()
 
     def _write(self, name: str, data: bytes) -> None:
-        temp = self.path / fmt.temp_name(name)
+        """Write ``name`` (a path inside the folder) durably."""
+        target = self.path / name
+        temp = target.with_name(fmt.temp_name(target.name))
         try:
-            write_durably(self.path / name, data, temp)
+            write_durably(target, data, temp)
         except OSError as err:
             raise RunFolderError(f"cannot write {temp}: {err.strerror}") from None
 
     def _set_aside(self, problem: Problem) -> None:
         aside = self.path / fmt.ASIDE
         aside.mkdir(exist_ok=True)
-        target = aside / f"{problem.path.name}.{problem.kind}"
+        name = problem.path.name
+        if problem.path.parent != self.path:  # a decision file
+            name = f"{problem.path.parent.name}-{name}"
+        target = aside / f"{name}.{problem.kind}"
         number = 1
         while target.exists():
-            target = aside / f"{problem.path.name}.{problem.kind}.{number}"
+            target = aside / f"{name}.{problem.kind}.{number}"
             number += 1
         move_durably(problem.path, target)
 
@@ -183,6 +203,10 @@ def _inspect(path: Path, plan: RunPlan, resume: bool, allow_code_change: bool,
             raise RunFolderError(f"{path} is not empty and holds no fcsim run; "
                                  f"choose another --out")
         return FolderCheck(chunks={}, problems=[])
+    if plan.decisions != old.decisions:
+        raise RunFolderError(f"{path} holds this run {'with' if old.decisions else 'without'} "
+                             f"decision rows: resume it {'with' if old.decisions else 'without'}"
+                             f" --decisions, or choose another --out")
     changes = plan.differences(old)
     if changes:
         raise RunFolderError(f"{path} holds a different run ({'; '.join(changes)}); "

@@ -7,7 +7,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import polars as pl
+import pyarrow.parquet as pq
 
+from fcsim.runner import format as fmt
 from fcsim.runner.plan import RunPlan
 
 
@@ -26,6 +28,17 @@ def folder_contents(plan: RunPlan, chunks: Mapping[int, Path]) -> FolderContents
     games = sum(len(plan.chunk_games(i)) for i in chunks)
     return FolderContents(chunks=len(chunks), games=games, rows=games * plan.players,
                           bytes=sum(p.stat().st_size for p in chunks.values()))
+
+
+def decision_contents(plan: RunPlan, chunks: Mapping[int, Path]) -> FolderContents | None:
+    """The decision files of the done ``chunks`` (chunk files by index): their games, rows
+    (turns, from the files' footers) and bytes; None for a run without decision rows."""
+    if not plan.decisions:
+        return None
+    files = [fmt.decision_file(path.parent, i) for i, path in chunks.items()]
+    return FolderContents(chunks=len(files), games=sum(len(plan.chunk_games(i)) for i in chunks),
+                          rows=sum(pq.read_metadata(f).num_rows for f in files),
+                          bytes=sum(f.stat().st_size for f in files))
 
 
 @dataclass(frozen=True)

@@ -48,6 +48,33 @@ def results_table(plan: RunPlan, layout: Layout, results: object) -> pa.Table:
     return pa.Table.from_arrays(arrays, schema=schema)
 
 
+def decision_schema(plan: RunPlan) -> pa.Schema:
+    """The Arrow schema of a run's decision files, with the run in its metadata."""
+    return fmt.decision_schema(plan.metadata_json())
+
+
+def decisions_table(plan: RunPlan, layout: Layout, decisions: np.ndarray) -> pa.Table:
+    """One chunk's decision rows from its :class:`Layout` and the engine's decision array
+    (:func:`fcsim.core.engine.play_recorded`; ``game`` is the index in the chunk)."""
+    from fcsim.core.decisions import DECISION_COLUMN
+
+    schema = decision_schema(plan)
+    local = decisions[:, DECISION_COLUMN["game"]]
+    given = {"game": layout.game[local], "deal": layout.deal[local],
+             "rotation": layout.rotation[local],
+             "strategy": pa.DictionaryArray.from_arrays(
+                 pa.array(decisions[:, DECISION_COLUMN["strategy"]], pa.int8()),
+                 pa.array(plan.lineup, pa.string()))}
+    arrays = []
+    for f in schema:
+        column = given.get(f.name)
+        if column is None:
+            column = decisions[:, DECISION_COLUMN[f.name]]
+        arrays.append(column if isinstance(column, pa.Array)
+                      else pa.array(column.astype(f.type.to_pandas_dtype()), f.type))
+    return pa.Table.from_arrays(arrays, schema=schema)
+
+
 def manifest_bytes(plan: RunPlan) -> bytes:
     """The manifest of a run folder: a Parquet file with the run's schema and no rows."""
     return fmt.encode(result_schema(plan).empty_table())

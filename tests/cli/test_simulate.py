@@ -362,3 +362,26 @@ def test_a_huge_run_starts_at_once_and_stops_on_ctrl_c(tmp_path):
     _, stderr = proc.communicate(timeout=PATIENCE_S)
     assert proc.returncode == 130, stderr
     assert "of 10,000,000,000 chunks are kept" in stderr and "Traceback" not in stderr
+
+
+def test_decisions_on_dask_then_info_then_another_flag_is_refused(tmp_path):
+    pytest.importorskip("distributed")
+    args = [*BASE, "--games", "24", "--chunk-size", "8"]
+    out, local = tmp_path / "dask", tmp_path / "local"
+    result = invoke(*args, "--decisions", "--out", str(out), "--dask-local", "2")
+    assert result.exit_code == 0, result.output
+    assert "decision rows" in result.output and "bytes/row" in result.output
+    simulate("greedy,random", 24, local, seed=3, rules=RuleSet(players=2, rounds=6),
+             chunk_size=8, workers=1, decisions=True)
+
+    def decided(path):
+        return pl.read_parquet(str(path / "decisions" / "part-*.parquet"))
+
+    assert decided(out).equals(decided(local)) and decided(out).height > 24 * 6 * 2
+    info = invoke("info", str(out))
+    assert "decisions  " in info.output and "--decisions" in info.output
+    refused = invoke(*args, "--out", str(out), "--resume")
+    assert refused.exit_code != 0
+    assert refused.output.strip().splitlines()[-1].endswith(
+        "holds this run with decision rows: resume it with --decisions, or choose another --out")
+    assert len(refused.output.strip().splitlines()) == 1

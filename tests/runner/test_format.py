@@ -90,7 +90,8 @@ def test_a_truncated_chunk_is_damaged(damaged):
 def test_a_flipped_byte_in_the_data_is_damaged(damaged):
     path = damaged / "part-000004.parquet"
     data = bytearray(path.read_bytes())
-    data[len(data) // 3] ^= 0xFF  # inside the data pages: the footer still opens
+    footer_length = int.from_bytes(data[-8:-4], "little")
+    data[(len(data) - 8 - footer_length) // 2] ^= 0xFF  # in the data pages: the footer opens
     path.write_bytes(bytes(data))
     problem = only_problem(damaged)
     assert problem.kind == "damaged" and "checksum" in problem.reason

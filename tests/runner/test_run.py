@@ -83,3 +83,35 @@ def test_cpu_quota_reads_the_cgroup_limit(tmp_path, text: str, cores: int | None
 def test_default_workers_never_exceeds_the_quota(monkeypatch) -> None:
     monkeypatch.setattr("fcsim.runner.run.cpu_quota", lambda: 1)
     assert default_workers() == 1
+
+
+def _decision_rows(out):
+    import polars as pl
+
+    return pl.read_parquet(str(out / "decisions" / "part-*.parquet"))
+
+
+def test_decision_rows_do_not_depend_on_workers_or_chunks(tmp_path, monkeypatch):
+    """The same decision rows in one process in chunks of 10 (played 4 games at a time)
+    and on two workers in chunks of 15; the game rows are those of a run without them."""
+    import polars as pl
+
+    args = {"strategies": "greedy,random", "games": 30, "seed": 9, "rules": RULES}
+    run.simulate(out=tmp_path / "plain", workers=1, chunk_size=10, **args)
+    monkeypatch.setattr(chunk, "PROGRESS_GAMES", 4)
+    run.simulate(out=tmp_path / "one", workers=1, chunk_size=10, decisions=True, **args)
+    run.simulate(out=tmp_path / "two", workers=2, chunk_size=15, decisions=True, **args)
+    one, two = _decision_rows(tmp_path / "one"), _decision_rows(tmp_path / "two")
+    assert one.equals(two)
+    assert one["game"].is_sorted() and one["game"].n_unique() == 30
+
+    def games(name):
+        return pl.read_parquet(str(tmp_path / name / "part-*.parquet")).sort("game", "seat")
+
+    assert games("one").equals(games("plain"))
+    turns = (one.group_by("game", "round").len().sort("game", "round")
+             .join(games("one").filter(pl.col("seat") == 0)
+                   .unpivot(index="game", on=[f"turns_{r}" for r in range(1, 7)])
+                   .with_columns(round=pl.col("variable").str.slice(6).cast(pl.Int8)),
+                   on=["game", "round"]))
+    assert len(turns) == 30 * 6 and (turns["len"] == turns["value"]).all()

@@ -21,7 +21,8 @@ def plan_of(small, **changes):
     args = {**small, **changes}
     return make_plan(args["strategies"], args["rules"], args["seed"], args["games"],
                      chunk_size=args["chunk_size"], duplicate=args.get("duplicate", False),
-                     seat_rotation=args.get("seat_rotation", True))
+                     seat_rotation=args.get("seat_rotation", True),
+                     decisions=args.get("decisions", False))
 
 
 def assert_complete_and_equal(path, reference, rows):
@@ -229,3 +230,37 @@ def test_write_failures_are_one_error_and_leave_nothing(small, tmp_path, monkeyp
     assert not list((tmp_path / "run").glob("part-*.parquet"))
     assert not list((tmp_path / "run").glob(".*.tmp"))
     assert not (tmp_path / "run" / LOCK).exists()
+
+
+def test_a_chunk_without_its_decision_file_is_played_again(tmp_path):
+    args = {"strategies": "greedy,random", "games": 20, "seed": 4,
+            "rules": RuleSet(players=2, rounds=6), "chunk_size": 5, "decisions": True}
+    out = tmp_path / "run"
+    simulate(out=out, workers=1, **args)
+    before = {i: p.stat().st_mtime_ns for i, p in part_files(out).items()}
+    decided = out / "decisions"
+    reference = {p.name: p.read_bytes() for p in decided.iterdir()}
+    (decided / "part-000002.parquet").unlink()
+    (decided / "part-000001.parquet").write_bytes(b"not parquet")
+    check = check_folder(out, read_metadata(out))
+    assert sorted(check.chunks) == [0, 3]
+    assert [str(p) for p in check.problems] == [
+        "decisions/part-000001.parquet is damaged (not a complete Parquet file: "
+        "Parquet magic bytes not found in footer)"]
+    simulate(out=out, resume=True, workers=1, **args)
+    after = {i: p.stat().st_mtime_ns for i, p in part_files(out).items()}
+    assert {i for i in after if before[i] != after[i]} == {1, 2}
+    assert {p.name: p.read_bytes() for p in decided.iterdir()} == reference
+    assert (out / ASIDE / "decisions-part-000001.parquet.damaged").is_file()
+
+
+def test_resuming_with_another_decisions_flag_is_refused(tmp_path):
+    args = {"strategies": "greedy,random", "games": 10, "seed": 4,
+            "rules": RuleSet(players=2, rounds=6), "chunk_size": 5}
+    simulate(out=tmp_path / "with", workers=1, decisions=True, **args)
+    simulate(out=tmp_path / "without", workers=1, **args)
+    with pytest.raises(RunFolderError, match=r"^\S+ holds this run with decision rows: resume "
+                                             r"it with --decisions, or choose another --out$"):
+        RunFolder.open(tmp_path / "with", plan_of({**args}), resume=True)
+    with pytest.raises(RunFolderError, match="without decision rows"):
+        RunFolder.open(tmp_path / "without", plan_of({**args}, decisions=True), resume=True)
