@@ -42,6 +42,7 @@ from fcsim.core.cards import (
     N_SUITS,
     full_deck,
     kind_at,
+    wild_index,
     wild_rank,
 )
 from fcsim.core.events import (
@@ -421,7 +422,7 @@ def _trace_turn_details(state: GameState, seat: int, drop: int, table: np.ndarra
     hand[drop] -= 1
     wilds = 0
     for s in range(N_SUITS):
-        wilds += hand[s * N_RANKS + r - 1]
+        wilds += hand[kind_at(wild_index(r), s)]
     write_turn_details(trace, row, sc[S_TURN], sc[S_STOCK], before, after, wilds, hand[JOKER])
 
 
