@@ -84,7 +84,7 @@ def test_fcsim_modules_are_keyed_on_their_own_imports() -> None:
     package = Path(_numba_cache.__file__).resolve().parent
     rng = _numba_cache._closure(package / "core" / "rng.py")
     assert rng == [package / "core" / "rng.py"]  # the generator depends on nothing
-    solver = _numba_cache._closure(package / "core" / "solver.py")
+    solver = _numba_cache._closure(package / "core" / "solver" / "__init__.py")
     assert package / "core" / "tables.py" in solver
     assert not any("strategies" in str(p) for p in solver)
 

@@ -12,14 +12,17 @@ from dataclasses import dataclass
 from fcsim.core.cards import (
     JOKER,
     JOKER_PENALTY,
+    MIN_MELD,
     N_KINDS,
     N_RANKS,
     N_SUITS,
     CardError,
     format_card,
     format_cards,
-    kind_of,
+    kind_at,
+    rank_at,
     rank_of,
+    wild_index,
 )
 from fcsim.core.rules import RuleSet
 from fcsim.core.solver import (
@@ -30,7 +33,7 @@ from fcsim.core.solver import (
     penalty_kernel,
     setup_hand,
 )
-from fcsim.core.tables import INFEASIBLE, run_table, solver_table
+from fcsim.core.tables import INFEASIBLE, MAX_GAP, run_table, solver_table
 
 
 @dataclass(frozen=True)
@@ -82,9 +85,9 @@ def solve(hand, round_number: int, rules: RuleSet | None = None,
 
 def _arrangement(counts, round_number, wild_points, left, plan_books, run_wilds, table):
     """Rebuild the melds the kernel chose: books from the plan, runs from the run table."""
-    wild_pos = round_number - 1
-    rank_wilds = [kind_of(wild_pos + 3, s) for s in range(N_SUITS)
-                  for _ in range(int(counts[kind_of(wild_pos + 3, s)]))]
+    wild_pos = wild_index(round_number)
+    rank_wilds = [kind_at(wild_pos, s) for s in range(N_SUITS)
+                  for _ in range(int(counts[kind_at(wild_pos, s)]))]
     jokers = [JOKER] * int(counts[JOKER])
     # The cheapest wilds are left over; the others are melded.
     cheap_first = rank_wilds + jokers if wild_points <= JOKER_PENALTY else jokers + rank_wilds
@@ -93,7 +96,7 @@ def _arrangement(counts, round_number, wild_points, left, plan_books, run_wilds,
 
     remaining = counts.copy()
     for s in range(N_SUITS):
-        remaining[kind_of(wild_pos + 3, s)] = 0
+        remaining[kind_at(wild_pos, s)] = 0
     remaining[JOKER] = 0
     books = []
     for i, packed in enumerate(plan_books):
@@ -101,23 +104,23 @@ def _arrangement(counts, round_number, wild_points, left, plan_books, run_wilds,
             book = []
             for s in range(N_SUITS):
                 take = packed // 3**s % 3
-                book += [kind_of(i + 3, s)] * take
-                remaining[kind_of(i + 3, s)] -= take
+                book += [kind_at(i, s)] * take
+                remaining[kind_at(i, s)] -= take
             books.append(book)
-    patterns = [sum(int(remaining[kind_of(i + 3, s)]) * 3**i for i in range(N_RANKS))
+    patterns = [sum(int(remaining[kind_at(i, s)]) * 3**i for i in range(N_RANKS))
                 for s in range(N_SUITS)]
     # With a book, wilds the runs leave join it: the kernel gives the most runs may take.
     alloc = _split_run_wilds(patterns, run_wilds, table, at_most=bool(books))
     melds: list[list[int]] = []
     for s in range(N_SUITS):
         for positions, n_wild in _suit_runs(patterns[s], alloc[s], table):
-            run = [kind_of(i + 3, s) for i in positions]
+            run = [kind_at(i, s) for i in positions]
             for i in positions:
-                remaining[kind_of(i + 3, s)] -= 1
+                remaining[kind_at(i, s)] -= 1
             run_wild = [wild_pool.pop() for _ in range(n_wild)]
             melds.append(_order_run(run, run_wild))
     for book in books:
-        need = max(0, 3 - len(book))
+        need = max(0, MIN_MELD - len(book))
         melds.append(book + [wild_pool.pop() for _ in range(need)])
     if wild_pool:  # wilds beyond what runs and books need: into a book, or their own meld
         if books:
@@ -159,13 +162,13 @@ def _suit_runs(pattern: int, wilds: int, table) -> list[tuple[list[int], int]]:
 
     def extend(run: list[int], rest: int):
         span = run[-1] - low + 1
-        need = max(span, 3) - len(run)
-        value = sum(i + 3 for i in run)
+        need = max(span, MIN_MELD) - len(run)
+        value = sum(rank_at(i) for i in run)
         for w_run in range(need, min(N_RANKS - len(run), wilds) + 1):
             v = int(table[rest, wilds - w_run])
             if v != INFEASIBLE and value + v == target:
                 return [(run, w_run), *_suit_runs(rest, wilds - w_run, table)]
-        for j in range(run[-1] + 1, min(run[-1] + 4, N_RANKS - 1) + 1):
+        for j in range(run[-1] + 1, min(run[-1] + MAX_GAP, N_RANKS - 1) + 1):
             if rest // 3**j % 3:
                 found = extend([*run, j], rest - 3**j)
                 if found:
@@ -187,7 +190,7 @@ def _order_run(naturals: list[int], wilds: list[int]) -> list[int]:
             slots[r] = pool.pop()
     top, bottom = max(ranks), min(ranks)
     while pool:
-        if top < 13:
+        if top < rank_at(N_RANKS - 1):
             top += 1
             slots[top] = pool.pop()
         else:

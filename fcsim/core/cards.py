@@ -17,11 +17,10 @@ import numpy as np
 from numba import njit
 
 SUITS = "SHDCX"
-SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs", "stars")
 N_SUITS = 5
 N_RANKS = 11  # 3 … K
 MIN_RANK = 3
-MAX_RANK = 13
+MAX_RANK = MIN_RANK + N_RANKS - 1  # 13, the king: the most points of a natural card
 N_NATURAL = N_SUITS * N_RANKS  # 55
 JOKER = N_NATURAL  # 55
 N_KINDS = N_NATURAL + 1  # 56
@@ -29,6 +28,7 @@ COPIES = 2
 N_JOKERS = 6
 DECK_SIZE = N_NATURAL * COPIES + N_JOKERS  # 116
 JOKER_PENALTY = 50
+MIN_MELD = 3  # the fewest cards a meld (a book or a run) holds
 
 _RANK_TOKENS = {str(r): r for r in range(3, 11)} | {"T": 10, "J": 11, "Q": 12, "K": 13}
 _RANK_NAMES = {r: str(r) for r in range(3, 11)} | {11: "J", 12: "Q", 13: "K"}
@@ -40,16 +40,35 @@ class CardError(ValueError):
     """A card token or a hand that RULES.md notation does not allow."""
 
 
+# Card arithmetic, jitted so the kernels share it (each works from Python too). A *rank
+# index* is a rank's place 0–10 (3 … K), its digit in a suit's pattern.
+
+
+@njit(cache=True, inline="always")
 def kind_of(rank: int, suit: int) -> int:
     """The kind of the natural card of ``rank`` (3–13) and ``suit`` (0–4)."""
     return suit * N_RANKS + (rank - MIN_RANK)
 
 
+@njit(cache=True, inline="always")
+def kind_at(index: int, suit: int) -> int:
+    """The kind of the natural card of rank index ``index`` (0–10) and ``suit``."""
+    return suit * N_RANKS + index
+
+
+@njit(cache=True, inline="always")
 def rank_of(kind: int) -> int:
-    """The rank (3–13) of a natural kind; jokers have no rank."""
+    """The rank (3–13) of a natural kind, which is also its points; jokers have no rank."""
     return kind % N_RANKS + MIN_RANK
 
 
+@njit(cache=True, inline="always")
+def rank_at(index: int) -> int:
+    """The rank (3–13), and so the points, of rank index ``index`` (0–10)."""
+    return index + MIN_RANK
+
+
+@njit(cache=True, inline="always")
 def suit_of(kind: int) -> int:
     """The suit index (0–4) of a natural kind."""
     return kind // N_RANKS
@@ -70,10 +89,27 @@ _KIND_OF_TOKEN = {"JK": JOKER} | {
 _KINDS = np.arange(N_KINDS)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def wild_rank(round_number: int) -> int:
     """The wild rank of round ``round_number`` (1-based): the hand size, ``round + 2``."""
     return round_number + 2
+
+
+@njit(cache=True, inline="always")
+def wild_index(round_number: int) -> int:
+    """The rank index (0–10) of round ``round_number``'s wild rank."""
+    return wild_rank(round_number) - MIN_RANK
+
+
+@njit(cache=True, inline="always")
+def card_points(kind: int, round_number: int, wild_points: int) -> int:
+    """Points of ``kind`` left unmelded in round ``round_number``, where a card of the wild
+    rank costs ``wild_points``."""
+    if kind == JOKER:
+        return JOKER_PENALTY
+    if rank_of(kind) == wild_rank(round_number):
+        return wild_points
+    return rank_of(kind)
 
 
 def parse_card(token: str) -> int:
@@ -149,11 +185,8 @@ def card_values(round_number: int, wild_penalty: int) -> np.ndarray:
 
     Naturals count their rank, cards of the round's wild rank ``wild_penalty``, the joker 50.
     """
-    values = np.array([rank_of(k) for k in range(N_NATURAL)] + [JOKER_PENALTY], dtype=np.int32)
-    wild = wild_rank(round_number)
-    for suit in range(N_SUITS):
-        values[kind_of(wild, suit)] = wild_penalty
-    return values
+    return np.array([card_points(k, round_number, wild_penalty) for k in range(N_KINDS)],
+                    dtype=np.int32)
 
 
 def full_deck() -> np.ndarray:

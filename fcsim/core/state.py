@@ -39,9 +39,10 @@ from fcsim.core.cards import (
     JOKER,
     JOKER_PENALTY,
     N_KINDS,
-    N_RANKS,
     N_SUITS,
     full_deck,
+    kind_at,
+    wild_index,
     wild_rank,
 )
 from fcsim.core.events import (
@@ -329,7 +330,7 @@ def wild_split(hand: np.ndarray, wild_pos: int, left: int, wild_points: int
     """Points of the ``left`` cheapest wilds of ``hand``: (wild-rank points, joker points)."""
     n_rank = 0
     for s in range(N_SUITS):
-        n_rank += hand[s * N_RANKS + wild_pos]
+        n_rank += hand[kind_at(wild_pos, s)]
     n_jokers = int(hand[JOKER])
     if wild_points <= JOKER_PENALTY:
         rank_left = min(left, n_rank)
@@ -421,7 +422,7 @@ def _trace_turn_details(state: GameState, seat: int, drop: int, table: np.ndarra
     hand[drop] -= 1
     wilds = 0
     for s in range(N_SUITS):
-        wilds += hand[s * N_RANKS + r - 1]
+        wilds += hand[kind_at(wild_index(r), s)]
     write_turn_details(trace, row, sc[S_TURN], sc[S_STOCK], before, after, wilds, hand[JOKER])
 
 

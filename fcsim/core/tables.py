@@ -37,10 +37,10 @@ import numpy as np
 from numba import njit
 
 from fcsim._numba_cache import cache_root
+from fcsim.core.cards import COPIES, MIN_MELD, N_JOKERS, N_RANKS, N_SUITS, rank_at
 
-N_RANKS = 11
 N_PATTERNS = 3**N_RANKS  # 177,147
-MAX_WILDS = 16  # 6 jokers + 10 cards of the wild rank
+MAX_WILDS = N_JOKERS + N_SUITS * COPIES  # 16: the jokers and every card of the wild rank
 INFEASIBLE = 255
 BOUND = MAX_WILDS + 1  # first column of the prefix-maximum half
 TABLE_VERSION = 2
@@ -85,14 +85,14 @@ def _build_run_table(pow3: np.ndarray) -> np.ndarray:
         st_last[0] = low
         st_next[0] = low + 1
         st_m[0] = 1
-        st_val[0] = low + 3
+        st_val[0] = rank_at(low)
         st_rest[0] = p - pow3[low]
         entering = True
         while depth >= 0:
             if entering:
                 span = st_last[depth] - low + 1
                 m = st_m[depth]
-                need = max(span, 3) - m
+                need = max(span, MIN_MELD) - m
                 most = N_RANKS - m
                 rest = table[st_rest[depth]]
                 value = st_val[depth]
@@ -116,7 +116,7 @@ def _build_run_table(pow3: np.ndarray) -> np.ndarray:
             st_last[depth + 1] = j
             st_next[depth + 1] = j + 1
             st_m[depth + 1] = st_m[depth] + 1
-            st_val[depth + 1] = st_val[depth] + j + 3
+            st_val[depth + 1] = st_val[depth] + rank_at(j)
             st_rest[depth + 1] = st_rest[depth] - pow3[j]
             depth += 1
             entering = True
@@ -161,10 +161,10 @@ def build_solver_table(table: np.ndarray) -> np.ndarray:
     for i in range(N_RANKS):  # rising points, so ">=" keeps the higher card on ties
         held = patterns[(patterns // 3**i) % 3 > 0]
         rest = table[held - 3**i, :NARROW].astype(np.int16)
-        total = np.where(rest == INFEASIBLE, -1, rest + (i + 3))
+        total = np.where(rest == INFEASIBLE, -1, rest + rank_at(i))
         better = (total >= best[held]) & (total >= 0)
         best[held] = np.where(better, total, best[held])
-        card[held] = np.where(better, i + 3, card[held])
+        card[held] = np.where(better, rank_at(i), card[held])
     free = out[FREE_ROWS:WIDE_ROWS]
     free[:, :NARROW] = np.where(best < 0, NO_CARD, best)
     free[:, NARROW:] = np.where(best < 0, NO_CARD, card)

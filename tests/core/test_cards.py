@@ -6,12 +6,14 @@ import re
 
 import numpy as np
 import pytest
+from numba import njit
 
 from fcsim.core.cards import (
     DECK_SIZE,
     JOKER,
     N_KINDS,
     CardError,
+    card_points,
     card_values,
     counts_from_kinds,
     format_card,
@@ -19,12 +21,15 @@ from fcsim.core.cards import (
     format_hand,
     full_deck,
     hand_kinds,
+    kind_at,
     kind_of,
     parse_card,
     parse_cards,
     parse_hand,
+    rank_at,
     rank_of,
     suit_of,
+    wild_index,
     wild_rank,
 )
 
@@ -48,11 +53,29 @@ def test_round_trip_every_kind(kind: int) -> None:
 
 
 def test_kind_rank_suit_agree() -> None:
-    """kind_of, rank_of and suit_of are inverse to each other on the 55 naturals."""
+    """kind_of, rank_of and suit_of are inverse to each other on the 55 naturals; a rank
+    index is the rank's place from 3."""
     for suit in range(5):
-        for rank in range(3, 14):
+        for index, rank in enumerate(range(3, 14)):
             kind = kind_of(rank, suit)
             assert (rank_of(kind), suit_of(kind)) == (rank, suit)
+            assert kind_at(index, suit) == kind and rank_at(index) == rank
+
+
+@pytest.mark.parametrize("round_number", range(1, 12))
+def test_card_points(round_number: int) -> None:
+    """A natural counts its rank, a card of the wild rank the wild points, a joker 50;
+    the same from numba code."""
+    assert rank_at(wild_index(round_number)) == wild_rank(round_number) == round_number + 2
+
+    @njit
+    def points_in_numba(kind: int) -> int:
+        return card_points(kind, round_number, 17)
+
+    for kind in range(N_KINDS):
+        want = 50 if kind == JOKER else 17 if rank_of(kind) == round_number + 2 else rank_of(
+            kind)
+        assert card_points(kind, round_number, 17) == points_in_numba(kind) == want
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,120 @@
+"""The solver from Python: hands in any form, validated at the edge, then the kernels."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from fcsim.core.cards import (
+    N_KINDS,
+    CardError,
+    counts_from_kinds,
+    format_card,
+    hand_kinds,
+    parse_cards,
+)
+from fcsim.core.rules import ROUND_COUNTS, RuleSet
+from fcsim.core.solver.discard import best_discard_kernel
+from fcsim.core.solver.layout import SCRATCH_SIZE, new_scratch
+from fcsim.core.solver.penalty import penalty_kernel
+from fcsim.core.tables import solver_table
+
+MAX_HAND = 20  # the most cards the kernels take (a combination's code fits in 30 bits)
+_MAX_ROUND = max(ROUND_COUNTS)
+
+
+def as_counts(hand: str | list | np.ndarray) -> np.ndarray:
+    """A hand as an ``int8[56]`` count vector, from notation, tokens, kinds or counts."""
+    if isinstance(hand, np.ndarray) and hand.shape == (N_KINDS,):
+        counts = hand.astype(np.int8)
+        if counts.min() < 0:
+            raise CardError("a hand cannot hold a negative number of cards")
+        return counts_from_kinds(hand_kinds(counts))
+    if isinstance(hand, str):
+        return counts_from_kinds(parse_cards(hand))
+    items = list(hand)
+    if all(isinstance(x, (int, np.integer)) for x in items):
+        bad = [x for x in items if not 0 <= int(x) < N_KINDS]
+        if bad:
+            raise CardError(f"bad card id {bad[0]}: ids are 0 to {N_KINDS - 1}")
+        return counts_from_kinds(int(x) for x in items)
+    return counts_from_kinds(parse_cards(" ".join(str(x) for x in items)))
+
+
+def setup_hand(hand, round_number: int, rules: RuleSet | None) -> tuple[np.ndarray, int, bool]:
+    """Validated counts, wild points and all-wild flag for the Python API."""
+    rules = rules or RuleSet()
+    if not isinstance(round_number, (int, np.integer)) or not 1 <= round_number <= _MAX_ROUND:
+        raise ValueError(f"round must be 1 to {_MAX_ROUND}, not {round_number!r}")
+    counts = as_counts(hand)
+    size = int(counts.sum())
+    if size > MAX_HAND:
+        raise CardError(f"a hand holds at most {MAX_HAND} cards, not {size}")
+    return counts, rules.wild_points(int(round_number)), rules.all_wild_melds
+
+
+def min_penalty(hand, round_number: int, rules: RuleSet | None = None) -> int:
+    """The least penalty ``hand`` can leave in round ``round_number`` (exact).
+
+    >>> min_penalty("9H JS 7D JK 7S 3H 4H", 5)  # 7s wild: 3H 4H 7S, JS 7D JK; 9H left
+    9
+    """
+    counts, wild_points, all_wild = setup_hand(hand, round_number, rules)
+    return int(penalty_kernel(counts, int(round_number), wild_points, all_wild, solver_table(),
+                              new_scratch())[0])
+
+
+def best_discard(hand, round_number: int, rules: RuleSet | None = None) -> tuple[str, int]:
+    """For a hand of n+1 cards, the discard leaving the least penalty and that penalty."""
+    counts, wild_points, all_wild = setup_hand(hand, round_number, rules)
+    if counts.sum() == 0:
+        raise CardError("best discard needs at least one card")
+    kind, pen = best_discard_kernel(counts, int(round_number), wild_points, all_wild,
+                                    solver_table(), new_scratch())
+    return format_card(int(kind)), int(pen)
+
+
+@njit(cache=True)
+def penalty_batch_kernel(
+    hands: np.ndarray, round_number: int, wild_points: int, all_wild: bool, table: np.ndarray
+) -> np.ndarray:
+    """:func:`penalty_kernel` over ``hands`` (``int8[N, 56]``); returns ``int32[N]``."""
+    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    out = np.empty(hands.shape[0], dtype=np.int32)
+    for h in range(hands.shape[0]):
+        out[h] = penalty_kernel(hands[h], round_number, wild_points, all_wild, table, scratch)[0]
+    return out
+
+
+@njit(cache=True)
+def best_discard_batch_kernel(
+    hands: np.ndarray, round_number: int, wild_points: int, all_wild: bool, table: np.ndarray
+) -> np.ndarray:
+    """:func:`best_discard_kernel` over ``hands`` (``int8[N, 56]``); returns ``int32[N, 2]``
+    of (kind, penalty)."""
+    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    out = np.empty((hands.shape[0], 2), dtype=np.int32)
+    for h in range(hands.shape[0]):
+        kind, pen = best_discard_kernel(hands[h], round_number, wild_points, all_wild, table,
+                                        scratch)
+        out[h, 0] = kind
+        out[h, 1] = pen
+    return out
+
+
+def min_penalty_batch(hands: np.ndarray, round_number: int,
+                      rules: RuleSet | None = None) -> np.ndarray:
+    """:func:`min_penalty` of every row of ``hands`` (``int8[N, 56]``) -> ``int32[N]``."""
+    rules = rules or RuleSet()
+    return penalty_batch_kernel(np.ascontiguousarray(hands, dtype=np.int8), int(round_number),
+                                rules.wild_points(round_number), rules.all_wild_melds,
+                                solver_table())
+
+
+def best_discard_batch(hands: np.ndarray, round_number: int,
+                       rules: RuleSet | None = None) -> np.ndarray:
+    """:func:`best_discard` of every row of ``hands`` -> ``int32[N, 2]`` of (kind, penalty)."""
+    rules = rules or RuleSet()
+    return best_discard_batch_kernel(np.ascontiguousarray(hands, dtype=np.int8),
+                                     int(round_number), rules.wild_points(round_number),
+                                     rules.all_wild_melds, solver_table())

@@ -1,0 +1,85 @@
+"""The memo of recent answers and the hand hash: hits answer as the kernels do."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from fcsim.core.cards import JOKER, N_KINDS
+from fcsim.core.solver import (
+    as_counts,
+    best_discard_kernel,
+    card_hash,
+    discard_kernel,
+    discard_memo,
+    hand_hash,
+    new_scratch,
+)
+from fcsim.core.solver.memo import discard_tag, rules_tag
+from fcsim.core.tables import solver_table
+from tests.core.solver.hands import (
+    DECK,
+    ODD_VARIANTS,
+    VARIANTS,
+    ref_discard,
+)
+
+
+def test_hand_hash_is_a_sum_over_cards() -> None:
+    """Adding a card adds its hash (lookaheads hash each hand after a draw in O(1))."""
+    rng = np.random.default_rng(4)
+    for _ in range(200):
+        counts = as_counts(rng.permutation(np.array(DECK))[: rng.integers(0, 20)].tolist())
+        k = int(rng.integers(0, N_KINDS))
+        before = hand_hash(counts)
+        counts[k] += 1
+        assert hand_hash(counts) == (before + card_hash(k)) % 2**64  # uint64 arithmetic
+
+
+def test_discard_memo_answers_as_the_kernel() -> None:
+    """Asked again (a memo hit) or with another starting discard, the memo answers as the
+    kernel does; one work array serves every question."""
+    rng = np.random.default_rng(6)
+    table, shared = solver_table(), new_scratch()
+    for i in range(600):
+        round_number = 1 + i % 11
+        counts = as_counts(rng.permutation(np.array(DECK))[: round_number + 3].tolist())
+        start = int(rng.choice(np.flatnonzero(counts)))
+        for start_kind, start_pen in ((-1, 1 << 30), (start, int(rng.integers(0, 40)))):
+            args = (round_number, 20, True, table)
+            want = discard_kernel(counts, *args, new_scratch(), start_kind, start_pen)
+            for _ in range(2):
+                assert discard_memo(counts, *args, shared, start_kind, start_pen,
+                                    np.uint64(hand_hash(counts))) == want
+
+
+def test_shared_work_array_gives_fresh_answers() -> None:
+    """The same hands solved in every round and variant through one work array (its memo
+    of recent hands) and through a fresh one per call agree with the reference."""
+    rng = np.random.default_rng(4)
+    shared = new_scratch()
+    for i in range(30):
+        # Jokers are wild in every round; with 3+ of them all-wild melds change answers.
+        kinds = rng.permutation(np.array(DECK[:110]))[: int(rng.integers(0, 10))].tolist()
+        kinds += [JOKER] * (i % 6 + 1)
+        counts = as_counts(kinds)
+        for round_number in range(1, 12):
+            for rules in VARIANTS + ODD_VARIANTS:
+                args = (round_number, rules.wild_points(round_number), rules.all_wild_melds)
+                got = best_discard_kernel(counts, *args, solver_table(), shared)
+                assert got == best_discard_kernel(counts, *args, solver_table(), new_scratch())
+                assert got[1] == ref_discard(kinds, round_number, rules)[1]
+
+
+def test_tags_tell_every_question_apart() -> None:
+    """Distinct rounds, rules and questions (a starting discard included) get distinct,
+    non-zero tags (0 marks an empty record)."""
+    tags = set()
+    for round_number in range(1, 12):
+        for wild_points in (1, 13, 20, 50, 1000):
+            for all_wild in (False, True):
+                tags.add(rules_tag(round_number, wild_points, all_wild))
+                for kind in range(-1, 56, 11):
+                    for pen in (0, 7, 1 << 20, 1 << 30):
+                        tags.add(discard_tag(round_number, wild_points, all_wild, kind, pen))
+    assert 0 not in tags
+    assert len(tags) == 11 * 5 * 2 * (1 + 6 * 3)  # penalties from 2**20 up ask the same
