@@ -19,6 +19,7 @@ from dataclasses import dataclass, fields
 import numpy as np
 from numba import NumbaExperimentalFeatureWarning, njit
 
+from fcsim.core.borrow import borrow
 from fcsim.core.cards import DECK_SIZE, N_KINDS, format_card
 from fcsim.core.decisions import COPIED, collect_turns, empty_decisions
 from fcsim.core.events import TRACE_WIDTH, rows_per_game
@@ -44,13 +45,13 @@ from fcsim.core.state import (
     StateData,
     apply_discard,
     apply_draw,
+    lend,
     new_game,
     new_state,
     play_action,
     reset_game,
     settle,
     shared_scratch,
-    unpack,
 )
 from fcsim.core.tables import solver_table
 from fcsim.core.view import (
@@ -122,8 +123,11 @@ def advance(state: GameState, seating: np.ndarray, draws, discards, params: np.n
     work space. Returns ``(status, strategy, move, next trace row)``: status
     ``GAME_OVER``, ``WAITING``, or a step's ``ERR_*`` with the strategy and its move.
     """
+    # The arrays this call was given, borrowed: no step pays for counting references.
+    table, scratch, trace = borrow(table), borrow(scratch), borrow(trace)
+    seating, params, info, hidden = borrow(seating), borrow(params), borrow(info), borrow(hidden)
+    no_hidden = hidden[:0, :0]  # what a fair seat gets
     sc = state.scalars
-    no_hidden = np.zeros((0, 0), dtype=np.int8)
     while True:
         row = settle(state, table, scratch, trace, row)
         phase = sc[S_PHASE]
@@ -160,14 +164,14 @@ def run_to_decision(data: StateData, seating: np.ndarray, draws, discards,
                     scratch: np.ndarray, trace: np.ndarray, row: int
                     ) -> tuple[int, int, int, int]:
     """:func:`advance` on ``data``, for callers in Python."""
-    return advance(unpack(data), seating, draws, discards, params, oracle, external, info,
+    return advance(lend(data), seating, draws, discards, params, oracle, external, info,
                    hidden, table, scratch, trace, row)
 
 
 @njit(cache=True)
 def record_game(data: StateData, g: int, out: tuple) -> None:
     """:func:`record` on ``data``, for callers in Python."""
-    record(unpack(data), g, out)
+    record(lend(data), g, out)
 
 
 @njit(cache=True)
@@ -212,7 +216,7 @@ def _play_games(seeds, seating, draws, discards, params, oracle, external, data,
     ``trace`` and its turns are collected into ``decisions``; the loop stops early, before
     a game that might not fit. ``progress`` int64[7]: see the ``P_*`` positions.
     """
-    state = unpack(data)
+    state = lend(data)
     info = np.zeros(INFO_SIZE, dtype=np.int64)
     hidden = np.full((seating.shape[1] + 1, DECK_SIZE), -1, dtype=np.int8)
     recording = decisions.shape[0] > 0

@@ -34,6 +34,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from fcsim.core.borrow import borrow
 from fcsim.core.cards import (
     DECK_SIZE,
     JOKER,
@@ -201,6 +202,14 @@ def state_views(data: StateData) -> GameState:
 
 
 unpack = njit(cache=True)(state_views)
+
+
+@njit(cache=True)
+def lend(data: StateData) -> GameState:
+    """The parts of ``data`` as :func:`unpack` reads them, borrowed (no reference
+    counting, :mod:`fcsim.core.borrow`): how an entry point reads the ``data`` it was
+    passed, so that no step of the game pays for counting its twelve parts."""
+    return unpack(StateData(borrow(data.ints), borrow(data.cards), borrow(data.streams)))
 
 
 def new_state(rules: RuleSet) -> StateData:
@@ -523,20 +532,21 @@ def act(state: GameState, action: int, table: np.ndarray, scratch: np.ndarray,
     return OK, settle(state, table, scratch, trace, row)
 
 
-# Entry points from Python: they take the StateData (one cheap argument) and step its parts.
+# Entry points from Python: they take the StateData (one cheap argument) and step its
+# parts, borrowed with the work arrays for the length of the call.
 
 
 @njit(cache=True)
 def new_game(data: StateData, seed: np.uint64, table: np.ndarray, scratch: np.ndarray,
              trace: np.ndarray, row: int) -> int:
     """Start game ``seed`` in ``data`` and deal its first round; the next trace row."""
-    state = unpack(data)
+    state = lend(data)
     reset_game(state, seed)
-    return settle(state, table, scratch, trace, row)
+    return settle(state, borrow(table), borrow(scratch), borrow(trace), row)
 
 
 @njit(cache=True)
 def play_action(data: StateData, action: int, table: np.ndarray, scratch: np.ndarray,
                 trace: np.ndarray, row: int) -> tuple[int, int]:
     """:func:`act` on ``data``: (status, next trace row)."""
-    return act(unpack(data), action, table, scratch, trace, row)
+    return act(lend(data), action, borrow(table), borrow(scratch), borrow(trace), row)

@@ -65,8 +65,8 @@ from fcsim.core.state import (
     GameState,
     StateData,
     all_wild_melds,
+    lend,
     players_of,
-    unpack,
 )
 
 DECISION_SIGNATURE = types.int64(
@@ -213,7 +213,7 @@ def reveal(state: GameState, hidden: np.ndarray) -> None:
 def view_arrays(data: StateData) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Copies of what the seat to move sees: (hand int8[56], pile int8[k], known
     int8[P, 56], info int64[INFO_SIZE])."""
-    state = unpack(data)
+    state = lend(data)
     sc = state.scalars
     info = np.empty(INFO_SIZE, dtype=np.int64)
     fill_info(state, info)
