@@ -2,8 +2,8 @@
 honest statistics. See README.md; the rules are docs/RULES.md (docs/ENGINE.md for how a
 game is played step by step).
 
-``Game``, ``agent``, ``simulate`` and ``load_results`` are imported on first use, so that
-``import fcsim`` stays quick for solving hands.
+Every name below is imported on first use, so that ``import fcsim`` (and every
+``fcsim`` command) loads only what it uses.
 """
 
 from __future__ import annotations
@@ -14,15 +14,14 @@ from fcsim import _numba_cache
 
 _numba_cache.configure()  # before any kernel is compiled or loaded
 
-from fcsim.core.arrangement import solve  # noqa: E402
-from fcsim.core.cards import CardError, format_card, format_cards, parse_hand  # noqa: E402
-from fcsim.core.rules import RulesError, RuleSet  # noqa: E402
-from fcsim.core.solver import best_discard, min_penalty  # noqa: E402
-
 if TYPE_CHECKING:
     from fcsim.advice import advise
     from fcsim.agents import agent
     from fcsim.analysis.load import load_results
+    from fcsim.core.arrangement import solve
+    from fcsim.core.cards import CardError, format_card, format_cards, parse_hand
+    from fcsim.core.rules import RulesError, RuleSet
+    from fcsim.core.solver import best_discard, min_penalty
     from fcsim.core.view import IllegalMoveError, View
     from fcsim.game import Game
     from fcsim.runner.run import simulate
@@ -31,7 +30,12 @@ __version__ = "0.1.0"
 
 _LAZY = {"advise": "fcsim.advice", "simulate": "fcsim.runner.run",
          "load_results": "fcsim.analysis.load", "Game": "fcsim.game", "agent": "fcsim.agents",
-         "IllegalMoveError": "fcsim.core.view", "View": "fcsim.core.view"}
+         "IllegalMoveError": "fcsim.core.view", "View": "fcsim.core.view",
+         "solve": "fcsim.core.arrangement", "CardError": "fcsim.core.cards",
+         "format_card": "fcsim.core.cards", "format_cards": "fcsim.core.cards",
+         "parse_hand": "fcsim.core.cards", "RulesError": "fcsim.core.rules",
+         "RuleSet": "fcsim.core.rules", "best_discard": "fcsim.core.solver",
+         "min_penalty": "fcsim.core.solver"}
 
 
 def __getattr__(name: str) -> Any:

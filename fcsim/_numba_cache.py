@@ -18,9 +18,9 @@ the user set, which wins). Folders live under :func:`cache_root` ``/numba``.
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import os
+import re
 import site
 import sys
 import sysconfig
@@ -93,27 +93,52 @@ def _package_of(path: Path) -> str:
     return ".".join(parts[:-1])  # a module's package; an __init__'s own
 
 
+# An import statement at the start of a line, at any indentation (so in any function),
+# or after a ``;`` or a ``:`` (``try: import x``): ``from .mod import (a, b)`` (the list
+# may span lines) or ``import a.b as c, d``.
+_IMPORT_STATEMENT = re.compile(
+    r"(?:^|[;:])[ \t]*(?:from[ \t]+(?P<dots>\.*)(?P<module>[\w.]*)[ \t]+import[ \t]+"
+    r"(?P<names>\((?:[^)#]|#[^\n]*)*\)|[^\n;]*)|import[ \t]+(?P<modules>[^\n;]*))",
+    re.MULTILINE)
+_COMMENT = re.compile(r"#[^\n]*")
+
+
+def imported_names(source: str, package: str) -> set[str]:
+    """Dotted names ``source`` imports (modules, and ``module.name`` for each name taken
+    from a module, which may be a submodule); relative imports resolved in ``package``.
+
+    A scan of the text, not a parse: it is run on every module of the closure at each
+    start of fcsim, and parsing took most of a second. It reads a line that starts with
+    ``import`` inside a string as an import too: a digest then covers one file more than
+    it needs, never one less (``tests/test_numba_cache.py`` holds it to a parse).
+    """
+    source = source.replace("\\\n", " ")
+    names: set[str] = set()
+    for found in _IMPORT_STATEMENT.finditer(source):
+        if found["modules"] is not None:
+            listed = _COMMENT.sub("", found["modules"]).split(",")
+            names.update(item.split()[0] for item in listed if item.split())
+            continue
+        base = found["module"]
+        if found["dots"]:
+            parts = package.split(".")
+            anchor = parts[: len(parts) - len(found["dots"]) + 1]
+            base = ".".join([*anchor, base] if base else anchor)
+        names.add(base)
+        listed = _COMMENT.sub("", found["names"]).strip("()").split(",")
+        names.update(f"{base}.{item.split()[0]}" for item in listed if item.split())
+    return names
+
+
 @cache
 def _imports(path: Path) -> tuple[Path, ...]:
     """Source files of the modules ``path`` imports at any level of its code."""
     try:
-        tree = ast.parse(path.read_bytes(), filename=str(path))
-    except (OSError, SyntaxError, ValueError):
+        source = path.read_bytes().decode("utf-8", errors="replace")
+    except OSError:
         return ()
-    names: set[str] = set()
-    package = _package_of(path)
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
-                base = ".".join([*anchor, base] if base else anchor)
-            names.add(base)
-            names.update(f"{base}.{alias.name}" for alias in node.names)
     found = set()
-    for name in names:
+    for name in imported_names(source, _package_of(path)):
         file = _module_file(name) if name else None
         if file is not None and file != path and _followed(file, path):
             found.add(file)

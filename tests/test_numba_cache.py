@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from fcsim import _numba_cache
+from tests.reference import imports
 
 KERNEL = """
     import fcsim  # fcsim's locator caches code that imports fcsim
@@ -106,3 +107,38 @@ def test_installed_libraries_are_never_followed(tmp_path) -> None:
     assert _numba_cache._is_library(user_site / "numpy" / "__init__.py")
     assert _numba_cache._is_library(Path(np.__file__).resolve())
     assert not _numba_cache._is_library(tmp_path / "my_strategies" / "mine.py")
+
+
+TRICKY_IMPORTS = '''
+import os, sys as system  # a comment
+from . import sibling
+from ..core.cards import (  # the list spans lines (and this comment has brackets)
+    DECK_SIZE,  # with comments
+    format_card as fc,
+)
+def f():
+    try: import json
+    except ImportError: pass
+    x = 1; from fcsim.core import rng
+from fcsim.core.state import \\
+    S_ROUND
+'''
+
+
+def test_the_import_scan_finds_every_import_a_parse_finds() -> None:
+    package = "fcsim.strategies"
+    found = _numba_cache.imported_names(TRICKY_IMPORTS, package)
+    assert found == imports.imported_names(TRICKY_IMPORTS, package)
+    assert {"fcsim.strategies.sibling", "fcsim.core.cards.format_card", "json",
+            "fcsim.core.rng", "fcsim.core.state.S_ROUND", "system"} - found == {"system"}
+
+
+def test_the_import_scan_covers_every_module_of_the_project() -> None:
+    root = Path(_numba_cache.__file__).resolve().parent.parent
+    for path in sorted([*root.glob("fcsim/**/*.py"), *root.glob("tests/**/*.py"),
+                        *root.glob("scripts/*.py")]):
+        source = path.read_text()
+        package = _numba_cache._package_of(path.resolve())
+        missed = imports.imported_names(source, package) - _numba_cache.imported_names(
+            source, package)
+        assert not missed, f"{path}: {sorted(missed)}"

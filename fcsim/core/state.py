@@ -5,7 +5,8 @@ A state is a :class:`StateData` — three flat arrays, by element type — holdi
 scalars (round, dealer, seat to move, turn, phase…), the rules, the random streams,
 stock, pile, hands, known cards, totals and the per-round results. Copying a state is
 copying those three arrays (a search copies thousands); a kernel takes them as one cheap
-argument and reads the parts by name as a :class:`GameState` of views (:func:`unpack`).
+argument and reads the parts by name as a :class:`GameState` of views (:func:`unpack`),
+borrowed when it can (:func:`lend`: no reference counts for the steps to keep).
 Every way fcsim plays a game goes through the steps below: the batch engine
 (:mod:`fcsim.core.engine`), a Python :class:`fcsim.Game`, agents, environments and
 search players. There is no second copy of a rule.

@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from fcsim.core.borrow import borrow
 from fcsim.core.cards import wild_rank
 from fcsim.core.events import TRACE_WIDTH
 from fcsim.core.rng import next_u64, seed_state
@@ -30,10 +31,11 @@ from fcsim.core.state import (
     S_PILE,
     S_SEAT,
     GameState,
+    StateData,
     apply_discard,
     apply_draw,
     finish_round,
-    unpack,
+    lend,
 )
 from fcsim.core.view import I_ROUND, I_SEAT, INFO_SIZE, decision, fill_info
 from fcsim.strategies.aware import discard as anchor_discard  # bound: anchor discard
@@ -73,7 +75,7 @@ def play_out(state: GameState, params: np.ndarray, info: np.ndarray, table: np.n
     """Every seat plays the rollout policy (``params``: its parameter vector) until the
     round ends (``info``: work space). False if the policy made an illegal move."""
     sc = state.scalars
-    no_hidden = np.zeros((0, 0), dtype=np.int8)
+    no_hidden = state.hands[:0, :0]  # what a fair seat gets (a view: nothing to count)
     while sc[S_PHASE] != PHASE_ROUND_END:
         seat = sc[S_SEAT]
         hand = state.hands[seat]
@@ -89,6 +91,30 @@ def play_out(state: GameState, params: np.ndarray, info: np.ndarray, table: np.n
             status, _ = apply_discard(state, move, table, scratch, trace, 0)
         if status != OK:
             return False
+    return True
+
+
+@njit(cache=True)
+def roll_out(world: StateData, action: int, seat: int, params: np.ndarray, info: np.ndarray,
+             table: np.ndarray, scratch: np.ndarray, trace: np.ndarray, row: np.ndarray
+             ) -> bool:
+    """Play ``action`` in ``world``, then the round out with the rollout policy, and score
+    it for ``seat`` into ``row`` (``float64[O_SIZE]``). False if a move was illegal.
+
+    The world and the work arrays are borrowed for the call (:mod:`fcsim.core.borrow`):
+    a rollout is all steps, and counting references would cost it most of its time.
+    """
+    state = lend(world)
+    params, info, table, scratch = borrow(params), borrow(info), borrow(table), borrow(scratch)
+    trace, row = borrow(trace), borrow(row)
+    if state.scalars[S_PHASE] == PHASE_DRAW:
+        status, _ = apply_draw(state, action, table, scratch, trace, 0)
+    else:
+        status, _ = apply_discard(state, action, table, scratch, trace, 0)
+    if status != OK or not play_out(state, params, info, table, scratch, trace):
+        return False
+    finish_round(state, table, scratch, trace, 0)
+    score_outcomes(state, seat, row)
     return True
 
 
@@ -115,7 +141,6 @@ def evaluate(hand, pile, known, info, hidden, perfect: bool, skill: float,
     world_rng = np.empty(4, dtype=np.uint64)
     step_info = np.zeros(INFO_SIZE, dtype=np.int64)
     no_trace = np.zeros((0, TRACE_WIDTH), dtype=np.int16)
-    drawing = base_state.scalars[S_PHASE] == PHASE_DRAW
     params = ROLLOUT_PARAMS.copy()  # a constant is read-only; decisions take a plain array
     clean = True
     for w in range(first_world, first_world + n_worlds):
@@ -127,19 +152,11 @@ def evaluate(hand, pile, known, info, hidden, perfect: bool, skill: float,
         base_state.rng[:] = world_rng
         for a in range(actions.shape[0]):
             copy_world(base, work)
-            state = unpack(work)
-            if drawing:
-                status, _ = apply_draw(state, actions[a], table, scratch, no_trace, 0)
-            else:
-                status, _ = apply_discard(state, actions[a], table, scratch, no_trace, 0)
             row = out[a, w - first_world]
-            if status != OK or not play_out(state, params, step_info, table, scratch,
-                                            no_trace):
+            if not roll_out(work, actions[a], seat, params, step_info, table, scratch,
+                            no_trace, row):
                 row[:] = ROLLOUT_ERROR
                 clean = False
-                continue
-            finish_round(state, table, scratch, no_trace, 0)
-            score_outcomes(state, seat, row)
     return clean
 
 
