@@ -124,6 +124,11 @@ SC_SIZE = 3
 
 _DECK = full_deck()  # frozen into the kernels as a constant
 
+# The steps of every turn are compiled into their callers (numba IR inlining): a call
+# passes the whole state by value — twelve arrays, about a kilobyte — and as calls they
+# cost the batch engine a sixth of its speed (scripts/bench_engine.py --against 902eb15).
+INLINE_STEP = "always"
+
 
 class GameState(NamedTuple):
     """Every part of a game (``P`` seats, ``R`` rounds) by name: views into its
@@ -365,7 +370,7 @@ def _score_seat(state: GameState, seat: int, table: np.ndarray, scratch: np.ndar
     state.scored[seat] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline=INLINE_STEP)
 def apply_draw(state: GameState, source: int, table: np.ndarray, scratch: np.ndarray,
                trace: np.ndarray, row: int) -> tuple[int, int]:
     """The seat to move draws from ``source`` (docs/ENGINE.md, step 4.1-4.2).
@@ -401,7 +406,7 @@ def apply_draw(state: GameState, source: int, table: np.ndarray, scratch: np.nda
     return OK, row
 
 
-@njit(cache=True)
+@njit(cache=True, inline=INLINE_STEP)
 def apply_discard(state: GameState, kind: int, table: np.ndarray, scratch: np.ndarray,
                   trace: np.ndarray, row: int) -> tuple[int, int]:
     """The seat to move discards ``kind`` (docs/ENGINE.md, step 4.3-4.7).
@@ -436,7 +441,7 @@ def _trace_turn_details(state: GameState, seat: int, drop: int, table: np.ndarra
     write_turn_details(trace, row, sc[S_TURN], sc[S_STOCK], before, after, wilds, hand[JOKER])
 
 
-@njit(cache=True)
+@njit(cache=True, inline=INLINE_STEP)
 def _end_turn(state: GameState, drop: int, went_out: bool, table: np.ndarray,
               scratch: np.ndarray, trace: np.ndarray, row: int) -> int:
     """Discard ``drop`` and close the turn: a last turn is scored, going out starts the
@@ -502,7 +507,7 @@ def finish_round(state: GameState, table: np.ndarray, scratch: np.ndarray, trace
     return row
 
 
-@njit(cache=True)
+@njit(cache=True, inline=INLINE_STEP)
 def settle(state: GameState, table: np.ndarray, scratch: np.ndarray, trace: np.ndarray,
            row: int) -> int:
     """Make the steps that need no decision — finish a round, begin the next — until a

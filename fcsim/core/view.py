@@ -47,6 +47,7 @@ from fcsim.core.rules import MAX_PLAYERS, R_GO_OUT_BONUS
 from fcsim.core.state import (
     DRAW_PILE,
     DRAW_STOCK,
+    INLINE_STEP,
     PHASE_DISCARD,
     PHASE_DRAW,
     S_BEST_DISCARD,
@@ -173,7 +174,7 @@ class JitStrategy(Protocol):
     def param_vector(self) -> np.ndarray: ...  # float64[:]
 
 
-@njit(cache=True)
+@njit(cache=True, inline=INLINE_STEP)
 def fill_info(state: GameState, info: np.ndarray) -> None:
     """Write the public scalars of the pending decision into ``info`` (``I_*``)."""
     sc = state.scalars
