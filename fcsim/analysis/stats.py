@@ -17,11 +17,11 @@ from typing import NamedTuple
 
 import numpy as np
 import polars as pl
-from scipy import stats as sps
+from scipy.special import ndtri, stdtr, stdtrit  # t and normal tables: lighter than scipy.stats
 
 from fcsim.analysis.load import game_keys, rounds_of
 
-Z95 = float(sps.norm.ppf(0.975))
+Z95 = float(ndtri(0.975))
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
 LOW_SCORE = 100
 HIGH_SCORE = 200
@@ -47,7 +47,7 @@ def t_interval(mean: np.ndarray, sd: np.ndarray, n: np.ndarray, level: float = 0
     """Student t interval of a mean from its sample standard deviation and size."""
     mean, sd, n = (np.asarray(v, dtype=float) for v in (mean, sd, n))
     with np.errstate(invalid="ignore", divide="ignore"):
-        half = sps.t.ppf(0.5 + level / 2, n - 1) * sd / np.sqrt(n)
+        half = stdtrit(n - 1, 0.5 + level / 2) * sd / np.sqrt(n)
     return mean - half, mean + half
 
 
@@ -355,7 +355,7 @@ def mean_difference(differences: np.ndarray) -> MeanDifference:
     sd = float(d.std(ddof=1)) if deals > 1 else float("nan")
     lo, hi = (float(x) for x in t_interval(mean, sd, deals))
     with np.errstate(invalid="ignore", divide="ignore"):
-        p = float(2 * sps.t.sf(abs(mean) / (sd / np.sqrt(deals)), deals - 1))
+        p = float(2 * stdtr(deals - 1, -abs(mean) / (sd / np.sqrt(deals))))
     if sd == 0 and deals > 1:
         p = 1.0 if mean == 0 else 0.0
     return MeanDifference(deals, mean, lo, hi, p)

@@ -81,10 +81,16 @@ def rank_name(rank: int) -> str:
 
 # Every kind's notation, and every token naming a kind (upper case), computed once: views
 # and events format cards by the thousand.
-CARD_CODES = (*(f"{_RANK_NAMES[rank_of(k)]}{SUITS[suit_of(k)]}" for k in range(N_NATURAL)),
-              "JK")
+def _plain(kernel: object) -> object:
+    """The Python function of a kernel: calling the kernel itself at import would load it
+    from the cache at every start of fcsim (a third of a second each)."""
+    return getattr(kernel, "py_func", kernel)
+
+
+CARD_CODES = (*(f"{_RANK_NAMES[_plain(rank_of)(k)]}{SUITS[_plain(suit_of)(k)]}"
+                for k in range(N_NATURAL)), "JK")
 _KIND_OF_TOKEN = {"JK": JOKER} | {
-    f"{rank}{suit}": kind_of(value, suit_index)
+    f"{rank}{suit}": _plain(kind_of)(value, suit_index)
     for rank, value in _RANK_TOKENS.items() for suit, suit_index in _SUIT_TOKENS.items()}
 _KINDS = np.arange(N_KINDS)
 
