@@ -214,7 +214,8 @@ unpack = njit(cache=True)(state_views)
 def lend(data: StateData) -> GameState:
     """The parts of ``data`` as :func:`unpack` reads them, borrowed (no reference
     counting, :mod:`fcsim.core.borrow`): how an entry point reads the ``data`` it was
-    passed, so that no step of the game pays for counting its twelve parts."""
+    passed, so that no step of the game pays for counting its twelve parts. For compiled
+    callers only: Python reads a state through :func:`state_views`."""
     return unpack(StateData(borrow(data.ints), borrow(data.cards), borrow(data.streams)))
 
 
