@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import os
 import struct
-from concurrent.futures import ProcessPoolExecutor
+import threading
+from concurrent.futures import InvalidStateError, ProcessPoolExecutor
 from multiprocessing import get_context
 
-from fcsim.runner.pool import _terminate
+from fcsim.runner.pool import _quiet_about_cancelled_chunks, _terminate
 
 MANAGER_EXIT_S = 60  # generous: once its wait ends the thread exits at once
 
@@ -21,3 +22,21 @@ def test_a_result_cut_in_half_does_not_leave_the_pool_waiting() -> None:
     _terminate(pool)
     manager.join(MANAGER_EXIT_S)
     assert not manager.is_alive()
+
+
+def test_the_managers_race_over_cancelled_chunks_prints_nothing(monkeypatch) -> None:
+    seen = []
+    monkeypatch.setattr(threading, "excepthook", lambda args: seen.append(args.exc_type))
+
+    def cancelled() -> None:
+        raise InvalidStateError("CANCELLED: <Future state=cancelled>")
+
+    def other() -> None:
+        raise ValueError("a real error")
+
+    manager, bystander = threading.Thread(target=cancelled), threading.Thread(target=other)
+    with _quiet_about_cancelled_chunks(manager):
+        for thread in (manager, bystander):
+            thread.start()
+            thread.join()
+    assert seen == [ValueError]
