@@ -7,7 +7,7 @@ import numpy as np
 from numba import njit
 
 from fcsim.core.cards import JOKER, JOKER_PENALTY, N_KINDS, N_RANKS
-from fcsim.core.solver import discard_kernel, penalty_memo
+from fcsim.core.solver import discard_kernel_late, penalty_memo
 
 
 @njit(cache=True)
@@ -29,8 +29,8 @@ def pile_outlook(hand: np.ndarray, pile: np.ndarray, round_number: int, wild_poi
     now, _ = penalty_memo(hand, round_number, wild_points, all_wild, table, scratch)
     top = pile[pile.shape[0] - 1]
     hand[top] += 1
-    _, after = discard_kernel(hand, round_number, wild_points, all_wild, table, scratch, top,
-                              now)
+    _, after = discard_kernel_late(hand, round_number, wild_points, all_wild, table, scratch,
+                                   top, now)
     hand[top] -= 1
     return now, after
 

@@ -47,6 +47,7 @@ from fcsim.core.solver.api import (
 from fcsim.core.solver.discard import (
     best_discard_kernel,
     discard_kernel,
+    discard_kernel_late,
     discard_memo,
     discard_search,
 )
@@ -58,7 +59,7 @@ from fcsim.core.solver.layout import (
     new_scratch,
 )
 from fcsim.core.solver.memo import card_hash, hand_hash
-from fcsim.core.solver.penalty import penalty_kernel, penalty_memo
+from fcsim.core.solver.penalty import penalty_kernel, penalty_kernel_late, penalty_memo
 
 __all__ = [
     "MAX_HAND",
@@ -73,6 +74,7 @@ __all__ = [
     "best_discard_kernel",
     "card_hash",
     "discard_kernel",
+    "discard_kernel_late",
     "discard_memo",
     "discard_search",
     "hand_hash",
@@ -81,6 +83,7 @@ __all__ = [
     "new_scratch",
     "penalty_batch_kernel",
     "penalty_kernel",
+    "penalty_kernel_late",
     "penalty_memo",
     "setup_hand",
 ]

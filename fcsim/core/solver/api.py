@@ -16,7 +16,7 @@ from fcsim.core.cards import (
 from fcsim.core.rules import ROUND_COUNTS, RuleSet
 from fcsim.core.solver.discard import best_discard_kernel
 from fcsim.core.solver.layout import SCRATCH_SIZE, new_scratch
-from fcsim.core.solver.penalty import penalty_kernel
+from fcsim.core.solver.penalty import penalty_kernel, penalty_kernel_late
 from fcsim.core.tables import solver_table
 
 MAX_HAND = 20  # the most cards the kernels take (a combination's code fits in 30 bits)
@@ -82,7 +82,8 @@ def penalty_batch_kernel(
     scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
     out = np.empty(hands.shape[0], dtype=np.int32)
     for h in range(hands.shape[0]):
-        out[h] = penalty_kernel(hands[h], round_number, wild_points, all_wild, table, scratch)[0]
+        out[h] = penalty_kernel_late(hands[h], round_number, wild_points, all_wild, table,
+                                     scratch)[0]
     return out
 
 

@@ -29,6 +29,7 @@ from fcsim.core.cards import (
     suit_of,
     wild_index,
 )
+from fcsim.core.late_link import late_linked
 from fcsim.core.solver.books import book_options
 from fcsim.core.solver.combos import bound_slice, fill_slice, load, pop_least, slicing
 from fcsim.core.solver.hand import HUGE_PENALTY, isolated, read_hand, wild_cost
@@ -241,6 +242,10 @@ def discard_search(counts: np.ndarray, round_number: int, wild_points: int, all_
     return best_kind, best_pen
 
 
+# For compiled callers: the search's code is linked at load time, not copied into each.
+discard_kernel_late = late_linked(discard_kernel)
+
+
 @njit(cache=True)
 def best_discard_kernel(counts: np.ndarray, round_number: int, wild_points: int, all_wild: bool,
                         table: np.ndarray, scratch: np.ndarray) -> tuple[int, int]:
@@ -255,8 +260,8 @@ def best_discard_kernel(counts: np.ndarray, round_number: int, wild_points: int,
     (kind, penalty) : (int, int)
         ``kind`` is -1 for an empty hand.
     """
-    return discard_kernel(counts, round_number, wild_points, all_wild, table, scratch,
-                          NO_KIND, HUGE_PENALTY)
+    return discard_kernel_late(counts, round_number, wild_points, all_wild, table, scratch,
+                               NO_KIND, HUGE_PENALTY)
 
 
 @njit(cache=True)
@@ -274,7 +279,7 @@ def discard_memo(counts: np.ndarray, round_number: int, wild_points: int, all_wi
     slot, hit = lookup(counts, tag, hashed, scratch)
     if hit:
         return answers(scratch, slot)
-    kind, pen = discard_kernel(counts, round_number, wild_points, all_wild, table, scratch,
-                               best_kind, best_pen)
+    kind, pen = discard_kernel_late(counts, round_number, wild_points, all_wild, table,
+                                    scratch, best_kind, best_pen)
     store(counts, tag, scratch, slot, kind, pen)
     return kind, pen

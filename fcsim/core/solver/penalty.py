@@ -18,6 +18,7 @@ import numpy as np
 from numba import njit
 
 from fcsim.core.cards import JOKER, MIN_MELD, N_RANKS, N_SUITS, wild_index
+from fcsim.core.late_link import late_linked
 from fcsim.core.solver.books import affordable, book_options, first_option
 from fcsim.core.solver.combos import fill_slice, slicing, write_plan
 from fcsim.core.solver.hand import HUGE_PENALTY, read_hand, unpack, wild_cost
@@ -156,6 +157,10 @@ def penalty_kernel(counts: np.ndarray, round_number: int, wild_points: int, all_
     return best_pen, best_left
 
 
+# For compiled callers: the search's code is linked at load time, not copied into each.
+penalty_kernel_late = late_linked(penalty_kernel)
+
+
 @njit(cache=True)
 def penalty_memo(counts: np.ndarray, round_number: int, wild_points: int, all_wild: bool,
                  table: np.ndarray, scratch: np.ndarray) -> tuple[int, int]:
@@ -166,6 +171,7 @@ def penalty_memo(counts: np.ndarray, round_number: int, wild_points: int, all_wi
     slot, hit = lookup(counts, tag, hand_hash(counts), scratch)
     if hit:
         return answers(scratch, slot)
-    pen, left = penalty_kernel(counts, round_number, wild_points, all_wild, table, scratch)
+    pen, left = penalty_kernel_late(counts, round_number, wild_points, all_wild, table,
+                                     scratch)
     store(counts, tag, scratch, slot, pen, left)
     return pen, left
