@@ -39,10 +39,10 @@ from fcsim.strategies.registry import Family, Param, register
 
 PARAMS = (
     TAKE_MARGIN,
-    Param("candidates", 4, "discards (best now) compared", low=1, high=14),
-    Param("feed_weight", 3, "extra points counted for a discard the next seat collects",
+    Param("candidates", 6, "discards (best now) compared", low=1, high=14),
+    Param("feed_weight", 0.5, "extra points counted for a discard the next seat collects",
           integer=False, low=0, high=100),
-    Param("danger_turns", 3, "turns per player after which the round counts as late",
+    Param("danger_turns", 7, "turns per player after which the round counts as late",
           integer=False, low=0, high=100),
     Param("urgency", 0.5, "weight of the penalty now when the round is late (0-1)",
           integer=False, low=0, high=1),

@@ -31,7 +31,7 @@ TAKE_MARGIN = Param("take_margin", 0, "points the discard must beat the expected
                     integer=False, low=0, high=100)
 PARAMS = (
     TAKE_MARGIN,
-    Param("candidates", 3, "discards (best now) compared by expected penalty", low=1, high=14),
+    Param("candidates", 8, "discards (best now) compared by expected penalty", low=1, high=14),
 )
 Slot = param_slots("ExpectedSlot", PARAMS)
 
