@@ -66,7 +66,7 @@ from fcsim.strategies.search.worlds import (
 ROLLOUT_SPEC = "greedy"  # bound: rollout spec
 ANCHOR_SPEC = "aware"  # bound: anchor spec
 ROLLOUT_PARAMS = np.array([8.0])  # bound: rollout params
-ANCHOR_PARAMS = np.array([0.0, 4.0, 3.0, 3.0, 0.5])  # bound: anchor params
+ANCHOR_PARAMS = np.array([0.0, 6.0, 0.5, 7.0, 0.5])  # bound: anchor params
 
 
 @njit(cache=True)
