@@ -81,16 +81,17 @@ def rank_name(rank: int) -> str:
 
 # Every kind's notation, and every token naming a kind (upper case), computed once: views
 # and events format cards by the thousand.
-def _plain(kernel: object) -> object:
-    """The Python function of a kernel: calling the kernel itself at import would load it
-    from the cache at every start of fcsim (a third of a second each)."""
+def plain_python(kernel: object) -> object:
+    """The Python function of a kernel, for tables built at import: calling the kernel
+    itself would load it from the cache at every start of fcsim (a third of a second
+    each), and a call from Python costs a dispatch."""
     return getattr(kernel, "py_func", kernel)
 
 
-CARD_CODES = (*(f"{_RANK_NAMES[_plain(rank_of)(k)]}{SUITS[_plain(suit_of)(k)]}"
+CARD_CODES = (*(f"{_RANK_NAMES[plain_python(rank_of)(k)]}{SUITS[plain_python(suit_of)(k)]}"
                 for k in range(N_NATURAL)), "JK")
 _KIND_OF_TOKEN = {"JK": JOKER} | {
-    f"{rank}{suit}": _plain(kind_of)(value, suit_index)
+    f"{rank}{suit}": plain_python(kind_of)(value, suit_index)
     for rank, value in _RANK_TOKENS.items() for suit, suit_index in _SUIT_TOKENS.items()}
 _KINDS = np.arange(N_KINDS)
 

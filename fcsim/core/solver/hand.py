@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from fcsim.core.cards import JOKER_PENALTY, N_RANKS, N_SUITS, kind_at, rank_at
+from fcsim.core.cards import JOKER_PENALTY, N_RANKS, N_SUITS, kind_at, plain_python, rank_at
 from fcsim.core.solver.bits import BYTE_LSB, byte_bits
 from fcsim.core.solver.layout import HAND_WORDS, KINDS_PER_WORD, SUIT_RANKS, at, ix
 
@@ -24,7 +24,8 @@ _LOW_HALF = (1 << _HALF_BITS) - 1
 # Per set of ranks of one suit (11 bits): its pattern with one copy of each (the sum of
 # 3**i) in the low half, the ranks' points summed in the high half: one lookup reads both.
 _RANK_SETS = np.array([sum(3**i for i in range(N_RANKS) if m >> i & 1)
-                       | sum(rank_at(i) for i in range(N_RANKS) if m >> i & 1) << _HALF_BITS
+                       | sum(plain_python(rank_at)(i) for i in range(N_RANKS) if m >> i & 1)
+                       << _HALF_BITS
                        for m in range(1 << N_RANKS)], dtype=np.int64)
 # A natural card with no card of its suit within this many ranks is *isolated*: it is never
 # better in a run than in its rank's book.
