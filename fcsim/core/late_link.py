@@ -99,6 +99,16 @@ def _remember_reload_init() -> None:
 _remember_reload_init()
 
 
+def _slot_global(module: ir.Module, symbol: str) -> ir.GlobalVariable:
+    """The module's declaration of slot ``symbol`` (one per module, however many calls:
+    a second one would get another name, which nothing defines)."""
+    slot = module.globals.get(symbol)
+    if slot is None:
+        slot = ir.GlobalVariable(module, ir.IntType(8).as_pointer(), symbol)
+        slot.linkage = "external"
+    return slot
+
+
 def late_linked(kernel: object) -> object:
     """A stub with ``kernel``'s parameters that compiled code calls instead of ``kernel``:
     the same result, through ``kernel``'s slot (see the module's docstring)."""
@@ -117,10 +127,8 @@ def late_linked(kernel: object) -> object:
             values = [context.cast(builder, v, t, a)
                       for v, t, a in zip(values, given, args, strict=True)]
             fnty = context.call_conv.get_function_type(restype, args)
-            slot = cgutils.add_global_variable(builder.module, ir.IntType(8).as_pointer(),
-                                               symbol)
-            slot.linkage = "external"
-            callee = builder.bitcast(builder.load(slot), fnty.as_pointer())
+            callee = builder.bitcast(builder.load(_slot_global(builder.module, symbol)),
+                                     fnty.as_pointer())
             status, out = context.call_conv.call_function(builder, callee, restype, args,
                                                           values)
             with cgutils.if_unlikely(builder, status.is_error):

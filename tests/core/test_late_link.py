@@ -35,6 +35,24 @@ def _through_stubs(counts, round_number, table, scratch):
     return pen, best
 
 
+@njit
+def _twice(counts, table, scratch):
+    first = penalty_kernel_late(counts, 5, 20, True, table, scratch)[0]
+    counts[0] += 1
+    second = penalty_kernel_late(counts, 5, 20, True, table, scratch)[0]
+    counts[0] -= 1
+    return first, second
+
+
+def test_one_stub_called_twice_in_a_function() -> None:
+    counts = parse_hand("3H 4H 5H 7S 9D 9C KD QS")
+    table, scratch = solver_table(), new_scratch()
+    first, second = _twice(counts, table, scratch)
+    assert first == penalty_kernel(counts, 5, 20, True, table, scratch)[0]
+    counts[0] += 1
+    assert second == penalty_kernel(counts, 5, 20, True, table, scratch)[0]
+
+
 def test_stubs_answer_as_the_kernels() -> None:
     rng = np.random.default_rng(3)
     table, scratch = solver_table(), new_scratch()
