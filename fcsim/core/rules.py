@@ -78,6 +78,12 @@ class RuleSet:
         if not _whole(self.turn_cap) or not 10 <= self.turn_cap <= 1_000_000:
             raise RulesError(f"turn_cap must be 10 to 1,000,000 turns, not {self.turn_cap!r}")
 
+    @property
+    def most_turns(self) -> int:
+        """The most turns a round can last: a seat may go out on the capped turn, and every
+        other seat then plays its last turn."""
+        return self.turn_cap + self.players - 1
+
     def wild_points(self, round_number: int) -> int:
         """Points of an unmelded card of the wild rank in ``round_number``."""
         return wild_rank(round_number) if self.wild_penalty == FACE else int(self.wild_penalty)

@@ -148,7 +148,7 @@ class Encoder:
         scalars_low, scalars_high = low[self.cards_size :], high[self.cards_size :]
         scalars_high[:X_HAND_SIZES] = (rules.rounds, OBS_PHASE_OVER, self.players - 1,
                                        self.players - 1, DECK_SIZE, DECK_SIZE,
-                                       rules.turn_cap, 1, self.players - 1, worst_round)
+                                       rules.most_turns, 1, self.players - 1, worst_round)
         scalars_low[:X_HAND_SIZES] = (1, 0, 0, 0, 0, 0, 0, 0, 0, -1)
         scalars_high[X_HAND_SIZES : X_HAND_SIZES + self.players] = most_kept + 1
         totals = slice(X_HAND_SIZES + self.players, X_HAND_SIZES + 2 * self.players)

@@ -180,7 +180,7 @@ def column_overflow(rules: RuleSet) -> str | None:
     """Why a run's columns cannot hold the largest values ``rules`` allow, or None if they
     can (the smallest, a go-out bonus of -1,000 in every round, always fit)."""
     total = sum(_largest_round_penalty(rules, r) for r in range(1, rules.rounds + 1))
-    largest = (("total", total, "wild_penalty"), ("turns", rules.turn_cap, "turn_cap"),
+    largest = (("total", total, "wild_penalty"), ("turns", rules.most_turns, "turn_cap"),
                ("out_turn", rules.turn_cap, "turn_cap"))
     for column, value, setting in largest:
         high = fmt.column_limits(column)[1]

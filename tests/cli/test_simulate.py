@@ -92,7 +92,7 @@ def test_duplicate_rounds_games_up_and_says_so(tmp_path):
      "--seed must be 0 to 18,446,744,073,709,551,615, not 18,446,744,073,709,551,616"),
     (["--strategies", "greedy", "--games", "9", "--seed", "-1"], "--seed must be 0 to"),
     (["--strategies", "greedy", "--games", "9", "--turn-cap", "40000"],
-     "turn_cap 40000: these rules allow turns = 40,000, more than the run's turns column "
+     "turn_cap 40000: these rules allow turns = 40,003, more than the run's turns column "
      "holds (32,767)"),
     (["--strategies", "greedy", "--games", "9", "--wild-penalty", "1000",
       "--no-all-wild-melds"], "wild_penalty 1000: these rules allow total = 82,300"),

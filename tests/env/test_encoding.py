@@ -27,6 +27,7 @@ from fcsim.env.encoding import (
     X_ROUND,
     X_STOCK,
     X_TO_MOVE,
+    X_TURN,
     Encoder,
     action_index,
     action_name,
@@ -69,6 +70,22 @@ def test_first_observation_reads_as_documented() -> None:
     assert scalars[X_HAND_SIZES : X_HAND_SIZES + 4].tolist() == [3] * 4
     other = encoder.observation(game.state, 0)
     assert _split(encoder, other)[1][X_TO_MOVE] == 1
+
+
+def test_a_round_may_run_past_the_cap_by_the_last_turns() -> None:
+    """A seat may go out on the capped turn; the others' last turns follow, and their
+    observations stay within the bounds (PettingZoo's checker once found turn 61 of 60)."""
+    rules = fcsim.RuleSet(players=3, rounds=6, turn_cap=10)
+    encoder = Encoder(rules)
+    past_cap = 0
+    for seed in range(40):
+        for game in _games(rules, seed, 10_000):
+            for seat in range(rules.players):
+                obs = encoder.observation(game.state, seat)
+                assert ((encoder.low <= obs) & (obs <= encoder.high)).all()
+            past_cap += obs[encoder.cards_size + X_TURN] > rules.turn_cap
+    assert past_cap  # the case was played
+    assert encoder.high[encoder.cards_size + X_TURN] == rules.most_turns == 12
 
 
 def test_every_observation_is_in_bounds_and_adds_up() -> None:

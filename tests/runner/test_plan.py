@@ -130,11 +130,14 @@ def test_the_largest_run_is_a_few_numbers():
 
 
 def test_rules_whose_values_the_columns_cannot_hold_are_refused():
-    """turns_r is 16-bit: a turn cap beyond it would wrap (to -25,536 at 40,000)."""
-    with pytest.raises(PlanError, match=r"turn_cap 40000: .*turns = 40,000, more than the "
+    """turns_r is 16-bit: a turn cap beyond it would wrap (to -25,536 at 40,000). A round
+    may last the cap and, when a seat goes out on the capped turn, the others' last turns."""
+    with pytest.raises(PlanError, match=r"turn_cap 40000: .*turns = 40,002, more than the "
                                         r"run's turns column holds \(32,767\)"):
         RunPlan(strategies=LISTED, rules=RuleSet(players=3, turn_cap=40_000), seed=0, games=1)
-    RunPlan(strategies=LISTED, rules=RuleSet(players=3, turn_cap=32_767), seed=0, games=1)
+    with pytest.raises(PlanError, match=r"turns = 32,768"):
+        RunPlan(strategies=LISTED, rules=RuleSet(players=3, turn_cap=32_766), seed=0, games=1)
+    RunPlan(strategies=LISTED, rules=RuleSet(players=3, turn_cap=32_765), seed=0, games=1)
     # Without all-wild melds a hand of wilds scores them all: 1,000 a card overflows totals.
     huge = RuleSet(players=3, wild_penalty=1000, all_wild_melds=False)
     with pytest.raises(PlanError, match=r"wild_penalty 1000: .*total = 82,300"):
