@@ -23,9 +23,9 @@ _HALF_BITS = 32
 _LOW_HALF = (1 << _HALF_BITS) - 1
 # Per set of ranks of one suit (11 bits): its pattern with one copy of each (the sum of
 # 3**i) in the low half, the ranks' points summed in the high half: one lookup reads both.
+_rank_points = plain_python(rank_at)
 _RANK_SETS = np.array([sum(3**i for i in range(N_RANKS) if m >> i & 1)
-                       | sum(plain_python(rank_at)(i) for i in range(N_RANKS) if m >> i & 1)
-                       << _HALF_BITS
+                       | sum(_rank_points(i) for i in range(N_RANKS) if m >> i & 1) << _HALF_BITS
                        for m in range(1 << N_RANKS)], dtype=np.int64)
 # A natural card with no card of its suit within this many ranks is *isolated*: it is never
 # better in a run than in its rank's book.
