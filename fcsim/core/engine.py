@@ -220,13 +220,15 @@ def _play_games(seeds, seating, draws, discards, params, oracle, external, data,
     info = np.zeros(INFO_SIZE, dtype=np.int64)
     hidden = np.full((seating.shape[1] + 1, DECK_SIZE), -1, dtype=np.int8)
     recording = decisions.shape[0] > 0
-    row = 0
+    # int64, not the literal 0: numba would compile advance() for that literal too.
+    first_row = np.int64(0)
+    row = first_row
     used = progress[P_DECISIONS]
     for g in range(progress[P_GAMES], seeds.shape[0]):
         if recording:
             if decisions.shape[0] - used < trace.shape[0]:
                 break
-            row = 0
+            row = first_row
         reset_game(state, seeds[g])
         status, who, move, row = advance(state, seating[g], draws, discards, params, oracle,
                                          external, info, hidden, table, scratch, trace, row)

@@ -4,18 +4,22 @@ numba compiles a call from one kernel to another by linking a copy of the callee
 LLVM module into the caller and optimising it again there. For the solver's searches that
 is about half a megabyte of IR, 20–35 s of LLVM in *every* kernel that calls them: each
 strategy, the engine, each edit of a plug-in. :func:`late_linked` gives instead a stub that
-calls the callee's compiled code through a pointer-sized slot (an LLVM symbol of this
-process, filled with the callee's address when it is compiled or loaded), so a caller
-compiles in a fraction of a second and its cached code names only the slot.
+calls the callee's compiled code through a pointer-sized slot: an LLVM symbol of this
+process, defined when the stub is made, so that a cached caller names only the slot.
 
-A cached caller is loaded with the slots it names filled first: the stub records a
-:class:`SlotLoader` in the caller's library (numba runs a library's ``reload_init`` before
-it loads its cached code, and a caller inherits those of the libraries it links; numba
-forgets them on a library loaded from the cache, which :func:`_remember_reload_init`
-mends, or a caller compiled on top of it would be cached without them). The
-slot's name is that of the kernel and its argument types, stable across processes; what
-fills it is the kernel compiled, or loaded from the cache, in this process — numba's cache
-keys (:mod:`fcsim._numba_cache`) make a caller's code and its callee's the same version.
+**One signature, declared.** A late kernel is declared with the one signature its stub
+calls. The stub passes its callers' arguments on as that signature's types: an array
+of another layout (a strategy's decision sees layout 'A') is checked to be contiguous and
+passed as it is, an integer is widened. Typing a caller therefore needs neither the
+kernel's code nor its compilation, and numba compiles the kernel once, not once per
+caller's layout (the first run compiled the discard search three times and the penalty
+search twice: 100 of its 160 s of compiling).
+
+**Filled on first call.** A slot starts empty. The first call through it, in each
+process, asks :func:`link` (a C callback) to compile the kernel, or load it from the
+cache, and fill it; every later call finds it filled (one load and one predictable
+branch). So callers compile while the kernels do not exist yet, and a run can compile the
+kernels in another process at the same time (:func:`fcsim.runner.pool.compile_once`).
 
 The stub is for compiled callers only; Python calls the kernel itself. With
 ``NUMBA_DISABLE_JIT=1`` the stub *is* the kernel (a Python function).
@@ -25,110 +29,157 @@ from __future__ import annotations
 
 import ctypes
 import hashlib
-import importlib
 import inspect
+import sys
 from dataclasses import dataclass
 
 import llvmlite.binding as llvm
 from llvmlite import ir
 from numba.core import cgutils, config, types
-from numba.core.compiler import CompileResult
-from numba.core.typing import signature
+from numba.core.typing import Signature, signature
 from numba.extending import intrinsic
 
 SLOT_PREFIX = "fcsim_late_"
-_slots: dict[str, ctypes.c_void_p] = {}  # slot symbol -> the address it holds
-
-
-def _where(kernel: object) -> tuple[str, str]:
-    func = kernel.py_func
-    return func.__module__, func.__name__
-
-
-def slot_symbol(kernel: object, args: tuple) -> str:
-    """The name of the slot of ``kernel`` compiled for ``args`` (numba types)."""
-    module, name = _where(kernel)
-    digest = hashlib.sha256(f"{module}.{name}{args}".encode()).hexdigest()[:16]
-    return f"{SLOT_PREFIX}{name}_{digest}"
-
-
-def fill_slot(kernel: object, args: tuple) -> object:
-    """Compile (or load) ``kernel`` for ``args`` and put its address in its slot; its
-    compile result."""
-    name = slot_symbol(kernel, args)
-    slot = _slots.get(name)
-    if slot is None:
-        slot = _slots[name] = ctypes.c_void_p(0)
-        llvm.add_symbol(name, ctypes.addressof(slot))
-    if args not in kernel.overloads:
-        kernel.compile(args)
-    result = kernel.overloads[args]
-    if not slot.value:
-        slot.value = result.library.get_pointer_to_function(result.fndesc.llvm_func_name)
-    return result
+LINK_SYMBOL = "fcsim_late_link"  # the C callback that fills a slot
+LINKED, FAILED = 0, 1  # what the callback returns
 
 
 @dataclass(frozen=True)
-class SlotLoader:
-    """Fills one slot before a cached caller's code is loaded (pickled with that code)."""
+class LateKernel:
+    """A late kernel: its dispatcher, its declared signature and its slot."""
 
-    module: str
-    name: str
-    args: tuple
+    kernel: object
+    declared: Signature
+    symbol: str
+    slot: ctypes.c_void_p
 
-    def __call__(self) -> None:
-        fill_slot(getattr(importlib.import_module(self.module), self.name), self.args)
+    @property
+    def name(self) -> str:
+        return self.kernel.py_func.__name__
 
 
-def _remember_reload_init() -> None:
-    """Make a library loaded from the cache keep its ``reload_init``, as a compiled one
-    does, so that the libraries linking it inherit them (numba drops them)."""
-    rebuild = CompileResult._rebuild.__func__
-    if getattr(rebuild, "keeps_reload_init", False):
+_by_slot: dict[int, LateKernel] = {}  # address of a slot -> its kernel
+
+
+def link(late: LateKernel) -> None:
+    """Compile (or load) ``late``'s kernel for its declared signature and fill its slot."""
+    if late.slot.value:
         return
-
-    def rebuild_keeping(cls, target_context, *payload):
-        result = rebuild(cls, target_context, *payload)
-        result.library._reload_init.update(result.reload_init or ())
-        return result
-
-    rebuild_keeping.keeps_reload_init = True
-    CompileResult._rebuild = classmethod(rebuild_keeping)
-
-
-_remember_reload_init()
+    args = late.declared.args
+    if args not in late.kernel.overloads:
+        late.kernel.compile(args)
+    result = late.kernel.overloads[args]
+    if result.signature.return_type != late.declared.return_type:
+        raise TypeError(f"{late.name} returns {result.signature.return_type}, declared "
+                        f"{late.declared.return_type}")
+    late.slot.value = result.library.get_pointer_to_function(result.fndesc.llvm_func_name)
 
 
-def _slot_global(module: ir.Module, symbol: str) -> ir.GlobalVariable:
-    """The module's declaration of slot ``symbol`` (one per module, however many calls:
-    a second one would get another name, which nothing defines)."""
-    slot = module.globals.get(symbol)
+def link_all() -> None:
+    """Fill every slot made in this process (compiling or loading the kernels)."""
+    for late in list(_by_slot.values()):
+        link(late)
+
+
+@ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p)
+def _link_from_compiled_code(slot_address: int) -> int:
+    """The callback a stub calls on an empty slot: LINKED, or FAILED with a line on
+    stderr (an exception cannot cross compiled code from here)."""
+    late = _by_slot[slot_address]
+    try:
+        link(late)
+    except BaseException as err:  # reported by the stub as an error
+        print(f"fcsim: compiling {late.name} failed: {err!r}", file=sys.stderr)
+        return FAILED
+    return LINKED
+
+
+llvm.add_symbol(LINK_SYMBOL, ctypes.cast(_link_from_compiled_code, ctypes.c_void_p).value)
+
+
+def slot_symbol(kernel: object, declared: Signature) -> str:
+    """The name of ``kernel``'s slot (stable across processes)."""
+    func = kernel.py_func
+    digest = hashlib.sha256(f"{func.__module__}.{func.__name__}{declared}".encode())
+    return f"{SLOT_PREFIX}{func.__name__}_{digest.hexdigest()[:16]}"
+
+
+def passes_as(given: types.Type, wanted: types.Type) -> bool:
+    """Whether a stub takes an argument of type ``given`` for a parameter ``wanted``: an
+    array of the same dtype and dimensions (any layout, readonly or not), an integer for
+    an integer, a boolean for a boolean."""
+    given = types.unliteral(given)
+    if isinstance(wanted, types.Array):
+        return (isinstance(given, types.Array) and given.dtype == wanted.dtype
+                and given.ndim == wanted.ndim)
+    if isinstance(wanted, types.Integer):
+        return isinstance(given, types.Integer)
+    return given == wanted
+
+
+def _passed_on(context, builder, value, given: types.Type, wanted: types.Type):
+    """``value`` (of type ``given``) as ``wanted``: an array of another layout is checked
+    to be C-contiguous and passed as it is (the same struct); a scalar is cast."""
+    if not isinstance(given, types.Array):
+        return context.cast(builder, value, given, wanted)
+    if given.layout != "C":
+        array = context.make_array(given)(context, builder, value=value)
+        shape = cgutils.unpack_tuple(builder, array.shape, given.ndim)
+        strides = cgutils.unpack_tuple(builder, array.strides, given.ndim)
+        expected = context.get_constant(types.intp, context.get_abi_sizeof(
+            context.get_data_type(given.dtype)))
+        one = context.get_constant(types.intp, 1)
+        contiguous = cgutils.true_bit
+        for dim in reversed(range(given.ndim)):  # numba's rule: a dimension of 0 or 1 any
+            fits = builder.or_(builder.icmp_signed("==", strides[dim], expected),
+                               builder.icmp_signed("<=", shape[dim], one))
+            contiguous = builder.and_(contiguous, fits)
+            expected = builder.mul(expected, shape[dim])
+        with cgutils.if_unlikely(builder, builder.not_(contiguous)):
+            context.call_conv.return_user_exc(
+                builder, ValueError, ("the solver takes C-contiguous arrays only",))
+    return value
+
+
+def _filled_slot(context, builder, late: LateKernel) -> ir.Value:
+    """The slot's address, after filling it on an empty slot (or raising)."""
+    pointer = ir.IntType(8).as_pointer()
+    slot = builder.module.globals.get(late.symbol)  # one declaration per module
     if slot is None:
-        slot = ir.GlobalVariable(module, ir.IntType(8).as_pointer(), symbol)
+        slot = ir.GlobalVariable(builder.module, pointer, late.symbol)
         slot.linkage = "external"
-    return slot
+    with cgutils.if_unlikely(builder, cgutils.is_null(builder, builder.load(slot))):
+        link_fn = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.IntType(32), [pointer]), LINK_SYMBOL)
+        status = builder.call(link_fn, [builder.bitcast(slot, pointer)])
+        with cgutils.if_unlikely(builder, builder.icmp_signed("!=", status,
+                                                              status.type(LINKED))):
+            context.call_conv.return_user_exc(
+                builder, RuntimeError, (f"{late.name} could not be compiled (see above)",))
+    return builder.load(slot)
 
 
-def late_linked(kernel: object) -> object:
-    """A stub with ``kernel``'s parameters that compiled code calls instead of ``kernel``:
-    the same result, through ``kernel``'s slot (see the module's docstring)."""
+def late_linked(kernel: object, declared: Signature) -> object:
+    """A stub with ``kernel``'s parameters that compiled code calls instead of ``kernel``
+    (compiled for ``declared``): the same result, through its slot (see the module's
+    docstring)."""
     if config.DISABLE_JIT:
         return kernel
-    module, name = _where(kernel)
+    symbol = slot_symbol(kernel, declared)
+    late = LateKernel(kernel, declared, symbol, ctypes.c_void_p(0))
+    llvm.add_symbol(symbol, ctypes.addressof(late.slot))
+    _by_slot[ctypes.addressof(late.slot)] = late
+    args, restype = declared.args, declared.return_type
 
-    def typer(*given: types.Type) -> tuple:
-        args = tuple(types.unliteral(t) for t in given)
-        result = fill_slot(kernel, args)
-        restype = result.signature.return_type
-        symbol = slot_symbol(kernel, args)
+    def typer(*given: types.Type) -> tuple | None:
+        if len(given) != len(args) or not all(map(passes_as, given, args)):
+            return None  # numba reports the call as not matching
 
         def codegen(context, builder, sig, values):
-            context.active_code_library._reload_init.add(SlotLoader(module, name, args))
-            values = [context.cast(builder, v, t, a)
+            values = [_passed_on(context, builder, v, t, a)
                       for v, t, a in zip(values, given, args, strict=True)]
             fnty = context.call_conv.get_function_type(restype, args)
-            callee = builder.bitcast(builder.load(_slot_global(builder.module, symbol)),
-                                     fnty.as_pointer())
+            callee = builder.bitcast(_filled_slot(context, builder, late), fnty.as_pointer())
             status, out = context.call_conv.call_function(builder, callee, restype, args,
                                                           values)
             with cgutils.if_unlikely(builder, status.is_error):
@@ -138,6 +189,7 @@ def late_linked(kernel: object) -> object:
         return signature(restype, *given), codegen
 
     # numba types an intrinsic by its parameter names: give the stub the kernel's.
+    name = kernel.py_func.__name__
     params = ", ".join(inspect.signature(kernel.py_func).parameters)
     namespace = {"typer": typer}
     exec(f"def {name}(typingctx, {params}):\n    return typer({params})\n", namespace)

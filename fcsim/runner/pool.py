@@ -30,6 +30,7 @@ from typing import Protocol
 
 from numba.core import event
 
+from fcsim.core.late_link import link_all
 from fcsim.runner.chunk import ChunkOutput, prepare, run_chunk
 from fcsim.runner.plan import RunPlan, chunk_layout
 
@@ -135,14 +136,37 @@ class _FirstCompile(event.Listener):
         """Nothing to do when a compilation ends."""
 
 
+def _link_solver() -> None:
+    """A helper process's work: compile the solver's searches into the cache."""
+    link_all()
+
+
 def compile_once(plan: RunPlan, on_compile: Callable[[], None] = lambda: None) -> None:
     """Load or compile ``plan``'s kernels in this process, before any worker starts: the
     workers then load them from the cache instead of each compiling them at the same time.
     ``on_compile()`` is called first if anything has to be compiled (never on a warm cache).
+
+    When something has to be compiled, a helper process compiles the solver's searches
+    (the late kernels, :mod:`fcsim.core.late_link`: about 40 s) on another core
+    meanwhile; this process compiles everything else, then loads them from the cache.
     """
-    with event.install_listener("numba:compile", _FirstCompile(on_compile)):
-        prepare(plan)
-        chunk_layout(plan, 0)  # the game seeds' kernel
+    helper = get_context("spawn").Process(target=_link_solver, daemon=True)
+
+    def first_compile() -> None:
+        with _ctrl_c_left_to_parent():
+            helper.start()
+        on_compile()
+
+    try:
+        with event.install_listener("numba:compile", _FirstCompile(first_compile)):
+            prepare(plan)
+            chunk_layout(plan, 0)  # the game seeds' kernel
+            if helper.pid is not None:
+                helper.join()
+            link_all()  # loaded from the cache (compiled here if the helper failed)
+    finally:
+        if helper.pid is not None and helper.is_alive():
+            helper.terminate()
 
 
 class ProcessPool:

@@ -13,6 +13,7 @@ from fcsim.core.engine import play_games
 from fcsim.core.rng import game_seed
 from fcsim.replay import game_events
 from fcsim.strategies import parse_strategy
+from tests.compiled import requires_jit
 
 GREEDY = parse_strategy("greedy")
 RANDOM = parse_strategy("random")
@@ -125,6 +126,7 @@ def test_the_core_stands_alone() -> None:
     assert out == "[]"
 
 
+@requires_jit
 def test_decision_functions_reach_the_engine_as_first_class_functions() -> None:
     """Even a decision function also called from Python (compiled there for C-layout
     arrays) reaches the engine as a function value, never as its dispatcher: a dispatcher

@@ -8,9 +8,11 @@ import subprocess
 import sys
 
 import numpy as np
-from numba import njit
+import pytest
+from numba import njit, types
 
 from fcsim.core.cards import N_KINDS, full_deck, parse_hand
+from fcsim.core.late_link import late_linked, passes_as
 from fcsim.core.solver import (
     discard_kernel,
     discard_kernel_late,
@@ -19,6 +21,7 @@ from fcsim.core.solver import (
     penalty_kernel_late,
 )
 from fcsim.core.tables import solver_table
+from tests.compiled import requires_jit
 
 HUGE = 1 << 30
 
@@ -65,6 +68,86 @@ def test_stubs_answer_as_the_kernels() -> None:
                                           HUGE)
 
 
+@njit
+def _as_any_layout(counts, round_number, table, scratch, step):
+    """The stub called with layout-'A' arrays (a strided view when ``step`` > 1) and an
+    int8 round, as a strategy's decision sees them."""
+    hands = np.zeros((1, counts.size * step), np.int8)
+    hands[0, ::step] = counts
+    return penalty_kernel_late(hands[0, ::step], np.int8(round_number), 20, True,
+                               table[:, :], scratch[:])
+
+
+def test_a_stub_takes_any_layout_and_integer_width_as_its_one_signature() -> None:
+    """Arrays of any layout, readonly or not, and integers of any width pass as the
+    declared C-contiguous arrays and int64; another dtype or dimension does not."""
+    c_hand, a_table = types.Array(types.int8, 1, "C"), types.Array(types.uint8, 2, "A")
+    assert passes_as(types.Array(types.int8, 1, "A", readonly=True), c_hand)
+    assert passes_as(a_table, types.Array(types.uint8, 2, "C"))
+    assert not passes_as(types.Array(types.int16, 1, "C"), c_hand)
+    assert not passes_as(types.Array(types.int8, 2, "C"), c_hand)
+    assert passes_as(types.int8, types.int64) and passes_as(types.literal(5), types.int64)
+    assert passes_as(types.literal(True), types.boolean)
+    assert not passes_as(types.float64, types.int64)
+
+
+def test_contiguous_views_of_any_layout_answer_as_the_kernel() -> None:
+    counts = parse_hand("3H 4H 5H 7S 9D 9C KD QS")
+    table, scratch = solver_table(), new_scratch()
+    assert (_as_any_layout(counts, 5, table, scratch, 1)
+            == penalty_kernel(counts, 5, 20, True, table, scratch))
+
+
+@requires_jit
+def test_a_strided_array_is_refused_not_misread() -> None:
+    counts = parse_hand("3H 4H 5H 7S 9D 9C KD QS")
+    with pytest.raises(ValueError, match="C-contiguous"):
+        _as_any_layout(counts, 5, solver_table(), new_scratch(), 2)
+
+
+@njit
+def _double(values):
+    return values[0] * 2, values.size
+
+
+_double_late = late_linked(_double, types.UniTuple(types.int64, 2)(types.int64[::1]))
+@njit
+def _halve(values):
+    return values[0] // 2, values.size
+
+
+_wrongly_declared = late_linked(_halve, types.float64(types.int64[::1]))
+
+
+@njit
+def _call_double(values):
+    return _double_late(values)
+
+
+@njit
+def _call_wrongly_declared(values):
+    return _wrongly_declared(values)
+
+
+@requires_jit
+def test_a_kernel_is_compiled_at_its_first_call_not_with_its_callers() -> None:
+    """Typing and compiling a caller leaves the kernel alone (so a run can compile the
+    kernels elsewhere meanwhile); the first call compiles it, once, for its signature."""
+    _call_double.compile((types.Array(types.int64, 1, "A"),))
+    assert not _double.overloads
+    assert _call_double(np.arange(3, 9)[::1]) == (6, 6)
+    assert _call_double(np.arange(4)) == (0, 4)
+    assert list(_double.overloads) == [(types.Array(types.int64, 1, "C"),)]
+
+
+@requires_jit
+def test_a_kernel_that_does_not_return_what_was_declared_is_an_error(capfd) -> None:
+    with pytest.raises(RuntimeError, match="_halve could not be compiled"):
+        _call_wrongly_declared(np.arange(3))
+    assert "returns UniTuple(int64 x 2), declared float64" in capfd.readouterr().err
+
+
+@requires_jit
 def test_a_caller_carries_none_of_the_kernels_code() -> None:
     counts = parse_hand("3H 4H 5H 7S 9D 9C KD QS")
     _through_stubs(counts, 5, solver_table(), new_scratch())
@@ -84,7 +167,8 @@ penalty_memo(parse_hand("3H 4H"), 5, 20, True, solver_table(), new_scratch())
 
 CALLER = """
 import numpy as np
-from numba import njit
+import pytest
+from numba import njit, types
 from fcsim.core.cards import parse_hand
 from fcsim.core.solver import new_scratch, penalty_memo
 from fcsim.core.tables import solver_table

@@ -17,6 +17,7 @@ from fcsim.core.engine import play_games
 from fcsim.core.rules import RuleSet
 from fcsim.strategies import StrategyError, families, parse_strategy
 from fcsim.strategies.plugins import PluginWarning, load_plugins
+from tests.compiled import requires_jit
 from tests.conftest import STOCK_ONLY, WILD_TAKER
 
 BROKEN = "import no_such_dependency\n"
@@ -146,6 +147,7 @@ print(draw(np.zeros(56, np.int8), np.zeros(1, np.int8), np.zeros((2, 56), np.int
 """
 
 
+@requires_jit
 def test_an_edited_plugin_helper_is_never_served_stale(plugins, tmp_path) -> None:
     """A plug-in's kernels are cached with everything the plug-in imports: editing a
     helper module of the plug-in recompiles the decision that calls it (fresh processes,

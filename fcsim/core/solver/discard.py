@@ -14,7 +14,7 @@ lowest kind.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from fcsim.core.cards import (
     JOKER,
@@ -44,7 +44,7 @@ from fcsim.core.solver.key import (
 )
 from fcsim.core.solver.layout import FREE, RUNS, Cand, Entry, at, candidate, entry, ix
 from fcsim.core.solver.memo import answers, discard_tag, lookup, store
-from fcsim.core.solver.penalty import penalty_memo
+from fcsim.core.solver.penalty import HAND_ARGS, penalty_memo
 from fcsim.core.solver.runs import NO_SCALED_RUNS, convolve_free
 from fcsim.core.tables import NARROW
 
@@ -242,8 +242,9 @@ def discard_search(counts: np.ndarray, round_number: int, wild_points: int, all_
     return best_kind, best_pen
 
 
-# For compiled callers: the search's code is linked at load time, not copied into each.
-discard_kernel_late = late_linked(discard_kernel)
+# For compiled callers: the search's code is linked when first called, not copied into each.
+discard_kernel_late = late_linked(
+    discard_kernel, types.UniTuple(types.int64, 2)(*HAND_ARGS, types.int64, types.int64))
 
 
 @njit(cache=True)

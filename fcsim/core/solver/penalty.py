@@ -15,7 +15,7 @@ that bound says it could win.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from fcsim.core.cards import JOKER, MIN_MELD, N_RANKS, N_SUITS, wild_index
 from fcsim.core.late_link import late_linked
@@ -157,8 +157,14 @@ def penalty_kernel(counts: np.ndarray, round_number: int, wild_points: int, all_
     return best_pen, best_left
 
 
-# For compiled callers: the search's code is linked at load time, not copied into each.
-penalty_kernel_late = late_linked(penalty_kernel)
+# What a solver kernel is compiled for: a hand's counts, the round, the wilds' points,
+# whether all-wild melds count, the solver table and the work space.
+HAND_ARGS = (types.int8[::1], types.int64, types.int64, types.boolean, types.uint8[:, ::1],
+             types.int64[::1])
+PENALTY_RESULT = types.UniTuple(types.int64, 2)  # (penalty, wilds left out)
+
+# For compiled callers: the search's code is linked when first called, not copied into each.
+penalty_kernel_late = late_linked(penalty_kernel, PENALTY_RESULT(*HAND_ARGS))
 
 
 @njit(cache=True)

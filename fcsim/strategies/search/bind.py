@@ -32,7 +32,7 @@ BOUND_MARK = "  # bound: "
 
 def _where(dispatcher: object, role: str) -> tuple[str, str]:
     """(module, attribute) a copy imports ``dispatcher`` by."""
-    func = getattr(dispatcher, "py_func", None)
+    func = getattr(dispatcher, "py_func", dispatcher)  # a plain function without the JIT
     module_name = getattr(func, "__module__", None) or ""
     name = getattr(func, "__name__", None) or ""
     if getattr(sys.modules.get(module_name), name, None) is not dispatcher:
