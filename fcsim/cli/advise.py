@@ -7,8 +7,7 @@ from pathlib import Path
 
 import click
 
-from fcsim.cli.options import make_rules, rule_options
-from fcsim.cli.running import InputError
+from fcsim.cli.options import InputError, make_rules, rule_options
 
 
 def _known(values: tuple[str, ...]) -> dict[int, list[str]]:

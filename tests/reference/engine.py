@@ -47,8 +47,8 @@ from fcsim.core.solver import as_counts, new_scratch, penalty_kernel
 from fcsim.core.tables import solver_table
 from fcsim.strategies import parse_strategy
 
+from . import strategies as twins  # a module: the search twin imports this one
 from .rng import Xoshiro256, game_seed, stream_seed
-from .strategies import twin_of
 from .strategies.view import View
 
 STOCK, DISCARD = 0, 1
@@ -144,13 +144,17 @@ class Strategy:
             all_wild=rules.all_wild_melds,
             hands=tuple(tuple(sorted(h)) for h in hands) if self.oracle else None,
             stock=tuple(reversed(stock)) if self.oracle else None,
+            dealer=table.dealer,
+            stock_size=len(table.stock),
+            out_seat=table.out_seat,
+            go_out_bonus=rules.go_out_bonus,
         )
 
 
 def make_strategy(spec: str) -> Strategy:
     """The twin strategy of a spec (``greedy``, ``aware:feed_weight=1``, …); a bad spec
     raises :class:`fcsim.strategies.StrategyError` (a ``ValueError``) listing what exists."""
-    twin, params = twin_of(spec)
+    twin, params = twins.twin_of(spec)
     return Strategy(spec, twin, params, parse_strategy(spec).family.oracle)
 
 
@@ -243,11 +247,10 @@ def _draw(table: Table, seat: int, source: int, play: Xoshiro256) -> int:
     return card
 
 
-def _play_turn(table: Table, seat: int, strategy: Strategy, rules: RuleSet,
+def play_turn(table: Table, seat: int, strategy: Strategy, rules: RuleSet,
                play: Xoshiro256, observer: Observer | None) -> bool:
     """One turn (ENGINE.md 4.1–4.4); returns whether the seat went out (all n melded)."""
     table.seat = seat
-    last_turn = table.out_seat >= 0
     turn_start = hidden_now(table)
     source = strategy.choose_source(table, seat, rules, play)
     if source not in (STOCK, DISCARD):
@@ -255,7 +258,17 @@ def _play_turn(table: Table, seat: int, strategy: Strategy, rules: RuleSet,
     drawn = _draw(table, seat, source, play)
     if observer:
         observer("draw", table)
+    return finish_turn(table, seat, strategy, rules, play, turn_start, source, drawn,
+                       observer)
 
+
+def finish_turn(table: Table, seat: int, strategy: Strategy, rules: RuleSet,
+                play: Xoshiro256, turn_start: Hidden, source: int | None, drawn: int | None,
+                observer: Observer | None = None) -> bool:
+    """The rest of a turn after its draw (ENGINE.md 4.2–4.4): going out, or the seat's
+    discard; whether the seat went out. A turn taken up after its draw (a search's
+    rollout) has no ``source`` nor ``drawn`` card to record."""
+    last_turn = table.out_seat >= 0
     hand = table.hands[seat]
     best_card, best_penalty = best_discard(hand, table.round, rules)
     went_out = best_penalty == 0
@@ -273,7 +286,8 @@ def _play_turn(table: Table, seat: int, strategy: Strategy, rules: RuleSet,
     table.turn += 1
     table.events.append({
         "event": "turn", "round": table.round, "seat": seat,
-        "source": SOURCE_NAMES[source], "drawn": format_card(drawn),
+        "source": None if source is None else SOURCE_NAMES[source],
+        "drawn": None if drawn is None else format_card(drawn),
         "discard": format_card(discard), "out": went_out, "last_turn": last_turn,
     })
     if observer:
@@ -284,16 +298,32 @@ def _play_turn(table: Table, seat: int, strategy: Strategy, rules: RuleSet,
 def _play_round(table: Table, strategies: list[Strategy], rules: RuleSet,
                 play: Xoshiro256, observer: Observer | None) -> bool:
     """ENGINE.md step 4: turns until everyone had a last turn, or the cap; returns capped."""
-    seat = (table.dealer + 1) % table.players
-    while True:
-        went_out = _play_turn(table, seat, strategies[seat], rules, play, observer)
-        if table.out_seat < 0 and went_out:
-            table.out_seat, table.out_turn = seat, table.turn
-        elif table.out_seat < 0 and table.turn >= rules.turn_cap:
-            return True
-        seat = (seat + 1) % table.players
-        if seat == table.out_seat:  # play came back to the one who went out
-            return False
+    return play_on(table, (table.dealer + 1) % table.players, strategies, rules, play,
+                   observer)
+
+
+def next_seat(table: Table, seat: int, went_out: bool, rules: RuleSet) -> tuple[int | None, bool]:
+    """After ``seat``'s turn: the seat to play next, or None when the round is over; and
+    whether the turn cap ended it."""
+    if table.out_seat < 0 and went_out:
+        table.out_seat, table.out_turn = seat, table.turn
+    elif table.out_seat < 0 and table.turn >= rules.turn_cap:
+        return None, True
+    seat = (seat + 1) % table.players
+    if seat == table.out_seat:  # play came back to the one who went out
+        return None, False
+    return seat, False
+
+
+def play_on(table: Table, seat: int | None, strategies: list[Strategy], rules: RuleSet,
+            play: Xoshiro256, observer: Observer | None = None) -> bool:
+    """Turns from ``seat`` on (None: the round is over) to the round's end; returns
+    whether the cap ended it."""
+    capped = False
+    while seat is not None:
+        went_out = play_turn(table, seat, strategies[seat], rules, play, observer)
+        seat, capped = next_seat(table, seat, went_out, rules)
+    return capped
 
 
 def play_game(seed: int, rules: RuleSet, strategies: list[str],

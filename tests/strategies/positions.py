@@ -234,9 +234,9 @@ def positions(seed: int, count: int, stage: str, **options) -> Iterator[Position
 
 
 def fast_decision(strategy: Strategy, position: Position) -> int:
-    """The jitted family's answer (``family.draw`` or ``family.discard``), checked to
-    leave the view's arrays as it found them."""
-    decide = strategy.family.draw if position.stage == DRAW else strategy.family.discard
+    """The jitted strategy's answer (its ``draw`` or ``discard``), checked to leave the
+    view's arrays as it found them."""
+    decide = strategy.draw if position.stage == DRAW else strategy.discard
     arguments = position.arguments(strategy)
     decision = int(decide(*arguments))
     for given, kept in zip(arguments[:5], position.arguments(strategy)[:5], strict=True):

@@ -15,7 +15,7 @@ from types import ModuleType
 
 from fcsim.strategies import parse_strategy
 
-from . import aware, expected, greedy, oracle, random
+from . import aware, expected, greedy, oracle, random, search
 
 TWINS: dict[str, ModuleType] = {
     "random": random,
@@ -23,6 +23,7 @@ TWINS: dict[str, ModuleType] = {
     "expected": expected,
     "aware": aware,
     "oracle": oracle,
+    "search": search,
 }
 
 

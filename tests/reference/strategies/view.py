@@ -22,10 +22,15 @@ from fcsim.core.solver import new_scratch, penalty_kernel
 from fcsim.core.tables import solver_table
 from fcsim.strategies.base import (
     I_ALL_WILD,
+    I_DEALER,
+    I_GO_OUT_BONUS,
     I_LAST_TURN,
+    I_OUT_SEAT,
     I_PLAYERS,
     I_ROUND,
     I_SEAT,
+    I_STOCK_SIZE,
+    I_TOTALS,
     I_TURN,
     I_WILD_POINTS,
 )
@@ -50,6 +55,12 @@ class View:
     all_wild: bool  # three wilds alone are a meld
     hands: tuple[tuple[int, ...], ...] | None = None  # oracles only: every seat's hand
     stock: tuple[int, ...] | None = None  # oracles only: the stock, top first
+    # The rest of the public table, which the search plays on from:
+    dealer: int = 0
+    stock_size: int = 0
+    out_seat: int = -1  # the seat that went out, -1 if nobody yet
+    go_out_bonus: int = 0
+    totals: tuple[int, ...] = ()  # per seat, before this round (empty if not given)
 
 
 def view_from_arguments(hand: np.ndarray, pile: np.ndarray, known: np.ndarray,
@@ -74,6 +85,11 @@ def view_from_arguments(hand: np.ndarray, pile: np.ndarray, known: np.ndarray,
         all_wild=int(info[I_ALL_WILD]) == 1,
         hands=hands,
         stock=stock,
+        dealer=int(info[I_DEALER]),
+        stock_size=int(info[I_STOCK_SIZE]),
+        out_seat=int(info[I_OUT_SEAT]),
+        go_out_bonus=int(info[I_GO_OUT_BONUS]),
+        totals=tuple(int(t) for t in info[I_TOTALS : I_TOTALS + players]),
     )
 
 

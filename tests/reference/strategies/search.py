@@ -1,0 +1,250 @@
+"""Twin of ``search``: every candidate played out, world by world, on the reference engine.
+
+The policy of :mod:`fcsim.strategies.search.player`, step by step in plain Python:
+
+1. The anchor's own move; the candidates — stock and pile when the pile's card lowers the
+   penalty now (else the stock alone), on a last turn the exact best discard alone, else
+   the anchor's discard and the ``candidates`` discards that leave the least penalty now.
+2. One number from the game's play stream seeds the worlds; world ``w`` has its own
+   generator, seeded ``seed + w``. A world shuffles the unseen cards (a list kept from
+   world to world, fresh for each batch of worlds) and gives each other seat, in seat
+   order, its known cards and as many of them as its hand lacks (of ``1 + skill x turns
+   played`` draws, the one that leaves the least penalty); the stock is the rest.
+3. Each candidate, in a copy of the world and of its generator: the deciding seat's move,
+   then every seat plays the ``rollout`` twin on the reference engine's own turns to the
+   end of the round; the round is scored as a game scores it (:mod:`.rollout outcomes
+   <fcsim.strategies.search.rollout>`).
+4. The first quarter of the worlds (8 at least); the rest only if no candidate is ahead
+   of every other by 3 paired standard errors; then the least mean ``objective``, kept
+   over the anchor's move only if it gains more than nothing and at least ``confidence``
+   standard errors.
+
+The fast code compares float means; the twin's are exact fractions, and standard errors
+are compared squared. With integer objectives, or two and three seats, the floats are
+exact too.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+
+from fcsim import RuleSet
+from fcsim.core.cards import wild_rank
+from fcsim.strategies.registry import NESTED_SEPARATOR
+
+from ..engine import (
+    STOCK,
+    Strategy,
+    Table,
+    finish_turn,
+    hidden_now,
+    make_strategy,
+    next_seat,
+    play_on,
+    play_turn,
+    score_split,
+)
+from ..rng import MASK64, Xoshiro256
+from .expected import candidates as least_penalty_discards
+from .greedy import solver_best_discard
+from .view import View, exact, penalty, penalty_after_best_discard, unseen_cards
+
+DRAW_PILE = 1
+FIRST_SHARE, MIN_FIRST = 4, 8  # the first look: worlds / 4, at least 8 …
+SETTLED_SE = 3  # … stops if the leader is ahead of every other by 3 standard errors
+MAX_TRIES = 32
+OBJECTIVES = ("penalty", "table", "standing")
+
+
+def policy(spec: str) -> Strategy:
+    """A policy parameter (its own parameters separated by ``;``) as a twin strategy."""
+    return make_strategy(spec.replace(NESTED_SEPARATOR, ","))
+
+
+def anchor_move(view: View, anchor: Strategy, rng: Xoshiro256) -> int:
+    drawing = len(view.hand) == wild_rank(view.round)
+    decide = anchor.twin.draw if drawing else anchor.twin.discard
+    return decide(view, anchor.params, rng)
+
+
+def candidate_actions(view: View, how_many: int, anchor: int) -> list[int]:
+    """The actions worth a search, the anchor's first."""
+    if len(view.hand) == wild_rank(view.round):
+        keep = penalty(view.hand, view)
+        if penalty_after_best_discard([*view.hand, view.pile[-1]], view) >= keep:
+            return [STOCK]
+        return [anchor, DRAW_PILE if anchor == STOCK else STOCK]
+    if view.last_turn:
+        return [solver_best_discard(view)]
+    return [anchor] + [k for k in least_penalty_discards(view, how_many) if k != anchor]
+
+
+def turns_played(view: View, seat: int) -> int:
+    """Turns ``seat`` has played this round (play starts left of the dealer)."""
+    turns, first = 0, (view.dealer + 1) % view.players
+    for t in range(view.turn):
+        turns += (first + t) % view.players == seat
+    return turns
+
+
+def deal_world(view: View, unseen: list[int], gen: Xoshiro256, skill: Fraction
+               ) -> tuple[list[list[int]], list[int]]:
+    """Every hand and the stock (top last) of one world; ``unseen`` is reordered."""
+    gen.shuffle(unseen)
+    n = wild_rank(view.round)
+    hands, at = [], 0
+    for seat in range(view.players):
+        if seat == view.seat:
+            hands.append(list(view.hand))
+            continue
+        known = list(view.known[seat].elements())
+        need = n - len(known)
+        tries = min(MAX_TRIES, 1 + int(skill * turns_played(view, seat)))
+        best = None
+        for t in range(tries):
+            if t > 0:  # a fresh draw: a partial shuffle of what is left
+                for i in range(need):
+                    j = at + i + gen.randbelow(len(unseen) - at - i)
+                    unseen[at + i], unseen[j] = unseen[j], unseen[at + i]
+            drawn = unseen[at : at + need]
+            score = penalty([*known, *drawn], view) if tries > 1 else 0
+            if best is None or score < best[0]:
+                best = (score, list(drawn))
+        for i, card in enumerate(best[1]):  # the best draw to the front, card by card
+            j = unseen.index(card, at + i)
+            unseen[at + i], unseen[j] = unseen[j], unseen[at + i]
+        hands.append([*known, *best[1]])
+        at += need
+    return hands, unseen[at : at + view.stock_size]
+
+
+@dataclass(frozen=True)
+class Forced:
+    """The deciding seat's own turn: its move, the rollout policy for the rest of it."""
+
+    source: int | None
+    discard: int | None
+    then: Strategy
+    spec: str = "search"
+
+    def choose_source(self, table: Table, seat: int, rules: RuleSet, play: Xoshiro256) -> int:
+        return self.source
+
+    def choose_discard(self, table: Table, seat: int, rules: RuleSet, play: Xoshiro256,
+                       turn_start: object) -> int:
+        if self.discard is None:
+            return self.then.choose_discard(table, seat, rules, play, turn_start)
+        return self.discard
+
+
+def outcomes(view: View, table: Table, rules: RuleSet) -> dict[str, Fraction]:
+    """The deciding seat's outcomes of the round played out on ``table``."""
+    scores = [view.go_out_bonus if s == table.out_seat
+              else score_split(hand, view.round, rules)[0]
+              for s, hand in enumerate(table.hands)]
+    own, others = scores[view.seat], [x for s, x in enumerate(scores) if s != view.seat]
+    totals = [t + x for t, x in zip(view.totals, scores, strict=True)]
+    best_other = min(t for s, t in enumerate(totals) if s != view.seat)
+    return {"penalty": Fraction(own), "table": own - Fraction(sum(others), len(others)),
+            "standing": Fraction(totals[view.seat] - best_other)}
+
+
+def roll_out(view: View, hands: list[list[int]], stock: list[int], gen: Xoshiro256,
+             action: int, rollout: Strategy, rules: RuleSet) -> dict[str, Fraction]:
+    """``action``, then the round to its end with every seat playing ``rollout``."""
+    table = Table(round=view.round, dealer=view.dealer, hands=[list(h) for h in hands],
+                  stock=list(stock), pile=list(view.pile),
+                  known=[Counter(k) for k in view.known], turn=view.turn, seat=view.seat,
+                  out_seat=view.out_seat)
+    play = Xoshiro256.from_state(gen.state)
+    drawing = len(view.hand) == wild_rank(view.round)
+    seats: list[Strategy] = [rollout] * view.players
+    forced = Forced(action if drawing else None, None if drawing else action, rollout)
+    if drawing:
+        went_out = play_turn(table, view.seat, forced, rules, play, None)
+    else:
+        went_out = finish_turn(table, view.seat, forced, rules, play, hidden_now(table),
+                               None, None)
+    seat, _ = next_seat(table, view.seat, went_out, rules)
+    play_on(table, seat, seats, rules, play)
+    return outcomes(view, table, rules)
+
+
+def mean(values: list[Fraction]) -> Fraction:
+    return sum(values, Fraction(0)) / len(values)
+
+
+def ahead_by(diff: list[Fraction], margin: Fraction) -> bool:
+    """Whether the mean of ``diff`` exceeds ``margin`` standard errors (std / sqrt(W-1),
+    W the worlds; compared squared)."""
+    m = mean(diff)
+    if m <= 0:
+        return False
+    variance = mean([(d - m) ** 2 for d in diff])
+    return m * m > margin * margin * variance / max(1, len(diff) - 1)
+
+
+def settled(values: list[list[Fraction]]) -> bool:
+    """The best-looking action is ahead of every other by SETTLED_SE standard errors."""
+    best = min(range(len(values)), key=lambda a: (mean(values[a]), a))
+    return all(ahead_by([x - y for x, y in zip(values[a], values[best], strict=True)],
+                        Fraction(SETTLED_SE))
+               for a in range(len(values)) if a != best)
+
+
+def choose(values: list[list[Fraction]], confidence: Fraction) -> int:
+    """The least mean row if it gains on row 0 (the anchor) by more than nothing and by
+    at least ``confidence`` standard errors; else 0."""
+    best = min(range(len(values)), key=lambda a: (mean(values[a]), a))
+    if best == 0:
+        return 0
+    gain = [y - x for x, y in zip(values[best], values[0], strict=True)]
+    m = mean(gain)
+    if m <= 0:
+        return 0
+    if confidence > 0:
+        variance = mean([(g - m) ** 2 for g in gain])
+        if m * m < confidence * confidence * variance / max(1, len(gain) - 1):
+            return 0
+    return best
+
+
+def decide(view: View, params: Mapping[str, float], rng: Xoshiro256) -> int:
+    """The search's draw source or discard."""
+    rollout, anchor = policy(params["rollout"]), policy(params["anchor"])
+    first_move = anchor_move(view, anchor, rng)
+    actions = candidate_actions(view, int(params["candidates"]), first_move)
+    if len(actions) == 1:
+        return actions[0]
+    n = wild_rank(view.round)
+    missing = view.stock_size + sum(n - sum(view.known[s].values())
+                                    for s in range(view.players) if s != view.seat)
+    if missing != len(unseen_cards(view)):
+        return first_move  # a view that does not add up: no worlds to deal
+    rules = RuleSet(players=view.players, wild_penalty=view.wild_points,
+                    all_wild_melds=view.all_wild, go_out_bonus=view.go_out_bonus)
+    worlds, skill = int(params["worlds"]), exact(params["skill"])
+    objective = OBJECTIVES[int(params["objective"])]
+    seed = rng.next_u64()
+    values: list[list[Fraction]] = [[] for _ in actions]
+
+    def evaluate(worlds_from: int, worlds_to: int) -> None:
+        unseen = unseen_cards(view)  # in kind order at each batch
+        for w in range(worlds_from, worlds_to):
+            gen = Xoshiro256((seed + w) & MASK64)
+            hands, stock = deal_world(view, unseen, gen, skill)
+            for a, action in enumerate(actions):
+                values[a].append(roll_out(view, hands, stock, gen, action, rollout,
+                                          rules)[objective])
+
+    first = min(worlds, max(MIN_FIRST, worlds // FIRST_SHARE))
+    evaluate(0, first)
+    if first < worlds and not settled(values):
+        evaluate(first, worlds)
+    return actions[choose(values, exact(params["confidence"]))]
+
+
+draw = discard = decide
