@@ -35,36 +35,24 @@ from fcsim import RuleSet
 from fcsim.core.cards import wild_rank
 from fcsim.strategies.registry import NESTED_SEPARATOR
 
-from ..engine import (
-    STOCK,
-    Strategy,
-    Table,
-    finish_turn,
-    hidden_now,
-    make_strategy,
-    next_seat,
-    play_on,
-    play_turn,
-    score_split,
-)
+from .. import engine  # a module: the engine imports this package's twins
 from ..rng import MASK64, Xoshiro256
 from .expected import candidates as least_penalty_discards
 from .greedy import solver_best_discard
 from .view import View, exact, penalty, penalty_after_best_discard, unseen_cards
 
-DRAW_PILE = 1
 FIRST_SHARE, MIN_FIRST = 4, 8  # the first look: worlds / 4, at least 8 …
 SETTLED_SE = 3  # … stops if the leader is ahead of every other by 3 standard errors
 MAX_TRIES = 32
 OBJECTIVES = ("penalty", "table", "standing")
 
 
-def policy(spec: str) -> Strategy:
+def policy(spec: str) -> engine.Strategy:
     """A policy parameter (its own parameters separated by ``;``) as a twin strategy."""
-    return make_strategy(spec.replace(NESTED_SEPARATOR, ","))
+    return engine.make_strategy(spec.replace(NESTED_SEPARATOR, ","))
 
 
-def anchor_move(view: View, anchor: Strategy, rng: Xoshiro256) -> int:
+def anchor_move(view: View, anchor: engine.Strategy, rng: Xoshiro256) -> int:
     drawing = len(view.hand) == wild_rank(view.round)
     decide = anchor.twin.draw if drawing else anchor.twin.discard
     return decide(view, anchor.params, rng)
@@ -75,8 +63,8 @@ def candidate_actions(view: View, how_many: int, anchor: int) -> list[int]:
     if len(view.hand) == wild_rank(view.round):
         keep = penalty(view.hand, view)
         if penalty_after_best_discard([*view.hand, view.pile[-1]], view) >= keep:
-            return [STOCK]
-        return [anchor, DRAW_PILE if anchor == STOCK else STOCK]
+            return [engine.STOCK]
+        return [anchor, engine.DISCARD if anchor == engine.STOCK else engine.STOCK]
     if view.last_turn:
         return [solver_best_discard(view)]
     return [anchor] + [k for k in least_penalty_discards(view, how_many) if k != anchor]
@@ -127,23 +115,24 @@ class Forced:
 
     source: int | None
     discard: int | None
-    then: Strategy
+    then: engine.Strategy
     spec: str = "search"
 
-    def choose_source(self, table: Table, seat: int, rules: RuleSet, play: Xoshiro256) -> int:
+    def choose_source(self, table: engine.Table, seat: int, rules: RuleSet,
+                      play: Xoshiro256) -> int:
         return self.source
 
-    def choose_discard(self, table: Table, seat: int, rules: RuleSet, play: Xoshiro256,
+    def choose_discard(self, table: engine.Table, seat: int, rules: RuleSet, play: Xoshiro256,
                        turn_start: object) -> int:
         if self.discard is None:
             return self.then.choose_discard(table, seat, rules, play, turn_start)
         return self.discard
 
 
-def outcomes(view: View, table: Table, rules: RuleSet) -> dict[str, Fraction]:
+def outcomes(view: View, table: engine.Table, rules: RuleSet) -> dict[str, Fraction]:
     """The deciding seat's outcomes of the round played out on ``table``."""
     scores = [view.go_out_bonus if s == table.out_seat
-              else score_split(hand, view.round, rules)[0]
+              else engine.score_split(hand, view.round, rules)[0]
               for s, hand in enumerate(table.hands)]
     own, others = scores[view.seat], [x for s, x in enumerate(scores) if s != view.seat]
     totals = [t + x for t, x in zip(view.totals, scores, strict=True)]
@@ -153,23 +142,23 @@ def outcomes(view: View, table: Table, rules: RuleSet) -> dict[str, Fraction]:
 
 
 def roll_out(view: View, hands: list[list[int]], stock: list[int], gen: Xoshiro256,
-             action: int, rollout: Strategy, rules: RuleSet) -> dict[str, Fraction]:
+             action: int, rollout: engine.Strategy, rules: RuleSet) -> dict[str, Fraction]:
     """``action``, then the round to its end with every seat playing ``rollout``."""
-    table = Table(round=view.round, dealer=view.dealer, hands=[list(h) for h in hands],
+    table = engine.Table(round=view.round, dealer=view.dealer, hands=[list(h) for h in hands],
                   stock=list(stock), pile=list(view.pile),
                   known=[Counter(k) for k in view.known], turn=view.turn, seat=view.seat,
                   out_seat=view.out_seat)
     play = Xoshiro256.from_state(gen.state)
     drawing = len(view.hand) == wild_rank(view.round)
-    seats: list[Strategy] = [rollout] * view.players
+    seats: list[engine.Strategy] = [rollout] * view.players
     forced = Forced(action if drawing else None, None if drawing else action, rollout)
     if drawing:
-        went_out = play_turn(table, view.seat, forced, rules, play, None)
+        went_out = engine.play_turn(table, view.seat, forced, rules, play, None)
     else:
-        went_out = finish_turn(table, view.seat, forced, rules, play, hidden_now(table),
-                               None, None)
-    seat, _ = next_seat(table, view.seat, went_out, rules)
-    play_on(table, seat, seats, rules, play)
+        went_out = engine.finish_turn(table, view.seat, forced, rules, play,
+                                      engine.hidden_now(table), None, None)
+    seat, _ = engine.next_seat(table, view.seat, went_out, rules)
+    engine.play_on(table, seat, seats, rules, play)
     return outcomes(view, table, rules)
 
 
