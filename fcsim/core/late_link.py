@@ -41,7 +41,7 @@ from numba.extending import intrinsic
 
 SLOT_PREFIX = "fcsim_late_"
 LINK_SYMBOL = "fcsim_late_link"  # the C callback that fills a slot
-LINKED, FAILED = 0, 1  # what the callback returns
+LINKED, FAILED, INTERRUPTED = 0, 1, 2  # what the callback returns
 
 
 @dataclass(frozen=True)
@@ -75,20 +75,24 @@ def link(late: LateKernel) -> None:
     late.slot.value = result.library.get_pointer_to_function(result.fndesc.llvm_func_name)
 
 
-def link_all() -> None:
-    """Fill every slot made in this process (compiling or loading the kernels)."""
+def link_kernels(*kernels: object) -> None:
+    """Fill the slots of these late kernels (compiling or loading them)."""
     for late in list(_by_slot.values()):
-        link(late)
+        if late.kernel in kernels:
+            link(late)
 
 
 @ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p)
 def _link_from_compiled_code(slot_address: int) -> int:
-    """The callback a stub calls on an empty slot: LINKED, or FAILED with a line on
-    stderr (an exception cannot cross compiled code from here)."""
+    """The callback a stub calls on an empty slot: LINKED; INTERRUPTED on Ctrl-C (the
+    stub raises KeyboardInterrupt); FAILED with a line on stderr (no exception crosses
+    compiled code from here)."""
     late = _by_slot[slot_address]
     try:
         link(late)
-    except BaseException as err:  # reported by the stub as an error
+    except KeyboardInterrupt:
+        return INTERRUPTED
+    except Exception as err:  # reported by the stub as an error
         print(f"fcsim: compiling {late.name} failed: {err!r}", file=sys.stderr)
         return FAILED
     return LINKED
@@ -152,8 +156,11 @@ def _filled_slot(context, builder, late: LateKernel) -> ir.Value:
         link_fn = cgutils.get_or_insert_function(
             builder.module, ir.FunctionType(ir.IntType(32), [pointer]), LINK_SYMBOL)
         status = builder.call(link_fn, [builder.bitcast(slot, pointer)])
-        with cgutils.if_unlikely(builder, builder.icmp_signed("!=", status,
-                                                              status.type(LINKED))):
+        with cgutils.if_unlikely(builder, builder.icmp_signed("==", status,
+                                                              status.type(INTERRUPTED))):
+            context.call_conv.return_user_exc(builder, KeyboardInterrupt, ())
+        with cgutils.if_unlikely(builder, builder.icmp_signed("==", status,
+                                                              status.type(FAILED))):
             context.call_conv.return_user_exc(
                 builder, RuntimeError, (f"{late.name} could not be compiled (see above)",))
     return builder.load(slot)

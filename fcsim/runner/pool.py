@@ -30,7 +30,7 @@ from typing import Protocol
 
 from numba.core import event
 
-from fcsim.core.late_link import link_all
+from fcsim.core.solver import link_searches
 from fcsim.runner.chunk import ChunkOutput, prepare, run_chunk
 from fcsim.runner.plan import RunPlan, chunk_layout
 
@@ -136,11 +136,6 @@ class _FirstCompile(event.Listener):
         """Nothing to do when a compilation ends."""
 
 
-def _link_solver() -> None:
-    """A helper process's work: compile the solver's searches into the cache."""
-    link_all()
-
-
 def compile_once(plan: RunPlan, on_compile: Callable[[], None] = lambda: None) -> None:
     """Load or compile ``plan``'s kernels in this process, before any worker starts: the
     workers then load them from the cache instead of each compiling them at the same time.
@@ -150,7 +145,7 @@ def compile_once(plan: RunPlan, on_compile: Callable[[], None] = lambda: None) -
     (the late kernels, :mod:`fcsim.core.late_link`: about 40 s) on another core
     meanwhile; this process compiles everything else, then loads them from the cache.
     """
-    helper = get_context("spawn").Process(target=_link_solver, daemon=True)
+    helper = get_context("spawn").Process(target=link_searches, daemon=True)
 
     def first_compile() -> None:
         with _ctrl_c_left_to_parent():
@@ -163,7 +158,7 @@ def compile_once(plan: RunPlan, on_compile: Callable[[], None] = lambda: None) -
             chunk_layout(plan, 0)  # the game seeds' kernel
             if helper.pid is not None:
                 helper.join()
-            link_all()  # loaded from the cache (compiled here if the helper failed)
+            link_searches()  # loaded from the cache (compiled here if the helper failed)
     finally:
         if helper.pid is not None and helper.is_alive():
             helper.terminate()

@@ -16,6 +16,7 @@ from fcsim.core.late_link import late_linked, passes_as
 from fcsim.core.solver import (
     discard_kernel,
     discard_kernel_late,
+    link_searches,
     new_scratch,
     penalty_kernel,
     penalty_kernel_late,
@@ -145,6 +146,50 @@ def test_a_kernel_that_does_not_return_what_was_declared_is_an_error(capfd) -> N
     with pytest.raises(RuntimeError, match="_halve could not be compiled"):
         _call_wrongly_declared(np.arange(3))
     assert "returns UniTuple(int64 x 2), declared float64" in capfd.readouterr().err
+
+
+@njit
+def _triple(values):
+    return values[0] * 3, values.size
+
+
+_triple_late = late_linked(_triple, types.UniTuple(types.int64, 2)(types.int64[::1]))
+
+
+@njit
+def _call_triple(values):
+    return _triple_late(values)
+
+
+@requires_jit
+def test_ctrl_c_while_a_kernel_compiles_at_its_first_call_stays_a_ctrl_c(monkeypatch) -> None:
+    """A KeyboardInterrupt cannot cross compiled code from the callback that fills a slot:
+    the stub raises it again; the next call compiles the kernel."""
+    def interrupted(args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(_triple, "compile", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        _call_triple(np.arange(1, 4))
+    monkeypatch.undo()
+    assert _call_triple(np.arange(1, 4)) == (3, 3)
+
+
+@njit
+def _left_alone(values):
+    return values[0], values.size
+
+
+_left_alone_late = late_linked(_left_alone, types.UniTuple(types.int64, 2)(types.int64[::1]))
+
+
+@requires_jit
+def test_linking_the_searches_compiles_them_and_nothing_else() -> None:
+    """What a run's first compile asks of its helper process: the solver's two searches,
+    not every late kernel of the process (a test's wrongly declared one, say)."""
+    link_searches()
+    assert penalty_kernel.overloads and discard_kernel.overloads
+    assert not _left_alone.overloads
 
 
 @requires_jit

@@ -13,14 +13,22 @@ from fcsim.core.cards import (
     hand_kinds,
     parse_cards,
 )
+from fcsim.core.late_link import link_kernels
 from fcsim.core.rules import ROUND_COUNTS, RuleSet
-from fcsim.core.solver.discard import best_discard_kernel
+from fcsim.core.solver.discard import best_discard_kernel, discard_kernel
 from fcsim.core.solver.layout import SCRATCH_SIZE, new_scratch
 from fcsim.core.solver.penalty import penalty_kernel, penalty_kernel_late
 from fcsim.core.tables import solver_table
 
 MAX_HAND = 20  # the most cards the kernels take (a combination's code fits in 30 bits)
 _MAX_ROUND = max(ROUND_COUNTS)
+
+
+def link_searches() -> None:
+    """Compile (or load from the cache) the two searches that compiled code reaches
+    through their late stubs (:mod:`fcsim.core.late_link`), here and now rather than at
+    their first call."""
+    link_kernels(penalty_kernel, discard_kernel)
 
 
 def as_counts(hand: str | list | np.ndarray) -> np.ndarray:
