@@ -15,6 +15,7 @@ from click.testing import CliRunner
 
 import fcsim
 from fcsim.cli import cli
+from tests.waiting import default_sigint
 
 RULES = fcsim.RuleSet(players=3, rounds=6)
 ARGS = ["play", "--seed", "5", "--game", "2", "--strategies", "greedy,random", "--seat", "1",
@@ -145,7 +146,7 @@ def _fcsim(*args: str, **kwargs) -> subprocess.Popen:
     env = dict(os.environ, PYTHONPATH=str(Path(fcsim.__file__).resolve().parent.parent))
     return subprocess.Popen([sys.executable, "-m", "fcsim", *args], env=env, text=True,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, **kwargs)
+                            stderr=subprocess.PIPE, preexec_fn=default_sigint, **kwargs)
 
 
 def test_a_real_process_plays_from_a_pipe_and_stops_on_ctrl_c() -> None:

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from fcsim.cli import cli
-from tests.waiting import PATIENCE_S, wait_until
+from tests.waiting import PATIENCE_S, default_sigint, wait_until
 
 # SPEC names its parameters, so that the tests do not depend on greedy's defaults
 SWEEP = ["sweep", "greedy:take_margin=3", "--grid", "take_margin=0,3", "--deals", "8",
@@ -133,10 +133,6 @@ def test_tune_without_optuna_says_how_to_install_it(tmp_path, monkeypatch) -> No
     assert not out.exists()
 
 
-def _default_sigint() -> None:
-    """Let the child take Ctrl-C even where the tests run with SIGINT ignored."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
 
 def test_ctrl_c_keeps_finished_trials_and_resume_continues(tmp_path) -> None:
     pytest.importorskip("optuna")
@@ -145,7 +141,7 @@ def test_ctrl_c_keeps_finished_trials_and_resume_continues(tmp_path) -> None:
     proc = subprocess.Popen([sys.executable, "-m", "fcsim", *long, "--workers", "2",
                              "--out", str(out)], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=True,
-                            preexec_fn=_default_sigint)
+                            preexec_fn=default_sigint)
     wait_until((out / "trials.parquet").exists, proc)
     os.killpg(proc.pid, signal.SIGINT)  # as Ctrl-C in a terminal: to every process
     _, stderr = proc.communicate(timeout=PATIENCE_S)

@@ -22,7 +22,7 @@ from fcsim.core.rules import RuleSet
 from fcsim.runner import simulate
 from fcsim.runner.store import stored_plan
 from fcsim.runner.table import manifest_bytes
-from tests.waiting import PATIENCE_S, wait_until
+from tests.waiting import PATIENCE_S, default_sigint, wait_until
 
 BASE = ["simulate", "--strategies", "greedy,random", "--short", "--seed", "3"]
 # Full 11-round games: long enough (150 chunks) to be interrupted part way.
@@ -155,18 +155,13 @@ def test_dask_local_cluster_writes_the_same_rows(reference, tmp_path):
     assert rows(out).equals(rows(reference))
 
 
-def _default_sigint() -> None:
-    """Let the child take Ctrl-C even when the tests run where SIGINT is ignored (a
-    background job of a non-interactive shell passes SIG_IGN on to what it starts)."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
 
 def start(out: Path) -> subprocess.Popen:
     """``python -m fcsim simulate`` in the background, once it has written a chunk."""
     command = [sys.executable, "-m", "fcsim", *LONG, "--seed", "3", "--workers", "2",
                "--out", str(out)]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True, preexec_fn=_default_sigint)
+                            start_new_session=True, preexec_fn=default_sigint)
     wait_until(lambda: bool(list(out.glob("part-*.parquet"))), proc)
     assert proc.poll() is None, "the run ended before it could be interrupted"
     return proc
@@ -352,7 +347,7 @@ def test_a_huge_run_starts_at_once_and_stops_on_ctrl_c(tmp_path):
                "--short", "--games", "100000000000000", "--workers", "1", "--out", str(out)]
 
     def limited() -> None:
-        _default_sigint()
+        default_sigint()
         resource.setrlimit(resource.RLIMIT_AS, (8 * 2**30, 8 * 2**30))
 
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
