@@ -173,6 +173,9 @@ def late_linked(kernel: object, declared: Signature) -> object:
     if config.DISABLE_JIT:
         return kernel
     symbol = slot_symbol(kernel, declared)
+    if any(other.symbol == symbol for other in _by_slot.values()):
+        raise ValueError(f"{kernel.py_func.__module__}.{kernel.py_func.__name__} is linked "
+                         f"late already (a slot's name is its module, name and signature)")
     late = LateKernel(kernel, declared, symbol, ctypes.c_void_p(0))
     llvm.add_symbol(symbol, ctypes.addressof(late.slot))
     _by_slot[ctypes.addressof(late.slot)] = late

@@ -184,6 +184,13 @@ _left_alone_late = late_linked(_left_alone, types.UniTuple(types.int64, 2)(types
 
 
 @requires_jit
+def test_a_kernel_is_linked_late_once() -> None:
+    """Two stubs of one kernel and signature would share a slot's name: refused."""
+    with pytest.raises(ValueError, match="_left_alone is linked late already"):
+        late_linked(_left_alone, types.UniTuple(types.int64, 2)(types.int64[::1]))
+
+
+@requires_jit
 def test_linking_the_searches_compiles_them_and_nothing_else() -> None:
     """What a run's first compile asks of its helper process: the solver's two searches,
     not every late kernel of the process (a test's wrongly declared one, say)."""
