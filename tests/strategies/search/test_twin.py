@@ -10,7 +10,7 @@ from tests.reference.rng import Xoshiro256
 from tests.reference.strategies import search as twin
 from tests.reference.strategies import twin_of
 from tests.reference.strategies.view import view_from_arguments
-from tests.strategies.positions import DISCARD, DRAW, disagreements, positions
+from tests.strategies.positions import DISCARD, DRAW, SCALE, disagreements, positions
 
 
 @pytest.mark.parametrize(("spec", "stage", "count", "options"), [
@@ -31,6 +31,8 @@ def test_decisions_match_the_twin(spec: str, stage: str, count: int, options: di
     assert disagreements(spec, stage, seed=93, count=count, **options) == []
 
 
+@pytest.mark.skipif(SCALE < 1, reason="counts the full set of positions "
+                                       "($FCSIM_POSITIONS_SCALE is below 1)")
 def test_the_positions_are_searched_and_the_search_leaves_the_anchor() -> None:
     """The twin positions are real searches: most have several candidates, and in some
     the search's choice is not the anchor's move (else agreeing would prove little)."""
