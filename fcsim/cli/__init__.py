@@ -6,6 +6,7 @@ A command's module is imported when the command is run (or its help shown), not 
 
 from __future__ import annotations
 
+import gc
 import importlib
 from collections.abc import Iterator, MutableMapping
 
@@ -71,5 +72,13 @@ def cli() -> None:
 
 
 def main() -> None:
-    """Console-script entry point."""
-    cli()
+    """Console-script entry point.
+
+    The process's objects are frozen out of the garbage collector before it exits: after
+    compiling the kernels it holds many of numba's and LLVM's, and collecting them for
+    nothing took 1.2 s of every first run's exit (0.3 s once they load from the cache).
+    """
+    try:
+        cli()
+    finally:
+        gc.freeze()

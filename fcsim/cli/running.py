@@ -33,11 +33,16 @@ __all__ = ["INTERRUPTED", "InputError", "dask_cluster", "play_folder", "play_pla
            "say_set_aside"]
 
 
+RATE_AFTER_S = 1.0  # no rate before the games have run this long: two workers' first
+# reports a millisecond apart would read as millions of games per second
+
+
 class GamesPerSecond(ProgressColumn):
     """The recent rate of the progress bar, in games per second."""
 
     def render(self, task: Task) -> Text:
-        speed = task.finished_speed or task.speed
+        settled = task.elapsed is not None and task.elapsed >= RATE_AFTER_S
+        speed = task.finished_speed or (task.speed if settled else None)
         return Text("  -  games/s" if speed is None else f"{speed:,.0f} games/s")
 
 
@@ -69,10 +74,11 @@ def play_folder(folder: RunFolder, executor: Executor, label: str = "simulate",
                         TextColumn("{task.completed:,.0f}/{task.total:,.0f} games"),
                         GamesPerSecond(), TimeElapsedColumn(), TextColumn("left"),
                         TimeRemainingColumn(), console=Console(stderr=True))
-    task = progress.add_task("games", total=plan.games, completed=folder.done_games)
     try:
         if compile_here:
             prepare_here(plan)
+        # after the compile: the elapsed time and the rate are the games'
+        task = progress.add_task("games", total=plan.games, completed=folder.done_games)
         with progress:
             execute(folder, executor,
                     on_games=lambda played: progress.update(task, completed=played))

@@ -71,8 +71,9 @@ def _after_draw(hand: np.ndarray, hashed: np.uint64, kind: int, keep: int, round
     ``hashed`` is its hash). Discarding ``kind`` again keeps today's penalty ``keep``, so
     the search starts there; the answer is memoised (asked again next turn)."""
     hand[kind] += 1
-    _, pen = discard_memo(hand, round_number, wild_points, all_wild, table, scratch, kind,
-                          keep, hashed + card_hash(kind))
+    # np.int64: a constant kind (the joker) would otherwise compile discard_memo again
+    _, pen = discard_memo(hand, round_number, wild_points, all_wild, table, scratch,
+                          np.int64(kind), keep, hashed + card_hash(kind))
     hand[kind] -= 1
     return pen
 

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from numba import types
 
 from fcsim.core.cards import DECK_SIZE, JOKER, N_KINDS, full_deck
 from fcsim.core.rules import RuleSet
-from fcsim.core.solver import discard_search, new_scratch, penalty_kernel
+from fcsim.core.solver import discard_memo, discard_search, new_scratch, penalty_kernel
 from fcsim.core.tables import solver_table
 from fcsim.strategies.lookahead import expected_draw_penalty, unseen_counts
+from tests.compiled import requires_jit
 from tests.reference.solver import reference_best_discard
 
 VARIANTS = [RuleSet(), RuleSet(wild_penalty="face", all_wild_melds=False)]
@@ -100,3 +102,14 @@ def test_stop_above_returns_a_partial_mean_only_above_the_bar() -> None:
         if penalty_kernel(hand, round_number, 20, True, table, scratch)[0] > 0:
             assert expected_draw_penalty(*args, -1.0) > -1.0
     assert stopped > 0
+
+
+@requires_jit
+def test_the_lookahead_compiles_the_discard_memo_once() -> None:
+    """A constant kind (the joker) passed on as a literal compiled ``discard_memo`` again
+    for it: three compilations, 1.7 s of a first run. Every kind now arrives as int64."""
+    hand, pile = dealt(np.random.default_rng(3), 5, 0.3)
+    unseen = np.zeros(N_KINDS, dtype=np.int64)
+    n_unseen = unseen_counts(hand, pile, np.zeros((1, N_KINDS), np.int8), 0, unseen)
+    expected_draw_penalty(hand, unseen, n_unseen, 5, 20, True, solver_table(), new_scratch())
+    assert {signature[6] for signature in discard_memo.signatures} == {types.int64}

@@ -1,0 +1,23 @@
+"""The live progress bar of the game commands."""
+
+from __future__ import annotations
+
+from rich.progress import Progress
+
+from fcsim.cli.running import RATE_AFTER_S, GamesPerSecond
+
+
+def test_no_rate_before_the_games_have_run_a_moment() -> None:
+    """Two workers' first reports a millisecond apart read as millions of games per second:
+    the rate waits until the games have run :data:`RATE_AFTER_S`."""
+    now = [0.0]
+    progress = Progress(get_time=lambda: now[0])
+    task_id = progress.add_task("games", total=1000)
+    for played in (100, 200):
+        now[0] += 0.001
+        progress.update(task_id, completed=played)
+    task = progress.tasks[0]
+    assert GamesPerSecond().render(task).plain == "  -  games/s"
+    now[0] = RATE_AFTER_S + 1
+    progress.update(task_id, completed=500)
+    assert GamesPerSecond().render(task).plain == f"{400 / (RATE_AFTER_S + 0.999):,.0f} games/s"
