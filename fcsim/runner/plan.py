@@ -23,7 +23,8 @@ from fcsim.core.rules import RuleSet
 from fcsim.runner import format as fmt
 
 DEFAULT_CHUNK_SIZE = 10_000  # games per chunk of a large run
-MIN_DEFAULT_CHUNK_SIZE = 100  # ... and of a small one
+MIN_DEFAULT_CHUNK_SIZE = 10  # ... and of a small one: 20 deals of a search table (80
+# games, about a second each) make 8 chunks for every core, not one chunk for one
 CHUNKS_PER_RUN = 32  # a small run is split into this many chunks, so every core gets work
 MAX_SEED = fmt.MAX_SEED
 IDENTITY = fmt.IDENTITY

@@ -168,11 +168,12 @@ def test_the_largest_round_penalty_bounds_every_hand(rules):
 
 
 def test_default_chunk_size_follows_the_games_only():
-    assert default_chunk_size(2000) == 100  # 20 chunks: every core gets work
-    assert default_chunk_size(10) == 100
+    assert default_chunk_size(2000) == 63  # 32 chunks: every core gets work
+    assert default_chunk_size(80) == 10  # 8 chunks: a compare of 20 deals at 4 seats
+    assert default_chunk_size(5) == 10
     assert default_chunk_size(32 * 5000) == 5000
     assert default_chunk_size(10**6) == DEFAULT_CHUNK_SIZE
-    assert make_plan("greedy", RULES3, 0, 2000).chunk_size == 100
+    assert make_plan("greedy", RULES3, 0, 2000).chunk_size == 63
     assert make_plan("greedy", RULES3, 0, 2000, chunk_size=7).chunk_size == 7
 
 
