@@ -1,15 +1,17 @@
 """Regenerate the sample report in ``results/sample/`` from real runs of the built-in strategies.
 
-Two duplicate-format runs (the same deals in every seat rotation), then one report over both:
+Three duplicate-format runs (the same deals in every seat rotation), then one report over all:
 
 * 200,000 games of ``greedy`` (its default, ``take_margin=8``) against a greedy that takes
   any saving from the pile (``take_margin=0``), a more patient one (``take_margin=15``)
   and ``random``;
 * 4,000 games of ``random``, ``greedy``, ``expected`` and ``aware`` (the lookahead
-  strategies are ~50x slower, hence the smaller run).
+  strategies are ~50x slower, hence the smaller run);
+* 800 games of ``search``, ``aware``, ``expected`` and ``greedy`` (a search seat plays
+  about a game a second).
 
 The runs go to ``results/sample-runs/`` (not tracked); the report (Markdown, HTML, PNGs)
-to ``results/sample/``. ``--scale`` shrinks both runs for a quick look. It prints one stable
+to ``results/sample/``. ``--scale`` shrinks the runs for a quick look. It prints one stable
 line per step: ``step=… games=… wall_s=…``.
 """
 
@@ -26,6 +28,7 @@ RUNS = [  # name, strategies, games, seed, chunk size (small chunks keep every c
     ("greedy-variants", "greedy,greedy:take_margin=0,greedy:take_margin=15,random", 200_000, 1,
      10_000),
     ("lookahead", "random,greedy,expected,aware", 4_000, 2, 250),
+    ("search", "search,aware,expected,greedy", 800, 3, 25),
 ]
 
 

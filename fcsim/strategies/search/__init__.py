@@ -22,5 +22,4 @@ FAMILY = register(Family(
     "(the same worlds for each); keeps the anchor's move unless one beats it.",
     params=PARAMS,
     bind=bound_decisions,
-    leaderboard=False,  # not until it measures stronger than aware (see README)
 ))

@@ -50,7 +50,7 @@ PARAMS = (
           low=1, high=14),
     Param("objective", OBJECTIVE_TABLE, "0: own penalty this round; 1: own penalty less "
           "the others' mean; 2: own total less the best other total", low=0, high=2),
-    Param("confidence", 0, "standard errors a candidate must beat the anchor's move by",
+    Param("confidence", 2, "standard errors a candidate must beat the anchor's move by",
           integer=False, low=0, high=100),
     Param("skill", 0, "opponents kept their best cards: their hands are the best of "
           "1 + skill x (turns they played) random draws (0: uniform)", integer=False, low=0,

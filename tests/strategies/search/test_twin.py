@@ -14,8 +14,10 @@ from tests.strategies.positions import DISCARD, DRAW, SCALE, disagreements, posi
 
 
 @pytest.mark.parametrize(("spec", "stage", "count", "options"), [
-    ("search:worlds=16", DRAW, 40, {}),
-    ("search:worlds=16", DISCARD, 24, {"last_share": 0.1}),
+    # confidence 0: every candidate that looks better is taken (the default, 2, keeps the
+    # anchor's move in most positions, which would test the choice little)
+    ("search:worlds=16,confidence=0", DRAW, 40, {}),
+    ("search:worlds=16,confidence=0", DISCARD, 24, {"last_share": 0.1}),
     # the default effort, and every objective
     ("search", DISCARD, 4, {"players": (3, 4)}),
     ("search:worlds=12,objective=0,candidates=2", DISCARD, 16, {}),
@@ -36,7 +38,7 @@ def test_decisions_match_the_twin(spec: str, stage: str, count: int, options: di
 def test_the_positions_are_searched_and_the_search_leaves_the_anchor() -> None:
     """The twin positions are real searches: most have several candidates, and in some
     the search's choice is not the anchor's move (else agreeing would prove little)."""
-    spec = "search:worlds=16"
+    spec = "search:worlds=16,confidence=0"
     strategy = parse_strategy(spec)
     _, params = twin_of(spec)
     searched = moved = 0
