@@ -21,14 +21,9 @@ from .strategies.view import (
     view_from_arguments,
 )
 
-# Families without a slow twin yet, and what holds them instead: the search's oracle
-# plays the search's own rollouts on worlds read from the hidden cards, which
-# tests/strategies/search holds to the real state (and its fair twin covers the rest).
-WITHOUT_TWIN = {"search_oracle"}
-
 
 def test_every_registered_family_has_a_twin() -> None:
-    assert set(TWINS) == {family.name for family in families()} - WITHOUT_TWIN
+    assert set(TWINS) == {family.name for family in families()}
     twin, params = twin_of("aware:urgency=0.25")
     assert twin is TWINS["aware"]
     assert params == dict(zip([p.name for p in parse_strategy("aware").family.params],

@@ -211,7 +211,9 @@ def _info(rng: np.random.Generator, round_number: int, players: int, seat: int,
 def positions(seed: int, count: int, stage: str, **options) -> Iterator[Position]:
     """``count`` positions of ``stage`` cycling through rounds 1–11, 2–7 players and
     :data:`VARIANTS`, with varied wild and known shares. Options: ``last_share`` and
-    ``short_stock_share`` (odds of a last turn, of a stock of 0 … P cards); ``players``,
+    ``short_stock_share`` (odds of a last turn, of a stock of 0 … P cards),
+    ``unshown_stock_share`` (odds that an oracle was shown no stock: the draw rebuilt it
+    from the pile, in an order never shown); ``players``,
     ``wild_shares`` and ``known_shares`` (the values to cycle through); the others go to
     :func:`deal_position`. ``$FCSIM_POSITIONS_SCALE`` scales ``count`` (the coverage run
     without the JIT uses a tenth)."""
@@ -219,18 +221,22 @@ def positions(seed: int, count: int, stage: str, **options) -> Iterator[Position
     count = max(1, round(count * SCALE))
     last_share = options.pop("last_share", 0.0)
     short_stock_share = options.pop("short_stock_share", 0.0)
+    unshown_stock_share = options.pop("unshown_stock_share", 0.0)
     tables = options.pop("players", range(2, 8))
     wild_shares = options.pop("wild_shares", (0.0, 0.3, 0.8))
     known_shares = options.pop("known_shares", (0.0, 0.2, 0.5, 1.0))
     for i in range(count):
         players = tables[i % len(tables)]
         short = rng.random() < short_stock_share
-        yield deal_position(rng, stage, 1 + i % 11, players, VARIANTS[i % len(VARIANTS)],
-                            wild_share=wild_shares[i % len(wild_shares)],
-                            known_share=known_shares[i % len(known_shares)],
-                            last_turn=bool(rng.random() < last_share),
-                            stock_left=int(rng.integers(players + 1)) if short else None,
-                            **options)
+        position = deal_position(rng, stage, 1 + i % 11, players, VARIANTS[i % len(VARIANTS)],
+                                 wild_share=wild_shares[i % len(wild_shares)],
+                                 known_share=known_shares[i % len(known_shares)],
+                                 last_turn=bool(rng.random() < last_share),
+                                 stock_left=int(rng.integers(players + 1)) if short else None,
+                                 **options)
+        if unshown_stock_share and rng.random() < unshown_stock_share:
+            position.hidden[players] = -1
+        yield position
 
 
 def fast_decision(strategy: Strategy, position: Position) -> int:

@@ -15,7 +15,7 @@ from types import ModuleType
 
 from fcsim.strategies import parse_strategy
 
-from . import aware, expected, greedy, oracle, random, search
+from . import aware, expected, greedy, oracle, random, search, search_oracle
 
 TWINS: dict[str, ModuleType] = {
     "random": random,
@@ -24,6 +24,7 @@ TWINS: dict[str, ModuleType] = {
     "aware": aware,
     "oracle": oracle,
     "search": search,
+    "search_oracle": search_oracle,
 }
 
 

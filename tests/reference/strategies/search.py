@@ -9,7 +9,8 @@ The policy of :mod:`fcsim.strategies.search.player`, step by step in plain Pytho
    generator, seeded ``seed + w``. A world shuffles the unseen cards (a list kept from
    world to world, fresh for each batch of worlds) and gives each other seat, in seat
    order, its known cards and as many of them as its hand lacks (of ``1 + skill x turns
-   played`` draws, the one that leaves the least penalty); the stock is the rest.
+   played`` draws, the one that leaves the least penalty); the stock is the rest. The
+   oracle's worlds (``perfect``) are the real state instead (:func:`real_world`).
 3. Each candidate, in a copy of the world and of its generator: the deciding seat's move,
    then every seat plays the ``rollout`` twin on the reference engine's own turns to the
    end of the round; the round is scored as a game scores it (:mod:`.rollout outcomes
@@ -32,7 +33,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from fcsim import RuleSet
-from fcsim.core.cards import wild_rank
+from fcsim.core.cards import full_deck, wild_rank
 from fcsim.strategies.registry import NESTED_SEPARATOR
 
 from .. import engine  # a module: the engine imports this package's twins
@@ -107,6 +108,27 @@ def deal_world(view: View, unseen: list[int], gen: Xoshiro256, skill: Fraction
         hands.append([*known, *best[1]])
         at += need
     return hands, unseen[at : at + view.stock_size]
+
+
+def real_world(view: View, gen: Xoshiro256) -> tuple[list[list[int]], list[int]]:
+    """Every hand and the stock (top last) as they really are, from an oracle's view.
+
+    The oracle's stock was shown as the turn began (top first), so after a stock draw its
+    first card is the one drawn: the stock is its last ``stock_size`` cards. If fewer
+    were shown, the draw rebuilt the stock from the pile and its order was never shown:
+    it is every card in no hand and not on the pile, in kind order, shuffled by ``gen``.
+    """
+    hands = [list(view.hand) if s == view.seat else list(view.hands[s])
+             for s in range(view.players)]
+    shown = list(view.stock)
+    if len(shown) >= view.stock_size:
+        return hands, shown[len(shown) - view.stock_size:][::-1]
+    left = Counter(int(k) for k in full_deck())
+    for cards in (*hands, view.pile):
+        left.subtract(cards)
+    stock = sorted(left.elements())
+    gen.shuffle(stock)
+    return hands, stock
 
 
 @dataclass(frozen=True)
@@ -201,8 +223,10 @@ def choose(values: list[list[Fraction]], confidence: Fraction) -> int:
     return best
 
 
-def decide(view: View, params: Mapping[str, float], rng: Xoshiro256) -> int:
-    """The search's draw source or discard."""
+def decide(view: View, params: Mapping[str, float], rng: Xoshiro256, *,
+           perfect: bool = False) -> int:
+    """The search's draw source or discard; ``perfect``: every world is the real state
+    (the oracle's, :func:`real_world`)."""
     rollout, anchor = policy(params["rollout"]), policy(params["anchor"])
     first_move = anchor_move(view, anchor, rng)
     actions = candidate_actions(view, int(params["candidates"]), first_move)
@@ -211,7 +235,7 @@ def decide(view: View, params: Mapping[str, float], rng: Xoshiro256) -> int:
     n = wild_rank(view.round)
     missing = view.stock_size + sum(n - sum(view.known[s].values())
                                     for s in range(view.players) if s != view.seat)
-    if missing != len(unseen_cards(view)):
+    if not perfect and missing != len(unseen_cards(view)):
         return first_move  # a view that does not add up: no worlds to deal
     rules = RuleSet(players=view.players, wild_penalty=view.wild_points,
                     all_wild_melds=view.all_wild, go_out_bonus=view.go_out_bonus)
@@ -224,7 +248,8 @@ def decide(view: View, params: Mapping[str, float], rng: Xoshiro256) -> int:
         unseen = unseen_cards(view)  # in kind order at each batch
         for w in range(worlds_from, worlds_to):
             gen = Xoshiro256((seed + w) & MASK64)
-            hands, stock = deal_world(view, unseen, gen, skill)
+            hands, stock = (real_world(view, gen) if perfect
+                            else deal_world(view, unseen, gen, skill))
             for a, action in enumerate(actions):
                 values[a].append(roll_out(view, hands, stock, gen, action, rollout,
                                           rules)[objective])

@@ -1,5 +1,6 @@
-"""``search`` against its twin (tests/reference/strategies/search.py): the same worlds,
-the same rollouts on the reference engine, the same choice, decision for decision."""
+"""``search`` and ``search_oracle`` against their twins (tests/reference/strategies/search.py,
+search_oracle.py): the same worlds, the same rollouts on the reference engine, the same
+choice, decision for decision."""
 
 from __future__ import annotations
 
@@ -28,6 +29,11 @@ from tests.strategies.positions import DISCARD, DRAW, SCALE, disagreements, posi
     ("search:worlds=10,skill=1.5", DISCARD, 16, {"short_stock_share": 0.5}),
     ("search:worlds=10,rollout=random,anchor=expected", DISCARD, 12,
      {"short_stock_share": 0.5}),
+    # the oracle: every world the real state; a stock never shown (rebuilt from the pile
+    # by the draw) is shuffled by each world's generator, so its worlds differ
+    ("search_oracle:confidence=0", DRAW, 24, {}),
+    ("search_oracle:confidence=0", DISCARD, 24, {"short_stock_share": 0.3}),
+    ("search_oracle:worlds=6,confidence=0.5", DISCARD, 16, {"unshown_stock_share": 0.6}),
 ])
 def test_decisions_match_the_twin(spec: str, stage: str, count: int, options: dict) -> None:
     assert disagreements(spec, stage, seed=93, count=count, **options) == []
@@ -35,18 +41,26 @@ def test_decisions_match_the_twin(spec: str, stage: str, count: int, options: di
 
 @pytest.mark.skipif(SCALE < 1, reason="counts the full set of positions "
                                        "($FCSIM_POSITIONS_SCALE is below 1)")
-def test_the_positions_are_searched_and_the_search_leaves_the_anchor() -> None:
-    """The twin positions are real searches: most have several candidates, and in some
-    the search's choice is not the anchor's move (else agreeing would prove little)."""
-    spec = "search:worlds=16,confidence=0"
+@pytest.mark.parametrize(("spec", "count", "options", "least"), [
+    ("search:worlds=16,confidence=0", 24, {"last_share": 0.1}, (12, 3, 0)),
+    ("search_oracle:worlds=6,confidence=0.5", 16, {"unshown_stock_share": 0.6}, (8, 3, 4)),
+])
+def test_the_positions_are_searched_and_the_search_leaves_the_anchor(
+        spec: str, count: int, options: dict, least: tuple[int, int, int]) -> None:
+    """The twin positions are real searches: most have several candidates, in some the
+    search's choice is not the anchor's move (else agreeing would prove little), and the
+    oracle's include stocks it was never shown (its worlds then differ)."""
     strategy = parse_strategy(spec)
-    _, params = twin_of(spec)
-    searched = moved = 0
-    for position in positions(93, 24, DISCARD, last_share=0.1):
+    spec_twin, params = twin_of(spec)
+    searched = moved = unshown = 0
+    for position in positions(93, count, DISCARD, **options):
         hand, pile, known, info, hidden, *_, state = position.arguments(strategy)
         view = view_from_arguments(hand, pile, known, info, hidden)
         anchor = twin.anchor_move(view, twin.policy(params["anchor"]),
                                   Xoshiro256.from_state(state))
-        searched += len(twin.candidate_actions(view, params["candidates"], anchor)) > 1
-        moved += twin.decide(view, params, Xoshiro256.from_state(state)) != anchor
-    assert searched >= 12 and moved >= 3
+        several = len(twin.candidate_actions(view, params["candidates"], anchor)) > 1
+        searched += several
+        unshown += several and view.stock is not None and len(view.stock) < view.stock_size
+        moved += spec_twin.discard(view, params, Xoshiro256.from_state(state)) != anchor
+    least_searched, least_moved, least_unshown = least
+    assert searched >= least_searched and moved >= least_moved and unshown >= least_unshown
