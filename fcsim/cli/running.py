@@ -29,8 +29,8 @@ from fcsim.strategies import StrategyError
 
 INTERRUPTED = 130
 
-__all__ = ["INTERRUPTED", "InputError", "dask_cluster", "play_folder", "play_plan", "prepare_here",
-           "say_set_aside"]
+__all__ = ["INTERRUPTED", "InputError", "check_counts", "dask_cluster", "play_folder",
+           "play_plan", "prepare_here", "say_set_aside"]
 
 
 RATE_AFTER_S = 1.0  # no rate before the games have run this long: two workers' first
@@ -109,6 +109,18 @@ def play_plan(specs: Sequence[str], rules: RuleSet, seed: int, games: int, out: 
                 executor.close()
     finally:
         folder.release()
+
+
+def check_counts(counts: dict[str, int | None], scheduler: str | None,
+                 dask_local: int | None, workers: int | None) -> None:
+    """Counts must be positive; one way of running at a time."""
+    for flag, value in {**counts, "--workers": workers, "--dask-local": dask_local}.items():
+        if value is not None and value < 1:
+            raise InputError(f"{flag} must be at least 1, not {value}")
+    if scheduler and dask_local:
+        raise InputError("give --scheduler or --dask-local, not both")
+    if workers is not None and (scheduler or dask_local):
+        raise InputError("--workers is for local runs; a Dask cluster brings its own workers")
 
 
 def dask_cluster(scheduler: str | None, dask_local: int | None) -> Executor | None:

@@ -79,18 +79,6 @@ def setting(spec: str, against: str | None, players: int | None, rule_flags: dic
     return Setting(base, lineup, rules)
 
 
-def check_counts(counts: dict[str, int | None], scheduler: str | None,
-                 dask_local: int | None, workers: int | None) -> None:
-    """Counts must be positive; one way of running at a time."""
-    for flag, value in {**counts, "--workers": workers, "--dask-local": dask_local}.items():
-        if value is not None and value < 1:
-            raise InputError(f"{flag} must be at least 1, not {value}")
-    if scheduler and dask_local:
-        raise InputError("give --scheduler or --dask-local, not both")
-    if workers is not None and (scheduler or dask_local):
-        raise InputError("--workers is for local runs; a Dask cluster brings its own workers")
-
-
 def make_executor(workers: int | None, scheduler: str | None, dask_local: int | None
                   ) -> Executor:
     """Worker processes that live through the whole search, or a Dask cluster."""

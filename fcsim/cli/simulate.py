@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from fcsim.cli.options import Bounded, InputError, make_rules, rule_options
-from fcsim.cli.running import dask_cluster, play_folder, say_set_aside
+from fcsim.cli.running import check_counts, dask_cluster, play_folder, say_set_aside
 from fcsim.core.rules import RuleSet
 from fcsim.runner import PlanError, RunFolder, RunFolderError, RunPlan, make_plan
 from fcsim.runner.format import DECISIONS, MAX_CHUNK_SIZE, MAX_GAMES, MAX_SEED, PART_GLOB
@@ -56,16 +56,6 @@ def command_line(plan: RunPlan, out: Path) -> str:
         words.append("--decisions")
     words += ["--out", str(out)]
     return shlex.join(words)
-
-
-def _check_counts(workers: int | None, scheduler: str | None, dask_local: int | None) -> None:
-    for flag, value in (("--workers", workers), ("--dask-local", dask_local)):
-        if value is not None and value < 1:
-            raise InputError(f"{flag} must be at least 1, not {value}")
-    if scheduler and dask_local:
-        raise InputError("give --scheduler or --dask-local, not both")
-    if workers is not None and (scheduler or dask_local):
-        raise InputError("--workers is for local runs; a Dask cluster brings its own workers")
 
 
 def _plan(strategies: str, games: int, seed: int, out: Path, players: int | None,
@@ -169,7 +159,7 @@ def simulate_command(strategies, games, seed, out, players, short, wild_penalty,
 
     Example: fcsim simulate --strategies greedy,random --games 100000 --out results/run
     """
-    _check_counts(workers, scheduler, dask_local)
+    check_counts({}, scheduler, dask_local, workers)
     rule_flags = {"short": short, "wild_penalty": wild_penalty, "go_out_bonus": go_out_bonus,
                   "no_all_wild_melds": no_all_wild_melds, "turn_cap": turn_cap}
     plan = _plan(strategies, games, seed, out, players, rule_flags, chunk_size, seat_rotation,

@@ -10,10 +10,9 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from fcsim.cli.running import INTERRUPTED, InputError
+from fcsim.cli.running import INTERRUPTED, InputError, check_counts
 from fcsim.cli.searching import (
     SearchProgress,
-    check_counts,
     command_line,
     describe_row,
     header,

@@ -8,10 +8,9 @@ import sys
 
 import click
 
-from fcsim.cli.running import INTERRUPTED, InputError
+from fcsim.cli.running import INTERRUPTED, InputError, check_counts
 from fcsim.cli.searching import (
     SearchProgress,
-    check_counts,
     command_line,
     describe_row,
     header,
