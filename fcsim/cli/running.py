@@ -38,11 +38,14 @@ RATE_AFTER_S = 1.0  # no rate before the games have run this long: two workers' 
 
 
 class GamesPerSecond(ProgressColumn):
-    """The recent rate of the progress bar, in games per second."""
+    """The recent rate of the progress bar, in games per second; the mean rate since the
+    games began when reports come further apart than rich's window for the recent one
+    (a long search's chunks)."""
 
     def render(self, task: Task) -> Text:
-        settled = task.elapsed is not None and task.elapsed >= RATE_AFTER_S
-        speed = task.finished_speed or (task.speed if settled else None)
+        speed = task.finished_speed
+        if speed is None and task.completed and (task.elapsed or 0.0) >= RATE_AFTER_S:
+            speed = task.speed or task.completed / task.elapsed
         return Text("  -  games/s" if speed is None else f"{speed:,.0f} games/s")
 
 

@@ -21,3 +21,16 @@ def test_no_rate_before_the_games_have_run_a_moment() -> None:
     now[0] = RATE_AFTER_S + 1
     progress.update(task_id, completed=500)
     assert GamesPerSecond().render(task).plain == f"{400 / (RATE_AFTER_S + 0.999):,.0f} games/s"
+
+
+def test_reports_further_apart_than_the_window_show_the_mean_rate() -> None:
+    """rich's recent rate needs two reports within its window (30 s): a long search's
+    chunks, a minute apart, would leave the rate blank to the end."""
+    now = [0.0]
+    progress = Progress(get_time=lambda: now[0])
+    task_id = progress.add_task("games", total=1000)
+    progress.update(task_id, completed=0)
+    for minute, played in ((1, 300), (2, 600)):
+        now[0] = 60.0 * minute
+        progress.update(task_id, completed=played)
+    assert GamesPerSecond().render(progress.tasks[0]).plain == "5 games/s"
