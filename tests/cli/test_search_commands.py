@@ -53,6 +53,28 @@ def test_sweep_writes_points_table_chart_and_page(tmp_path) -> None:
     assert pl.read_parquet(out / "points.parquet").equals(points)
 
 
+def test_a_family_with_strategy_parameters_is_swept_and_tuned(tmp_path) -> None:
+    """The search's rollout and anchor are specs: its numbers are varied, they are kept."""
+    base = "search:worlds=4,rollout=random,anchor=expected"
+    swept = invoke("sweep", base, "--against", "greedy", "--players", "2", "--grid",
+                   "candidates=1,4", "--deals", "2", "--short", "--workers", "1", "--out",
+                   str(tmp_path / "sweep"))
+    assert swept.exit_code == 0, swept.output
+    points = pl.read_parquet(tmp_path / "sweep" / "points.parquet")
+    assert points["spec"].to_list() == [
+        "search:worlds=4,candidates=1,rollout=random,anchor=expected", base]
+    tuned = invoke("tune", base, "--against", "greedy", "--players", "2", "--param",
+                   "confidence=0:3", "--trials", "2", "--deals", "2", "--confirm-deals", "2",
+                   "--short", "--workers", "1", "--out", str(tmp_path / "tune"))
+    assert tuned.exit_code == 0, tuned.output
+    trials = pl.read_parquet(tmp_path / "tune" / "trials.parquet")
+    assert all(spec.endswith(",rollout=random,anchor=expected")
+               for spec in trials["spec"].to_list())
+    refused = invoke("sweep", base, "--grid", "rollout=greedy", "--out", str(tmp_path / "x"))
+    assert refused.exit_code == 2
+    assert "search's rollout is a strategy, not a number" in refused.output
+
+
 def test_sweep_on_a_local_dask_cluster_gives_the_same_points(tmp_path) -> None:
     pytest.importorskip("distributed")
     local, dask = tmp_path / "local", tmp_path / "dask"

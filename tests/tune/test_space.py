@@ -10,6 +10,7 @@ from fcsim.tune.space import SpaceError, grid_points, inside, parse_grid, parse_
 GREEDY = parse_strategy("greedy").family
 AWARE = parse_strategy("aware").family
 RANDOM = parse_strategy("random").family
+SEARCH = parse_strategy("search").family
 
 
 def test_grid_lists_and_steps() -> None:
@@ -31,6 +32,14 @@ def test_values_make_canonical_specs() -> None:
     base = parse_strategy("aware:urgency=0.25")
     assert with_values(base, {"candidates": 5}).spec == "aware:candidates=5,urgency=0.25"
     assert with_values(base, {"urgency": 0.5}).spec == "aware"  # back to every default
+
+
+def test_values_keep_the_strategy_parameters() -> None:
+    """A search's rollout and anchor are specs, not numbers: setting its numbers keeps them."""
+    base = parse_strategy("search:rollout=expected:candidates=2")
+    point = with_values(base, {"worlds": 128})
+    assert point.spec == "search:worlds=128,rollout=expected:candidates=2"
+    assert with_values(parse_strategy("search"), {"worlds": 64}).spec == "search"
 
 
 def test_ranges_and_inside() -> None:
@@ -60,6 +69,14 @@ def test_bad_grids_say_what_is_allowed(texts, message) -> None:
     assert message in str(err.value) and "\n" not in str(err.value)
 
 
+def test_a_strategy_parameter_is_not_swept() -> None:
+    with pytest.raises(SpaceError) as err:
+        parse_grid(SEARCH, ["rollout=greedy,random"])
+    assert str(err.value) == ("search's rollout is a strategy, not a number: set it in the "
+                              "spec (search:rollout=…) and sweep its numbers (worlds, "
+                              "candidates, objective, confidence, skill)")
+
+
 @pytest.mark.parametrize("family, texts, message", [
     (GREEDY, ["speed=0:1"], "greedy has no parameter 'speed'; its parameters: take_margin"),
     (GREEDY, ["take_margin=3:3"], "--param 'take_margin=3:3' is an empty range: low must be "
@@ -71,6 +88,9 @@ def test_bad_grids_say_what_is_allowed(texts, message) -> None:
     (GREEDY, ["take_margin=4"], "--param 'take_margin=4': write take_margin=low:high"),
     (GREEDY, ["take_margin=0:1", "take_margin=2:3"], "--param take_margin is given twice"),
     (RANDOM, ["x=0:1"], "random has no parameters to tune"),
+    (SEARCH, ["anchor=0:1"], "search's anchor is a strategy, not a number: set it in the spec "
+                             "(search:anchor=…) and tune its numbers (worlds, candidates, "
+                             "objective, confidence, skill)"),
     (GREEDY, [], "give at least one --param"),
 ])
 def test_bad_ranges_say_what_is_allowed(family, texts, message) -> None:
