@@ -242,9 +242,11 @@ def discard_search(counts: np.ndarray, round_number: int, wild_points: int, all_
     return best_kind, best_pen
 
 
+DISCARD_RESULT = types.UniTuple(types.int64, 2)  # (kind discarded, penalty left)
+
 # For compiled callers: the search's code is linked when first called, not copied into each.
-discard_kernel_late = late_linked(
-    discard_kernel, types.UniTuple(types.int64, 2)(*HAND_ARGS, types.int64, types.int64))
+discard_kernel_late = late_linked(discard_kernel,
+                                  DISCARD_RESULT(*HAND_ARGS, types.int64, types.int64))
 
 
 @njit(cache=True)
