@@ -18,8 +18,6 @@ policy and the anchor (any numba strategies) at compile time by
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 from numba import njit
 
@@ -61,8 +59,6 @@ PARAMS = (
           integer=False, strategy=True),
 )
 Slot = param_slots("SearchSlot", PARAMS)
-# The oracle's worlds are all the real one (they differ only in later reshuffles).
-ORACLE_PARAMS = (replace(PARAMS[0], default=1), *PARAMS[1:])
 
 FIRST_SHARE = 4  # the first look is after worlds / FIRST_SHARE worlds (MIN_FIRST at least)…
 MIN_FIRST = 8
@@ -149,7 +145,6 @@ __all__ = [
     "OBJECTIVE_PENALTY",
     "OBJECTIVE_STANDING",
     "OBJECTIVE_TABLE",
-    "ORACLE_PARAMS",
     "PARAMS",
     "Slot",
     "candidate_actions",

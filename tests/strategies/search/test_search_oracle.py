@@ -1,0 +1,16 @@
+"""``search_oracle``'s parameters: the search's, in the same slots (its decision reads them
+there), with the real world as the one world it needs."""
+
+from __future__ import annotations
+
+from fcsim.strategies import parse_strategy
+from fcsim.strategies.search.oracle import CHANGED
+
+
+def test_the_oracle_keeps_the_search_s_parameter_slots() -> None:
+    search, oracle = parse_strategy("search").family, parse_strategy("search_oracle").family
+    assert [p.name for p in oracle.params] == [p.name for p in search.params]
+    assert set(CHANGED) <= {p.name for p in search.params}
+    assert oracle.params[oracle.param("worlds")].default == 1
+    assert parse_strategy("search_oracle").spec == "search_oracle"
+    assert "no effect" in oracle.params[oracle.param("skill")].help
