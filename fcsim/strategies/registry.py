@@ -31,7 +31,9 @@ class Param:
     A ``strategy`` parameter holds a strategy spec instead (a numba, fair one, such as a
     search's rollout policy); in a spec its own parameters are separated by ``;``
     (``rollout=aware:feed_weight=2;urgency=1``). It is not in the parameter vector: the
-    family's ``bind`` makes decision functions for it.
+    family's ``bind`` makes decision functions for it. A ``path`` parameter holds a file's
+    path (a model): not in the parameter vector either; the family's ``data`` turns the
+    file into numbers that follow the parameter vector.
     """
 
     name: str
@@ -41,6 +43,12 @@ class Param:
     low: float = -1e9
     high: float = 1e9
     strategy: bool = False
+    path: bool = False
+
+    @property
+    def numeric(self) -> bool:
+        """Whether the parameter is a number of the parameter vector."""
+        return not (self.strategy or self.path)
 
 
 @dataclass(frozen=True)
@@ -51,7 +59,9 @@ class Family:
     ``bind`` makes them, called with the ``strategy`` parameters as keywords (a family
     whose compiled code calls another strategy's); ``agent`` is called with the
     parameters as keywords and returns an agent. A family has one or the other.
-    ``source`` says where it comes from (``fcsim`` for built-ins).
+    ``data``, called with the ``path`` parameters as keywords, returns the numbers that
+    follow the parameter vector (a model's weights), raising :class:`StrategyError` for a
+    file it cannot use. ``source`` says where it comes from (``fcsim`` for built-ins).
     """
 
     name: str
@@ -64,6 +74,7 @@ class Family:
     source: str = "fcsim"
     bind: Callable[..., tuple[Callable, Callable]] | None = None
     leaderboard: bool = True  # played by default in tournaments (fair ones only)
+    data: Callable[..., np.ndarray] | None = None
 
     def __post_init__(self) -> None:
         numba = self.bind is not None or (self.draw is not None and self.discard is not None)
@@ -80,7 +91,7 @@ class Family:
     @property
     def numeric_params(self) -> tuple[Param, ...]:
         """The parameters of the parameter vector, in its order."""
-        return tuple(p for p in self.params if not p.strategy)
+        return tuple(p for p in self.params if p.numeric)
 
     def param(self, name: str) -> int:
         """The position of parameter ``name`` in the parameter vector."""
@@ -108,7 +119,7 @@ class Strategy:
     @property
     def spec(self) -> str:
         changed = [
-            f"{p.name}={v if p.strategy else _fmt(v)}"
+            f"{p.name}={_fmt(v) if p.numeric else v}"
             for p, v in zip(self.family.params, self.values, strict=True)
             if v != p.default
         ]
@@ -137,13 +148,23 @@ class Strategy:
 
     @property
     def param_vector(self) -> np.ndarray:
-        return np.array([v for p, v in zip(self.family.params, self.values, strict=True)
-                         if not p.strategy], dtype=np.float64)
+        """The numeric parameters in order, then the family's ``data`` (if any)."""
+        numbers = np.array([v for p, v in zip(self.family.params, self.values, strict=True)
+                            if p.numeric], dtype=np.float64)
+        if self.family.data is None:
+            return numbers
+        return np.concatenate([numbers, self.family.data(**self.paths)])
 
     @property
-    def kwargs(self) -> dict[str, float | int]:
+    def paths(self) -> dict[str, str]:
+        """The ``path`` parameters by name."""
+        return {p.name: str(v) for p, v in zip(self.family.params, self.values, strict=True)
+                if p.path}
+
+    @property
+    def kwargs(self) -> dict[str, float | int | str]:
         """The parameters by name (whole numbers as ``int``)."""
-        return {p.name: v if p.strategy else int(v) if p.integer else float(v)
+        return {p.name: v if not p.numeric else int(v) if p.integer else float(v)
                 for p, v in zip(self.family.params, self.values, strict=True)}
 
     def __call__(self, view: View) -> object:
@@ -286,6 +307,9 @@ def with_params(family: Family, text: str) -> Strategy:
         if param.strategy:
             values[key] = _nested_spec(family, key, raw)
             continue
+        if param.path:
+            values[key] = raw.strip()
+            continue
         try:
             value = float(raw)
         except ValueError:
@@ -298,7 +322,10 @@ def with_params(family: Family, text: str) -> Strategy:
                 f"not {raw!r}"
             )
         values[key] = value
-    return Strategy(family, tuple(values[p.name] for p in family.params))
+    strategy = Strategy(family, tuple(values[p.name] for p in family.params))
+    if family.data is not None:
+        family.data(**strategy.paths)  # a file it cannot use is refused here, once
+    return strategy
 
 
 NESTED_SEPARATOR = ";"  # between the parameters of a strategy given as a parameter
