@@ -27,6 +27,7 @@ from fcsim.runner.run import default_workers
 from fcsim.strategies import StrategyError, parse_strategies
 
 DEFAULT_STRATEGIES = "aware,expected"
+MIN_RECORDED_GAMES = 5  # games x share below this hold too few positions to fit anything
 
 
 def _progress(label: str, unit: str) -> Progress:
@@ -75,6 +76,9 @@ def train_command(strategies, games, seed, out, players, short, wild_penalty, go
     from fcsim.learn.training import GAMES, derive_positions, save_model
 
     check_counts({}, scheduler, dask_local, workers)
+    if games * share < MIN_RECORDED_GAMES:
+        raise InputError(f"--games {games:,} at --share {share:g} are too few to fit anything "
+                         f"(games x share must be at least {MIN_RECORDED_GAMES})")
     try:
         listed = [s.spec for s in parse_strategies(strategies)]
         if len(listed) > players:

@@ -61,7 +61,10 @@ class Family:
     parameters as keywords and returns an agent. A family has one or the other.
     ``data``, called with the ``path`` parameters as keywords, returns the numbers that
     follow the parameter vector (a model's weights), raising :class:`StrategyError` for a
-    file it cannot use. ``source`` says where it comes from (``fcsim`` for built-ins).
+    file it cannot use; ``table_note``, called with the ``path`` parameters and a
+    ``RuleSet``, says in one line why those files may not suit that table (a model trained
+    for other rules), or returns None. ``source`` says where it comes from (``fcsim`` for
+    built-ins).
     """
 
     name: str
@@ -75,6 +78,7 @@ class Family:
     bind: Callable[..., tuple[Callable, Callable]] | None = None
     leaderboard: bool = True  # played by default in tournaments (fair ones only)
     data: Callable[..., np.ndarray] | None = None
+    table_note: Callable[..., str | None] | None = None
 
     def __post_init__(self) -> None:
         numba = self.bind is not None or (self.draw is not None and self.discard is not None)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from fcsim.core.rules import RuleSet
 from fcsim.strategies.base import I_BEST_DISCARD, I_LAST_TURN, check_slots, decision, param_slots
 from fcsim.strategies.expected import TAKE_MARGIN, discard_candidates
 from fcsim.strategies.expected import Slot as ExpectedSlot
@@ -38,6 +39,18 @@ NET = len(Slot)  # the network follows the numeric parameters
 def model_data(model: str) -> np.ndarray:
     """The parameter vector's tail: the network of model file ``model``."""
     return load_model(model).vector()
+
+
+def model_note(rules: RuleSet, model: str) -> str | None:
+    """One line when model file ``model`` was trained under other rules or table sizes
+    than ``rules`` (it still plays: its features carry the table size and the points)."""
+    trained = load_model(model).metadata.get("rules") or {}
+    table = rules.to_dict()
+    differ = [f"{key} {trained[key]!r} there, {table[key]!r} here" for key in sorted(table)
+              if key in trained and trained[key] != table[key] and key != "turn_cap"]
+    if not differ:
+        return None
+    return f"model {model} was trained under other rules ({'; '.join(differ)}); it plays on"
 
 
 @decision
@@ -68,4 +81,5 @@ FAMILY = check_slots(register(Family(
     discard,
     PARAMS,
     data=model_data,
+    table_note=model_note,
 )), ExpectedSlot)  # it plays expected's draw
