@@ -10,9 +10,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from fcsim import _numba_cache
+from fcsim._after_import import after_import
 
-_numba_cache.configure()  # before any kernel is compiled or loaded
+
+def _configure_numba_cache() -> None:
+    from fcsim import _numba_cache  # noqa: F401  (configures the cache on import)
+
+
+after_import("numba", _configure_numba_cache)  # before any kernel is compiled or loaded
 
 if TYPE_CHECKING:
     from fcsim.advice import advise

@@ -213,3 +213,6 @@ def configure() -> None:
     classes = impl._locator_classes
     if DependencyCacheLocator not in classes:
         classes.insert(1, DependencyCacheLocator)  # after the user-provided folder
+
+
+configure()  # on import: fcsim imports this module as soon as numba is (fcsim/__init__.py)

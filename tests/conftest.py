@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from fcsim.strategies import registry
+from fcsim.strategies import known
 
 # A numba plug-in that compiles in a moment: it always draws from the stock and discards
 # the solver's best discard (so it is greedy without the pile).
@@ -75,7 +75,7 @@ def plugins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     monkeypatch.syspath_prepend(str(site))
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [
         str(site), os.environ.get("PYTHONPATH", "")])))
-    families = dict(registry._FAMILIES)
+    families = dict(known._FAMILIES)
     modules = set(sys.modules)
 
     def install(dist: str, entry_points: dict[str, str], modules: dict[str, str],
@@ -84,8 +84,8 @@ def plugins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
         return site
 
     yield install
-    registry._FAMILIES.clear()
-    registry._FAMILIES.update(families)
+    known._FAMILIES.clear()
+    known._FAMILIES.update(families)
     for name in set(sys.modules) - modules:  # the plug-ins' modules and loose files
         if str(tmp_path) in (getattr(sys.modules[name], "__file__", None) or ""):
             del sys.modules[name]

@@ -9,6 +9,7 @@ import textwrap
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from fcsim import _numba_cache
 from tests.reference import imports
@@ -45,6 +46,33 @@ def _run(folder: Path, cache: Path, **extra: str) -> tuple[int, int]:
     out = subprocess.run([sys.executable, str(folder / "kernel.py")], env=env, check=True,
                          capture_output=True, text=True, cwd=folder).stdout.split()
     return int(out[0]), int(out[1])
+
+
+LOCATOR_IN_PLACE = """
+    import sys
+    {first}
+    from numba.core import caching
+    impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl
+    print(impl._locator_classes[1].__name__)
+"""
+
+
+@pytest.mark.parametrize("first", ["import fcsim; import numba", "import numba; import fcsim",
+                                   "import fcsim._numba_cache", "import fcsim.core.cards"])
+def test_the_locator_is_in_place_whatever_comes_first(first: str) -> None:
+    """fcsim puts its locator in front as numba is imported (not before: ``import fcsim``
+    leaves numba's import, most of a command's start-up, to what needs it)."""
+    code = textwrap.dedent(LOCATOR_IN_PLACE).format(first=first)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "DependencyCacheLocator"
+
+
+def test_importing_fcsim_and_its_command_line_loads_no_numba() -> None:
+    code = "import sys, fcsim, fcsim.cli; print('numba' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "False"
 
 
 def test_an_edited_callee_is_never_served_stale(tmp_path: Path) -> None:

@@ -311,8 +311,10 @@ def paired_comparison(frame: Frame, pairs: list[tuple[str, str]] | None = None) 
     minus the mean total of b over their seats; then the mean difference over deals where
     both played, its 95% t interval and a two-sided one-sample t test p-value. Without the
     duplicate format a deal is one game, so the pairing is by table. ``pairs`` defaults to
-    every pair of strategies (in sorted order)."""
+    every pair of strategies that shared a table (in sorted order): runs of different
+    tables read together hold pairs that never met, and no deal can compare them."""
     lf = frame.lazy()
+    met = pairs is None
     pairs = pairs if pairs is not None else list(combinations(strategies_of(lf), 2))
     if not pairs:
         return pl.DataFrame(schema=PAIRED_SCHEMA)
@@ -328,6 +330,8 @@ def paired_comparison(frame: Frame, pairs: list[tuple[str, str]] | None = None) 
         diff = (per_deal.select(d=pl.col(str(wanted.index(a))) - pl.col(str(wanted.index(b))))
                 .drop_nulls())
         deals, mean, lo, hi, p = mean_difference(diff["d"].to_numpy())
+        if met and not deals:
+            continue
         rows.append((a, b, deals, mean, lo, hi, p, verdict(a, b, mean, lo, hi, deals, p)))
     return pl.DataFrame(rows, orient="row", schema=PAIRED_SCHEMA)
 

@@ -18,7 +18,7 @@ import inspect
 import traceback
 from dataclasses import replace
 
-from fcsim.strategies.registry import Family, Param, StrategyError
+from fcsim.strategies.family import Family, Param, StrategyError
 
 _NAMED_ARGUMENTS = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD,
                     inspect.Parameter.KEYWORD_ONLY)

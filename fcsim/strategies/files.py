@@ -24,7 +24,8 @@ import sys
 from pathlib import Path
 
 from fcsim.strategies.external import family_from, load_error
-from fcsim.strategies.registry import Family, StrategyError, lookup, register
+from fcsim.strategies.family import Family, StrategyError
+from fcsim.strategies.known import lookup, register
 
 SUFFIX = ".py"
 _NAME_DIGEST_CHARS = 12

@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from importlib.metadata import EntryPoint, entry_points
 
 from fcsim.strategies.external import family_from, load_error
-from fcsim.strategies.registry import Family, StrategyError, lookup, register
+from fcsim.strategies.family import Family, StrategyError
+from fcsim.strategies.known import lookup, register
 
 GROUP = "fcsim.strategies"
 _NAME = re.compile(r"[a-z0-9_][a-z0-9_-]*")  # what a spec can name (no ':', ',' nor '=')

@@ -11,6 +11,7 @@ from click.testing import CliRunner
 from fcsim.analysis import plots, ratings, stats
 from fcsim.analysis.load import load_results
 from fcsim.analysis.report import build_report
+from fcsim.analysis.synthetic import write_synthetic_run
 from fcsim.cli import cli
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -75,6 +76,22 @@ def test_markdown_has_header_tables_and_charts(report_dir: Path) -> None:
         assert f"({name}.png)" in md
     assert md.count("\n## ") == 11
     assert "none: cannot be replayed: unknown strategy 'strong'" in md
+
+
+def test_the_paired_table_holds_only_pairs_that_shared_a_table(planted_run: Path,
+                                                              tmp_path: Path) -> None:
+    """A run of strong, middle and weak read with a run of a and b: no row pairs strategies
+    of different runs."""
+    other = write_synthetic_run(tmp_path / "other", ["a", "b"] * 2, [0.0] * 4, games=40, seed=3,
+                                duplicate=True, games_per_file=40)
+    build_report([planted_run, other], tmp_path / "report")
+    md = (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
+    paired = md.split("\n## Paired comparison")[1].split("\n## ")[0]
+    rows = [line for line in paired.splitlines() if line.startswith("| ") and "---" not in line]
+    assert [row.split(" | ")[:2] for row in rows[1:]] == [
+        ["| a", "b"], ["| middle:margin=2", "strong"], ["| middle:margin=2", "weak"],
+        ["| strong", "weak"]]
+    assert "too few deals" not in paired
 
 
 def test_cli_report(planted_run: Path, tmp_path: Path) -> None:

@@ -171,6 +171,18 @@ def test_paired_comparison_is_quiet_on_identical_strategies(null_run: Path) -> N
     assert row["verdict"].startswith("no significant difference between a and b over 300 deals")
 
 
+def test_paired_comparison_leaves_out_pairs_that_never_met() -> None:
+    """Two tables read together: x and y met, z and w met, x never sat with z or w."""
+    first = table_frame([[1, 2], [5, 3], [4, 4]], ["x", "y"])
+    second = table_frame([[7, 2], [3, 3]], ["z", "w"]).with_columns(
+        pl.col("game") + 10, pl.col("deal") + 10)
+    table = stats.paired_comparison(pl.concat([first, second]))
+    assert table.select("a", "b", "deals").rows() == [("w", "z", 2), ("x", "y", 3)]
+    # a pair asked for by name is kept, saying there was nothing to compare
+    asked = stats.paired_comparison(pl.concat([first, second]), [("x", "z")]).row(0, named=True)
+    assert asked["deals"] == 0 and asked["verdict"] == "too few deals to compare x and z (0)"
+
+
 def test_verdict_wording() -> None:
     assert stats.verdict("A", "B", -4.2, -4.8, -3.6, 50_000, 1e-9) == (
         "A scores 4.2 ± 0.6 points per game less than B over 50,000 deals (p < 0.001)")
