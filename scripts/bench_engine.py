@@ -43,6 +43,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from bench_page import recording
+
 TABLES = {"random": 2_000, "greedy": 20_000, "expected": 300, "aware": 300}
 # Each table's strategy with every parameter named, so that two versions of fcsim whose
 # defaults differ still play the same games (greedy's default take_margin became 8).
@@ -210,4 +212,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recording(__file__):
+        main()
