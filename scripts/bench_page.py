@@ -30,8 +30,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "docs" / "BENCHMARKS.md"
 FLAG = "--page"
-_PAIR = re.compile(r"\S+=\S+")
-_LINE = re.compile(r"\S+=\S+( \S+=\S+)*")
+_PAIR = re.compile(r"[\w.-]+=\S+")
+_WORD = re.compile(r"[a-z_]+")
 _SECTION = re.compile(r"<!-- bench:(\S+) -->\n.*?<!-- /bench:\1 -->\n", re.DOTALL)
 
 HEADER = """# Benchmarks
@@ -70,15 +70,15 @@ class _Tee:
 
 
 def figure_lines(output: str) -> list[str]:
-    """The ``key=value`` lines of ``output``, each without the pairs that name a path."""
+    """The lines of ``output`` made of ``key=value`` pairs (and plain words such as a
+    case name), each without the pairs whose value is a path."""
     kept = []
     for line in output.splitlines():
-        line = line.strip()
-        if not _LINE.fullmatch(line):
+        tokens = line.split()
+        if not any(_PAIR.fullmatch(t) for t in tokens) or not all(
+                _PAIR.fullmatch(t) or _WORD.fullmatch(t) for t in tokens):
             continue
-        pairs = [p for p in _PAIR.findall(line) if not p.split("=", 1)[1].startswith("/")]
-        if pairs:
-            kept.append(" ".join(pairs))
+        kept.append(" ".join(t for t in tokens if not t.partition("=")[2].startswith("/")))
     return kept
 
 
