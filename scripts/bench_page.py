@@ -109,8 +109,10 @@ def section(script: str, command: str, lines: list[str], when: datetime.datetime
             f"```text\n{body}\n```\n<!-- /bench:{script} -->\n")
 
 
-def write_section(script: str, text: str, page: Path = PAGE) -> None:
-    """Replace (or add) ``script``'s section of ``page``; sections stay sorted by name."""
+def write_section(script: str, text: str, page: Path | None = None) -> None:
+    """Replace (or add) ``script``'s section of ``page`` (the benchmarks page unless
+    given); sections stay sorted by name."""
+    page = page or PAGE
     old = page.read_text() if page.exists() else ""
     sections = {m.group(1): m.group(0) for m in _SECTION.finditer(old)}
     sections[script] = text
@@ -136,4 +138,4 @@ def recording(script_file: str) -> Iterator[None]:
         yield
     write_section(script, section(script, command, figure_lines("".join(tee.parts)), when,
                                   measured_at, load))
-    print(f"recorded in {PAGE.relative_to(ROOT)}", file=sys.stderr)
+    print(f"recorded in {PAGE}", file=sys.stderr)
