@@ -46,9 +46,9 @@ python scripts/bench_engine.py --scale 0.1 --page    # any script, any arguments
 ```
 
 Figures depend on the machine and on what else runs on it: compare figures side by side
-(most scripts take `--against REF`, which measures a git ref in the same run) rather than
-across sections measured on different days. The arguments below are small, quick runs;
-a script's defaults are its full-size measurement.
+(`--against REF`, where a script takes it, measures a git ref in the same run) rather than
+across sections measured on different days. Each section's command gives the sizes it
+ran at; a script's defaults are its full-size measurement.
 """
 
 
