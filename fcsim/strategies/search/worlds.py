@@ -10,8 +10,9 @@ corrupt memory rather than fail (the tests sample under ``NUMBA_BOUNDSCHECK=1``)
 
 A world is laid out for the round being played only (``rules[R_ROUNDS]`` is that round),
 which is all a rollout to the end of the round needs. The rules a view does not carry
-(the turn cap) are the defaults. ``perfect`` worlds (analysis only) are the real state,
-read from an oracle's ``hidden``.
+(the turn cap) are the defaults. Analysis only, from an oracle's ``hidden``: *real*
+worlds are the real state; *real-hands* worlds hold every hand as it is and a resampled
+stock.
 """
 
 from __future__ import annotations
@@ -253,10 +254,8 @@ def deal_hidden(state: GameState, hidden: np.ndarray, info: np.ndarray, rng: np.
     a draw that reshuffled the pile, the new stock's order was never revealed: it is the
     cards in no hand and not on the pile, shuffled with ``rng``.
     """
-    players, seat = info[I_PLAYERS], info[I_SEAT]
-    for s in range(players):
-        if s != seat:
-            state.hands[s, :] = hidden[s, :N_KINDS]
+    players = info[I_PLAYERS]
+    _real_hands(state, hidden, info)
     stock_len = state.scalars[S_STOCK]
     revealed = 0
     while revealed < hidden.shape[1] and hidden[players, revealed] >= 0:
@@ -266,11 +265,35 @@ def deal_hidden(state: GameState, hidden: np.ndarray, info: np.ndarray, rng: np.
         for j in range(stock_len):
             state.stock[j] = hidden[players, first + stock_len - 1 - j]
         return
+    _shuffled_stock(state, rng)
+
+
+@njit(cache=True)
+def deal_real_hands(state: GameState, hidden: np.ndarray, info: np.ndarray, rng: np.ndarray
+                    ) -> None:
+    """A world with every hand as it really is (an oracle's ``hidden``) and the stock
+    resampled: the cards in no hand and not on the pile, shuffled with ``rng`` — what a
+    perfect reading of the opponents' hands could know, and no more."""
+    _real_hands(state, hidden, info)
+    _shuffled_stock(state, rng)
+
+
+@njit(cache=True)
+def _real_hands(state: GameState, hidden: np.ndarray, info: np.ndarray) -> None:
+    """Every other seat's hand from an oracle's ``hidden`` (rows 0 … P-1)."""
+    for s in range(info[I_PLAYERS]):
+        if s != info[I_SEAT]:
+            state.hands[s, :] = hidden[s, :N_KINDS]
+
+
+@njit(cache=True)
+def _shuffled_stock(state: GameState, rng: np.ndarray) -> None:
+    """The stock: the cards in no hand and not on the pile, in kind order, shuffled."""
     left = np.empty(N_KINDS, dtype=np.int64)
     for k in range(N_KINDS):
         left[k] = COPIES
     left[JOKER] = N_JOKERS
-    for s in range(players):
+    for s in range(state.hands.shape[0]):
         for k in range(N_KINDS):
             left[k] -= state.hands[s, k]
     for j in range(state.scalars[S_PILE]):
@@ -283,5 +306,5 @@ def deal_hidden(state: GameState, hidden: np.ndarray, info: np.ndarray, rng: np.
     shuffle(rng, state.stock, at)
 
 
-__all__ = ["MAX_TRIES", "cards_missing", "copy_world", "deal_hidden", "deal_unseen", "new_world",
-           "seen_part", "turns_played", "unseen_cards"]
+__all__ = ["MAX_TRIES", "cards_missing", "copy_world", "deal_hidden", "deal_real_hands",
+           "deal_unseen", "new_world", "seen_part", "turns_played", "unseen_cards"]
