@@ -33,7 +33,7 @@ def test_list_with_parameters() -> None:
 @pytest.mark.parametrize(
     ("spec", "fragment"),
     [
-        ("gredy", "known strategies: random, greedy, expected, aware, search, oracle"),
+        ("gredy", "known strategies: random, greedy, expected, aware, learned, search, oracle"),
         ("greedy:margin=3", "its parameters: take_margin"),
         ("greedy:take_margin=x", "must be a number"),
         ("greedy:take_margin=1.5", "whole number"),
