@@ -473,4 +473,5 @@ def warm_up(strategies: Sequence[object], rules: RuleSet) -> None:
 
 
 __all__ = ["GAME_OVER", "WAITING", "GameResults", "ResultArrays", "advance", "decision_tables",
-           "illegal_move", "play_games", "play_recorded", "record", "seat_move", "trace_game", "warm_up"]
+           "illegal_move", "play_games", "play_recorded", "record", "seat_move", "trace_game",
+           "warm_up"]
