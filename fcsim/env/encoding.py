@@ -82,7 +82,7 @@ PLANE_PILE_TOP = 2
 PLANE_WILD = 3
 PLANE_UNSEEN = 4
 PLANE_KNOWN = 5  # first of P - 1: the known cards of the next seats
-# Then, in version 1, the public history: H_SIZE groups of P planes (state.H_* order).
+# Then, in version 1, the public history: H_SIZE groups of P planes (in state.Plane order).
 
 HISTORY_VERSION = 1  # the first version whose observation holds the public history
 VERSIONS = (0, 1)
