@@ -485,6 +485,7 @@ def _end_turn(state: GameState, drop: int, went_out: bool, table: np.ndarray,
         state.known[seat, drop] -= 1
     sc[Scalar.TURN] += 1
     last = sc[Scalar.OUT_SEAT] >= 0
+    # events.Turn's fields, in order:
     row = write_event(trace, row, EV_TURN, sc[Scalar.ROUND], seat, sc[Scalar.SOURCE],
                       sc[Scalar.DRAWN], drop, 1 if went_out else 0, 1 if last else 0)
     if trace.shape[0]:
