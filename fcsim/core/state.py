@@ -154,14 +154,15 @@ class GameState(NamedTuple):
     """Every part of a game (``P`` seats, ``R`` rounds) by name: views into its
     :class:`StateData`, which njit code steps in place.
 
-    ``scalars`` int64[S_SIZE] (``S_*`` positions); ``rules`` int64[R_SIZE]
-    (``RuleSet.as_array``); ``totals`` int64[P] (before the round being played);
-    ``scores`` int64[R, P, SC_SIZE]; ``round_info`` int64[R, RI_SIZE]; ``seed``
+    ``scalars`` int64[S_SIZE] (:data:`Scalar` fields); ``rules`` int64[R_SIZE]
+    (``RuleSet.as_array``, :data:`~fcsim.core.rules.Rule` fields); ``totals`` int64[P]
+    (before the round being played); ``scores`` int64[R, P, SC_SIZE] and ``round_info``
+    int64[R, RI_SIZE] (:mod:`fcsim.core.records`: ``Score``, ``RoundInfo``); ``seed``
     uint64[1], the game seed; ``rng`` uint64[4], the play stream (reshuffles and
     strategies' own random choices); ``stock`` and ``pile`` int8[116] (kinds, bottom first;
     lengths in the scalars); ``hands`` and ``known`` int8[P, 56] (copies per kind; known:
     taken from the pile and not discarded since); ``history`` int8[H_SIZE, P, 56], the
-    round's public record per seat (``H_*`` planes); ``scored`` int8[P] (1: scored this
+    round's public record per seat (:data:`Plane` planes); ``scored`` int8[P] (1: scored this
     round already).
     """
 

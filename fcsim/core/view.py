@@ -231,7 +231,7 @@ def fill_info(state: GameState, info: np.ndarray) -> None:
 
 
 def history_of(info: np.ndarray, players: int) -> np.ndarray:
-    """The public history held in ``info``: int8[H_SIZE, players, 56] (``H_*`` planes)."""
+    """The public history held in ``info``: int8[H_SIZE, players, 56] (``Plane`` planes)."""
     block = info[I_HISTORY:INFO_SIZE].reshape(H_SIZE, MAX_PLAYERS, N_KINDS)
     return block[:, :players].astype(np.int8)
 

@@ -120,7 +120,7 @@ def roll_out(world: StateData, action: int, seat: int, params: np.ndarray, info:
 def evaluate(hand, pile, known, info, hidden, perfect: bool, skill: float,
              actions: np.ndarray, first_world: int, n_worlds: int, table, scratch,
              seed: np.uint64, out: np.ndarray) -> bool:
-    """Fill ``out[a, w - first_world]`` (``float64[A, W, O_SIZE]``, ``O_*`` columns) for
+    """Fill ``out[a, w - first_world]`` (``float64[A, W, O_SIZE]``, ``Outcome`` columns) for
     worlds ``first_world`` … ``first_world + n_worlds - 1`` of the search seeded ``seed``.
 
     ``actions`` int64[A]: draw sources when the view is drawing, kinds to discard when it
