@@ -42,6 +42,7 @@ from fcsim.core.state import (
     PHASE_DISCARD,
     PHASE_DRAW,
     Scalar,
+    StateData,
     new_state,
     shared_scratch,
     state_views,
@@ -306,7 +307,19 @@ def position_view(position: Position) -> View:
     turn = _whole(position.turn, "turn", 0, rules.turn_cap)
     totals = [_whole(score, f"seat {seat}'s score", -100_000, 100_000)
               for seat, score in enumerate(scores)]
-    data = new_state(replace(rules, players=players))
+    return View.of(_position_data(position, players, hand, pile_kinds, known, totals, stock,
+                                  turn))
+
+
+def _position_data(position: Position, players: int, hand: np.ndarray,
+                   pile_kinds: np.ndarray, known: np.ndarray, totals: list[int], stock: int,
+                   turn: int) -> StateData:
+    """A game state holding ``position`` (checked) with seat 0 to move: the other hands
+    are left empty, as a view shows only their sizes."""
+    rules = replace(position.rules, players=players)
+    rnd = position.round
+    drawing = int(hand.sum()) == wild_rank(rnd)
+    data = new_state(rules)
     state = state_views(data)
     sc = state.scalars
     sc[Scalar.ROUND], sc[Scalar.DEALER], sc[Scalar.SEAT] = rnd, players - 1, 0
@@ -322,7 +335,7 @@ def position_view(position: Position) -> View:
     state.pile[: pile_kinds.size] = pile_kinds
     state.known[:] = known
     state.totals[:] = totals
-    return View.of(data)
+    return data
 
 
 __all__ = ["ActionAdvice", "Advice", "Estimate", "Position", "PositionError", "advise",
