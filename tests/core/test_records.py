@@ -8,11 +8,13 @@ from dataclasses import fields
 import numpy as np
 import pytest
 
-from fcsim.core import rules, state, view
+from fcsim.core import events, rules, state, view
 from fcsim.core.engine import GameResults, play_games
 from fcsim.core.records import RoundInfo, Score
+from fcsim.env import encoding
 from fcsim.runner import format as fmt
 from fcsim.strategies import parse_strategy
+from fcsim.strategies.search import rollout
 
 # The decision contract's info positions, as strategies written against it read them.
 INFO_POSITIONS = {
@@ -31,6 +33,8 @@ INFO_POSITIONS = {
     (state, state.Plane, "H_", "H_SIZE"),
     (rules, rules.Rule, "R_", "R_SIZE"),
     (view, view.Info, "I_", None),
+    (rollout, rollout.Outcome, "O_", "O_SIZE"),
+    (encoding, encoding.Obs, "X_", "X_HAND_SIZES"),
 ])
 def test_flat_names_are_the_fields_of_one_record(module, record, prefix, size) -> None:
     for field in record:
@@ -38,6 +42,12 @@ def test_flat_names_are_the_fields_of_one_record(module, record, prefix, size) -
     assert [int(f) for f in record] == list(range(len(record)))
     if size is not None:
         assert getattr(module, size) == len(record)
+
+
+def test_the_turn_rows_flat_names_are_its_decision_fields() -> None:
+    decision_data = list(events.Turn)[events.Turn.NUMBER:]
+    assert {name: value for name, value in vars(events).items()
+            if name.startswith("TURN_")} == {f"TURN_{f.name}": f for f in decision_data}
 
 
 def test_the_info_layout_keeps_the_decision_contract() -> None:
