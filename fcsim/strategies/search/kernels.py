@@ -27,17 +27,15 @@ from fcsim.core.state import (
     OK,
     PHASE_DRAW,
     PHASE_ROUND_END,
-    S_PHASE,
-    S_PILE,
-    S_SEAT,
     GameState,
+    Scalar,
     StateData,
     apply_discard,
     apply_draw,
     finish_round,
     lend,
 )
-from fcsim.core.view import I_ROUND, I_SEAT, INFO_SIZE, decision, fill_info
+from fcsim.core.view import INFO_SIZE, Info, decision, fill_info
 from fcsim.strategies.aware import discard as anchor_discard  # bound: anchor discard
 from fcsim.strategies.expected import draw as anchor_draw  # bound: anchor draw
 from fcsim.strategies.greedy import discard as rollout_discard  # bound: rollout discard
@@ -77,12 +75,12 @@ def play_out(state: GameState, params: np.ndarray, info: np.ndarray, table: np.n
     round ends (``info``: work space). False if the policy made an illegal move."""
     sc = state.scalars
     no_hidden = state.hands[:0, :0]  # what a fair seat gets (a view: nothing to count)
-    while sc[S_PHASE] != PHASE_ROUND_END:
-        seat = sc[S_SEAT]
+    while sc[Scalar.PHASE] != PHASE_ROUND_END:
+        seat = sc[Scalar.SEAT]
         hand = state.hands[seat]
-        pile = state.pile[: sc[S_PILE]]
+        pile = state.pile[: sc[Scalar.PILE]]
         fill_info(state, info)
-        if sc[S_PHASE] == PHASE_DRAW:
+        if sc[Scalar.PHASE] == PHASE_DRAW:
             move = rollout_draw(hand, pile, state.known, info, no_hidden, params, table,
                                 scratch, state.rng)
             status, _ = apply_draw(state, move, table, scratch, trace, 0)
@@ -108,7 +106,7 @@ def roll_out(world: StateData, action: int, seat: int, params: np.ndarray, info:
     state = lend(world)
     params, info, table, scratch = borrow(params), borrow(info), borrow(table), borrow(scratch)
     trace, row = borrow(trace), borrow(row)
-    if state.scalars[S_PHASE] == PHASE_DRAW:
+    if state.scalars[Scalar.PHASE] == PHASE_DRAW:
         status, _ = apply_draw(state, action, table, scratch, trace, 0)
     else:
         status, _ = apply_discard(state, action, table, scratch, trace, 0)
@@ -130,7 +128,7 @@ WORLDS_REAL_HANDS = 2  # every hand as it really is, the stock resampled
 def evaluate(hand, pile, known, info, hidden, worlds: int, skill: float,
              actions: np.ndarray, first_world: int, n_worlds: int, table, scratch,
              seed: np.uint64, out: np.ndarray) -> bool:
-    """Fill ``out[a, w - first_world]`` (``float64[A, W, O_SIZE]``, ``O_*`` columns) for
+    """Fill ``out[a, w - first_world]`` (``float64[A, W, O_SIZE]``, ``Outcome`` columns) for
     worlds ``first_world`` … ``first_world + n_worlds - 1`` of the search seeded ``seed``.
 
     ``actions`` int64[A]: draw sources when the view is drawing, kinds to discard when it
@@ -142,7 +140,7 @@ def evaluate(hand, pile, known, info, hidden, worlds: int, skill: float,
     resampled. Returns False, with the failed rollouts' rows set to
     ``ROLLOUT_ERROR``, if the policy made an illegal move.
     """
-    seat = info[I_SEAT]
+    seat = info[Info.SEAT]
     base = new_world(info)
     work = new_world(info)
     base_state = seen_part(base, hand, pile, known, info)
@@ -176,7 +174,7 @@ def anchor_move(hand, pile, known, info, table, scratch, rng) -> int:
     """The anchor's own choice in this view."""
     no_hidden = np.zeros((0, 0), dtype=np.int8)
     params = ANCHOR_PARAMS.copy()
-    if hand.sum() == wild_rank(info[I_ROUND]):
+    if hand.sum() == wild_rank(info[Info.ROUND]):
         return anchor_draw(hand, pile, known, info, no_hidden, params, table, scratch, rng)
     return anchor_discard(hand, pile, known, info, no_hidden, params, table, scratch, rng)
 
