@@ -60,6 +60,7 @@ from fcsim.core.view import (
     NO_HIDDEN,
     View,
 )
+from fcsim.errors import FcsimError
 from fcsim.strategies.search.bind import bound_module
 from fcsim.strategies.search.rollout import O_OUT_FIRST, O_PENALTY, O_SIZE, O_TABLE
 
@@ -69,7 +70,7 @@ WORLD_BATCH = 100  # worlds evaluated between looks at the clock
 MIN_WORLDS = 2  # an interval needs two
 
 
-class PositionError(ValueError):
+class PositionError(FcsimError, ValueError):
     """A position that cannot occur; the message says why, in one line."""
 
 

@@ -11,7 +11,7 @@ import click
 from fcsim.cli.options import Bounded, InputError, make_rules, rule_options
 from fcsim.cli.running import play_plan
 from fcsim.runner.format import MAX_GAMES, MAX_SEED, RunFolderError
-from fcsim.strategies import StrategyError, parse_strategy
+from fcsim.strategies import parse_strategy
 
 DEFAULT_PLAYERS = 2
 
@@ -73,10 +73,7 @@ def compare_command(a, b, deals, players, seed, source, out, workers, short, wil
 
     Example: fcsim compare expected greedy --deals 20000 --players 4
     """
-    try:
-        a, b = parse_strategy(a).spec, parse_strategy(b).spec
-    except StrategyError as err:
-        raise InputError(str(err)) from None
+    a, b = parse_strategy(a).spec, parse_strategy(b).spec
     if a == b:
         raise InputError(f"compare two different strategies, not {a} with itself")
     if source is not None:

@@ -6,13 +6,8 @@ from collections.abc import Callable
 
 import click
 
-from fcsim.core.rules import DEFAULT_TURN_CAP, FACE, RulesError, RuleSet
-
-
-class InputError(click.ClickException):
-    """Bad input: one line on stderr, exit code 2."""
-
-    exit_code = 2
+from fcsim.cli import InputError
+from fcsim.core.rules import DEFAULT_TURN_CAP, FACE, RuleSet
 
 
 class Bounded(click.ParamType):
@@ -87,10 +82,7 @@ def hand_rule_options(func: Callable) -> Callable:
 
 def make_rules(players: int = 4, short: bool = False, wild_penalty=20, go_out_bonus: int = 0,
                no_all_wild_melds: bool = False, turn_cap: int = DEFAULT_TURN_CAP) -> RuleSet:
-    """The RuleSet the flags describe; a bad value becomes a one-line usage error."""
-    try:
-        return RuleSet(players=players, rounds=6 if short else 11, wild_penalty=wild_penalty,
-                       go_out_bonus=go_out_bonus, all_wild_melds=not no_all_wild_melds,
-                       turn_cap=turn_cap)
-    except RulesError as err:
-        raise click.UsageError(str(err)) from None
+    """The RuleSet the flags describe."""
+    return RuleSet(players=players, rounds=6 if short else 11, wild_penalty=wild_penalty,
+                   go_out_bonus=go_out_bonus, all_wild_melds=not no_all_wild_melds,
+                   turn_cap=turn_cap)

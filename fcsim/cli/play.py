@@ -20,8 +20,9 @@ from fcsim.cli.running import INTERRUPTED
 from fcsim.core.cards import CardError, format_card, parse_card
 from fcsim.core.rng import MAX_SEED
 from fcsim.core.view import IllegalMoveError
+from fcsim.errors import FcsimError
 from fcsim.game import Game
-from fcsim.strategies import StrategyError, parse_strategies
+from fcsim.strategies import parse_strategies
 
 QUIT = ("q", "quit", "exit")
 STOCK = ("s", "stock")
@@ -39,7 +40,7 @@ A meld is a book (3+ of a rank) or a run (3+ in a row of one suit); wilds ({wild
 jokers) stand for any card. q quits (the score so far is shown)."""
 
 
-class Stop(Exception):
+class Stop(FcsimError):
     """The person ended the game early (``q``, or end of input)."""
 
 
@@ -131,11 +132,8 @@ class Session:
 
 def _opponents(specs: str, players: int | None) -> tuple[list, int]:
     """The other seats' strategies and the table size, from ``--strategies`` and
-    ``--players``; bad input is a one-line usage error."""
-    try:
-        listed = parse_strategies(specs)
-    except StrategyError as err:
-        raise click.UsageError(str(err)) from None
+    ``--players``."""
+    listed = parse_strategies(specs)
     if len(listed) == 1:
         count = 4 if players is None else players
         listed = listed * max(count - 1, 0)
@@ -168,10 +166,7 @@ def play_command(specs, players, seat, seed, game, short, wild_penalty, go_out_b
     if not 0 <= seat < count:
         raise click.UsageError(f"--seat must be 0 to {count - 1} at a table of {count}")
     others = [s for s in range(count) if s != seat]
-    try:
-        agents = {s: agent(strategy) for s, strategy in zip(others, listed, strict=True)}
-    except StrategyError as err:
-        raise click.UsageError(str(err)) from None
+    agents = {s: agent(strategy) for s, strategy in zip(others, listed, strict=True)}
     names = ["you" if s == seat else f"seat {s} ({agents[s].spec})" for s in range(count)]
     seed = secrets.randbits(32) if seed is None else seed
     click.echo(f"Five Crowns, {rules.rounds} rounds: you are seat {seat} of {count}. Deal: "

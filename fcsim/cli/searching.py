@@ -15,12 +15,12 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, Ti
 
 from fcsim import __version__
 from fcsim.cli.options import make_rules, rule_options
-from fcsim.cli.running import GamesPerSecond, InputError, dask_cluster
+from fcsim.cli.running import GamesPerSecond, dask_cluster
 from fcsim.core.rules import RuleSet
 from fcsim.runner.pool import Executor, LastingPool
 from fcsim.runner.run import default_workers
-from fcsim.strategies import Strategy, StrategyError, parse_strategies, parse_strategy
-from fcsim.tune.lineup import Lineup, LineupError, make_lineup
+from fcsim.strategies import Strategy, parse_strategies, parse_strategy
+from fcsim.tune.lineup import Lineup, make_lineup
 
 DEFAULT_DEALS = 500
 
@@ -64,19 +64,11 @@ class Setting:
 
 
 def setting(spec: str, against: str | None, players: int | None, rule_flags: dict) -> Setting:
-    """Parse the strategy, the field and the rules; every problem is one line."""
-    try:
-        base = parse_strategy(spec)
-        field = ([s.spec for s in parse_strategies(against)] if against
-                 else [base.family.name])
-        lineup = make_lineup(field, players)
-    except (StrategyError, LineupError) as err:
-        raise InputError(str(err)) from None
-    try:
-        rules = make_rules(players=lineup.players, **rule_flags)
-    except click.UsageError as err:
-        raise InputError(err.message) from None
-    return Setting(base, lineup, rules)
+    """Parse the strategy, the field and the rules."""
+    base = parse_strategy(spec)
+    field = [s.spec for s in parse_strategies(against)] if against else [base.family.name]
+    lineup = make_lineup(field, players)
+    return Setting(base, lineup, make_rules(players=lineup.players, **rule_flags))
 
 
 def make_executor(workers: int | None, scheduler: str | None, dask_local: int | None

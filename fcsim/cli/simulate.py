@@ -12,7 +12,7 @@ from rich.table import Table
 from fcsim.cli.options import Bounded, InputError, make_rules, rule_options
 from fcsim.cli.running import check_counts, dask_cluster, play_folder, say_set_aside
 from fcsim.core.rules import RuleSet
-from fcsim.runner import PlanError, RunFolder, RunFolderError, RunPlan, make_plan
+from fcsim.runner import RunFolder, RunFolderError, RunPlan, make_plan
 from fcsim.runner.format import DECISIONS, MAX_CHUNK_SIZE, MAX_GAMES, MAX_SEED, PART_GLOB
 from fcsim.runner.lock import FolderBusyError
 from fcsim.runner.plan import CHUNKS_PER_RUN, DEFAULT_CHUNK_SIZE, MIN_DEFAULT_CHUNK_SIZE
@@ -61,20 +61,14 @@ def command_line(plan: RunPlan, out: Path) -> str:
 def _plan(strategies: str, games: int, seed: int, out: Path, players: int | None,
           rule_flags: dict, chunk_size: int | None, seat_rotation: bool, duplicate: bool,
           decisions: bool = False) -> RunPlan:
-    """The run the flags describe; every problem becomes an :class:`InputError`."""
-    try:
-        listed = parse_strategies(strategies)
-        rules = make_rules(players=_players(len(listed), players), **rule_flags)
-        if chunk_size is None and out.is_dir():
-            old = stored_plan(out)
-            chunk_size = old.chunk_size if old else None
-        return make_plan([s.spec for s in listed], rules, seed, games, duplicate=duplicate,
-                         seat_rotation=seat_rotation, chunk_size=chunk_size,
-                         decisions=decisions)
-    except click.UsageError as err:
-        raise InputError(err.message) from None
-    except (StrategyError, PlanError, RunFolderError) as err:
-        raise InputError(str(err)) from None
+    """The run the flags describe."""
+    listed = parse_strategies(strategies)
+    rules = make_rules(players=_players(len(listed), players), **rule_flags)
+    if chunk_size is None and out.is_dir():
+        old = stored_plan(out)
+        chunk_size = old.chunk_size if old else None
+    return make_plan([s.spec for s in listed], rules, seed, games, duplicate=duplicate,
+                     seat_rotation=seat_rotation, chunk_size=chunk_size, decisions=decisions)
 
 
 def _describe(plan: RunPlan, requested: int, workers: str, out: Path) -> None:
@@ -166,10 +160,8 @@ def simulate_command(strategies, games, seed, out, players, short, wild_penalty,
                  duplicate, decisions)
     try:
         folder = RunFolder.open(out, plan, resume, allow_code_change)
-    except FolderBusyError as err:
+    except FolderBusyError as err:  # not bad input: another process is writing there
         raise click.ClickException(str(err)) from None
-    except RunFolderError as err:
-        raise InputError(str(err)) from None
     if not folder.missing and not folder.problems:
         click.echo(f"{out} already holds this complete run; nothing to do", err=True)
         _report(plan, folder)

@@ -10,8 +10,8 @@ import click
 
 from fcsim.cli.options import hand_rule_options, make_rules
 from fcsim.core.arrangement import Arrangement, solve
-from fcsim.core.cards import CardError
 from fcsim.core.rules import RuleSet
+from fcsim.errors import FcsimError
 
 BAD_LINES = 2  # exit status of --file when some lines could not be solved
 
@@ -37,7 +37,7 @@ def _solve_lines(lines: Iterable[str], round_number: int, rules: RuleSet,
             continue
         try:
             arr = solve(line, round_number, rules, discard=best_discard)
-        except (CardError, ValueError) as err:
+        except FcsimError as err:
             click.echo(f"Error: line {number}: {err}", err=True)
             failed += 1
             continue
@@ -73,8 +73,5 @@ def solve_command(round_number, as_json, best_discard, path, cards, wild_penalty
     if not cards:
         raise click.UsageError("give the cards of a hand (e.g. fcsim solve --round 5 9H JS "
                                "7D JK), or --file")
-    try:
-        arr = solve(list(cards), round_number, rules, discard=best_discard)
-    except (CardError, ValueError) as err:
-        raise click.UsageError(str(err)) from None
+    arr = solve(list(cards), round_number, rules, discard=best_discard)
     click.echo(json.dumps(arr.to_json()) if as_json else _render(arr, round_number))

@@ -15,7 +15,7 @@ from fcsim.cli.options import Bounded, InputError, make_rules, rule_options
 from fcsim.cli.running import play_plan
 from fcsim.cli.strategies import load_plugins_noting_failures
 from fcsim.runner.format import MAX_GAMES, MAX_SEED
-from fcsim.strategies import StrategyError, families, parse_strategies
+from fcsim.strategies import families, parse_strategies
 
 
 def tables_for(specs: list[str], players: int) -> list[list[str]]:
@@ -67,12 +67,9 @@ def tournament_command(specs, players, games, seed, out, workers, short, wild_pe
     """Play the strategies in rotated tables and print a leaderboard of ratings."""
     if not specs:
         load_plugins_noting_failures()
-    try:
-        listed = (parse_strategies(specs) if specs else
-                  parse_strategies(",".join(f.name for f in families()
-                                            if f.leaderboard and not f.oracle)))
-    except StrategyError as err:
-        raise InputError(str(err)) from None
+    listed = (parse_strategies(specs) if specs else
+              parse_strategies(",".join(f.name for f in families()
+                                        if f.leaderboard and not f.oracle)))
     names = list(dict.fromkeys(s.spec for s in listed))
     if len(names) < 2:
         raise InputError("a tournament needs at least two different strategies")

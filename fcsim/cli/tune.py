@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from fcsim.cli.running import INTERRUPTED, InputError, check_counts
+from fcsim.cli.running import INTERRUPTED, check_counts
 from fcsim.cli.searching import (
     SearchProgress,
     command_line,
@@ -21,9 +21,9 @@ from fcsim.cli.searching import (
 )
 from fcsim.runner import RunFolderError
 from fcsim.tune.arena import Arena
-from fcsim.tune.output import OutputError, open_output
+from fcsim.tune.output import open_output
 from fcsim.tune.search import Search
-from fcsim.tune.space import SpaceError, inside, parse_ranges
+from fcsim.tune.space import inside, parse_ranges
 
 DEFAULT_TRIALS = 40
 CONFIRMATION_FILE = "confirmation.json"
@@ -86,25 +86,16 @@ def tune_command(spec, params, trials, sampler, prune, confirm_deals, against, p
     check_counts({"--deals": deals, "--trials": trials, "--confirm-deals": confirm_deals},
                  scheduler, dask_local, workers)
     where = setting(spec, against, players, rule_flags)
-    try:
-        ranges = parse_ranges(where.base.family, params)
-    except SpaceError as err:
-        raise InputError(str(err)) from None
+    ranges = parse_ranges(where.base.family, params)
     described = {**record("tune", where, seed, deals), "params": [r.text() for r in ranges],
                  "sampler": sampler, "prune": prune, "confirm_deals": confirm_deals,
                  "trials": trials}
-    try:
-        check_sampler(sampler, ranges)
-    except StudyError as err:
-        raise InputError(str(err)) from None
+    check_sampler(sampler, ranges)
     try:
         import_optuna()
     except StudyError as err:
         raise click.ClickException(str(err)) from None
-    try:
-        open_output(out, described, resume, free=("trials",))
-    except OutputError as err:
-        raise InputError(str(err)) from None
+    open_output(out, described, resume, free=("trials",))
     seats = where.lineup.players
     runs = trials + (0 if inside(where.base, ranges) else 1)
     progress = SearchProgress(f"tune {where.base.spec}", (runs * deals + 2 * confirm_deals) * seats)

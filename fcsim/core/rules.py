@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from fcsim.core.cards import wild_rank
+from fcsim.errors import FcsimError
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 7
@@ -25,7 +26,7 @@ R_SIZE = 6
 FACE_VALUE = -1  # R_WILD_PENALTY of face-value wilds
 
 
-class RulesError(ValueError):
+class RulesError(FcsimError, ValueError):
     """A rule set that RULES.md does not allow."""
 
 
