@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from fcsim.cli.options import InputError, make_rules, rule_options
+from fcsim.cli.options import InputError, rule_options
 
 
 def _known(values: tuple[str, ...]) -> dict[int, list[str]]:
@@ -66,8 +66,8 @@ def _render(advice) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @rule_options
 def advise_command(position_file, round_number, hand, pile, known, players, hand_sizes,
-                   scores, turn, last_turn, worlds, seconds, rollout, seed, as_json, short,
-                   wild_penalty, go_out_bonus, no_all_wild_melds, turn_cap) -> None:
+                   scores, turn, last_turn, worlds, seconds, rollout, seed, as_json,
+                   rules) -> None:
     """Every legal action in a position with its expected penalty this round, chance of
     going out first and expected points against the table (95% intervals), best first.
 
@@ -78,8 +78,6 @@ def advise_command(position_file, round_number, hand, pile, known, players, hand
     """
     from fcsim.advice import DEFAULT_WORLDS, Position, advise, position_view
 
-    rules = make_rules(players if 2 <= players <= 7 else 4, short, wild_penalty, go_out_bonus,
-                       no_all_wild_melds, turn_cap)
     if position_file is not None:
         try:
             data = json.loads(position_file.read_text())

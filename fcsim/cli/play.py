@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import secrets
 import sys
+from dataclasses import replace
 
 import click
 
 from fcsim.agents import agent
 from fcsim.board import board, event_line, hand_text
-from fcsim.cli.options import make_rules, rule_options
+from fcsim.cli.options import InputError, rule_options
 from fcsim.cli.running import INTERRUPTED
 from fcsim.core.cards import CardError, format_card, parse_card
 from fcsim.core.rng import MAX_SEED
@@ -140,7 +141,7 @@ def _opponents(specs: str, players: int | None) -> tuple[list, int]:
     else:
         count = len(listed) + 1
         if players is not None and players != count:
-            raise click.UsageError(f"--players {players} but --strategies lists {len(listed)} "
+            raise InputError(f"--players {players} but --strategies lists {len(listed)} "
                                    f"other seats: give one strategy, or {players - 1}")
     return listed, count
 
@@ -158,13 +159,12 @@ def _opponents(specs: str, players: int | None) -> tuple[list, int]:
 @click.option("--game", type=click.IntRange(0, MAX_SEED), default=0, show_default=True,
               help="Game index under that seed (the deal of fcsim replay --seed S --game G).")
 @rule_options
-def play_command(specs, players, seat, seed, game, short, wild_penalty, go_out_bonus,
-                 no_all_wild_melds, turn_cap) -> None:
+def play_command(specs, players, seat, seed, game, rules) -> None:
     """Play a game of Five Crowns in the terminal against built-in strategies."""
     listed, count = _opponents(specs, players)
-    rules = make_rules(count, short, wild_penalty, go_out_bonus, no_all_wild_melds, turn_cap)
+    rules = replace(rules, players=count)
     if not 0 <= seat < count:
-        raise click.UsageError(f"--seat must be 0 to {count - 1} at a table of {count}")
+        raise InputError(f"--seat must be 0 to {count - 1} at a table of {count}")
     others = [s for s in range(count) if s != seat]
     agents = {s: agent(strategy) for s, strategy in zip(others, listed, strict=True)}
     names = ["you" if s == seat else f"seat {s} ({agents[s].spec})" for s in range(count)]

@@ -52,7 +52,7 @@ def _print_points(points, names: list[str]) -> None:
                    "of several parameters.")
 @search_options
 def sweep_command(spec, grids, against, players, deals, seed, out, resume, workers, scheduler,
-                  dask_local, **rule_flags) -> None:
+                  dask_local, rules) -> None:
     """Play every point of a parameter grid against the same field on the same deals.
 
     Each point is compared deal by deal with SPEC itself (the reference): its difference
@@ -64,7 +64,7 @@ def sweep_command(spec, grids, against, players, deals, seed, out, resume, worke
     from fcsim.tune.sweep import POINTS_FILE, best_row, run_sweep
 
     check_counts({"--deals": deals}, scheduler, dask_local, workers)
-    where = setting(spec, against, players, rule_flags)
+    where = setting(spec, against, players, rules)
     axes = parse_grid(where.base.family, grids)
     names = [axis.param.name for axis in axes]
     specs = {with_values(where.base, values).spec for values in grid_points(axes)}
@@ -90,7 +90,7 @@ def sweep_command(spec, grids, against, players, deals, seed, out, resume, worke
         executor.close()
     typed = command_line("sweep", spec, [*(("--grid", g) for g in grids), ("--against", against),
                                          ("--players", players), ("--deals", deals),
-                                         ("--seed", seed), ("--out", out)])
+                                         ("--seed", seed), ("--out", out)], where.rules)
     page = sweep_page(out, header(typed, where, seed, deals, [f"**Grid:** {', '.join(grids)}"]),
                       points, axes)
     _print_points(points, names)

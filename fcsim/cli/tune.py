@@ -60,7 +60,7 @@ def _print_confirmation(result) -> None:
               help="Fresh deals of the confirmation [default: --deals].")
 @search_options
 def tune_command(spec, params, trials, sampler, prune, confirm_deals, against, players, deals,
-                 seed, out, resume, workers, scheduler, dask_local, **rule_flags) -> None:
+                 seed, out, resume, workers, scheduler, dask_local, rules) -> None:
     """Search parameter ranges of a strategy with Optuna, then confirm on fresh deals.
 
     Every trial plays the same deals against the same field; the objective is the
@@ -85,7 +85,7 @@ def tune_command(spec, params, trials, sampler, prune, confirm_deals, against, p
     confirm_deals = confirm_deals or deals
     check_counts({"--deals": deals, "--trials": trials, "--confirm-deals": confirm_deals},
                  scheduler, dask_local, workers)
-    where = setting(spec, against, players, rule_flags)
+    where = setting(spec, against, players, rules)
     ranges = parse_ranges(where.base.family, params)
     described = {**record("tune", where, seed, deals), "params": [r.text() for r in ranges],
                  "sampler": sampler, "prune": prune, "confirm_deals": confirm_deals,
@@ -126,7 +126,8 @@ def tune_command(spec, params, trials, sampler, prune, confirm_deals, against, p
                                          encoding="utf-8")
     typed = command_line("tune", spec, [*(("--param", p) for p in params), ("--against", against),
                                         ("--players", players), ("--trials", trials),
-                                        ("--deals", deals), ("--seed", seed), ("--out", out)])
+                                        ("--deals", deals), ("--seed", seed), ("--out", out)],
+                         where.rules)
     page = tune_page(out, header(typed, where, seed, deals, [
         f"**Search:** {', '.join(r.text() for r in ranges)}; Optuna {sampler.upper()}, "
         f"{'Wilcoxon pruning' if prune else 'no pruning'}; study `{STUDY_NAME}` in "
