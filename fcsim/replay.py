@@ -1,6 +1,6 @@
 """One game, turn by turn: the engine's trace as JSON-ready events and as readable text.
 
-Event shapes (cards in RULES.md notation) are documented in docs/ENGINE.md and the README:
+Event shapes (cards in RULES.md notation) are documented in docs/ENGINE.md and docs/PLAY.md:
 ``deal``, ``turn``, ``reshuffle``, ``capped``, ``score``, ``end``.
 """
 

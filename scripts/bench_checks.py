@@ -30,6 +30,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench_page import recording
 from bench_simulate import run
 
 from fcsim.runner import format as fmt
@@ -99,4 +100,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recording(__file__):
+        main()

@@ -34,6 +34,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from bench_page import recording
 from checkout import Tree, ref_tree, working_tree
 
 _SETUP = """
@@ -137,4 +138,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recording(__file__):
+        main()

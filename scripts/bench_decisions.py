@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 
 import pyarrow.parquet as pq
+from bench_page import recording
 
 
 def run(games: int, workers: int, out: Path, decisions: bool) -> float:
@@ -61,4 +62,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recording(__file__):
+        main()

@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 import pyarrow.parquet as pq
+from bench_page import recording
 
 from fcsim.analysis.synthetic import write_synthetic_run
 
@@ -64,4 +65,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recording(__file__):
+        main()

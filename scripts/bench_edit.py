@@ -33,6 +33,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from bench_page import recording
+
 from fcsim._numba_cache import cache_root
 
 REPO = Path(__file__).resolve().parents[1]
@@ -183,4 +185,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recording(__file__):
+        main()

@@ -43,12 +43,15 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-TABLES = {"random": 2_000, "greedy": 20_000, "expected": 300, "aware": 300}
+from bench_page import recording
+
+TABLES = {"random": 2_000, "greedy": 20_000, "expected": 300, "aware": 300, "learned": 300}
 # Each table's strategy with every parameter named, so that two versions of fcsim whose
-# defaults differ still play the same games (greedy's default take_margin became 8).
+# defaults differ still play the same games (the greedy table plays take_margin=0, not 8).
 SPECS = {"random": "random", "greedy": "greedy:take_margin=0",
          "expected": "expected:take_margin=0,candidates=3",
-         "aware": "aware:take_margin=0,candidates=4,feed_weight=3,danger_turns=3,urgency=0.5"}
+         "aware": "aware:take_margin=0,candidates=4,feed_weight=3,danger_turns=3,urgency=0.5",
+         "learned": "learned:take_margin=0,candidates=5"}  # the shipped model
 PLAYERS = 4
 ROOT = Path(__file__).resolve().parent.parent
 CURRENT = "current"
@@ -210,4 +213,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recording(__file__):
+        main()

@@ -29,6 +29,7 @@ import time
 import timeit
 
 import numpy as np
+from bench_page import recording
 
 import fcsim
 
@@ -110,4 +111,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recording(__file__):
+        main()

@@ -16,6 +16,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench_page import recording
+
 from fcsim.analysis.synthetic import write_synthetic_run
 
 STRATEGIES = ("greedy", "greedy:take_margin=3", "expected", "random")
@@ -43,4 +45,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recording(__file__):
+        main()

@@ -19,6 +19,7 @@ import argparse
 import time
 
 import numpy as np
+from bench_page import recording
 
 import fcsim
 from fcsim.advice import Position, advise, position_view
@@ -94,4 +95,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recording(__file__):
+        main()

@@ -27,6 +27,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench_page import recording
+
 PLAYERS = 4
 PAGE = os.sysconf("SC_PAGE_SIZE")
 
@@ -99,4 +101,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recording(__file__):
+        main()

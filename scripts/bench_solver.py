@@ -34,6 +34,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from bench_page import recording
 from checkout import Tree, ref_tree, working_tree
 
 CASES = [("solve4", 4, 2), ("solve8", 8, 6), ("solve11", 11, 9), ("solve13", 13, 11),
@@ -176,4 +177,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recording(__file__):
+        main()

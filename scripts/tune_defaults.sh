@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The studies behind the built-in strategies' defaults (README, "How the defaults were
+# The studies behind the built-in strategies' defaults (docs/RESULTS.md, "How the defaults are
 # chosen"): each family against itself at its defaults and in a mixed table (one of each
 # fair family at its defaults), then a confirmation on fresh deals. Usage:
 #   bash scripts/tune_defaults.sh [OUT]        (default OUT: results/tune-defaults)

@@ -1,5 +1,5 @@
-"""The README's console examples print what the commands print (those that are quick and
-need no files: ``fcsim solve`` and ``fcsim advise``)."""
+"""The console examples of the README and of the guides in docs/ print what the commands
+print (those that are quick and need no files: ``fcsim solve`` and ``fcsim advise``)."""
 
 from __future__ import annotations
 
@@ -12,12 +12,14 @@ from click.testing import CliRunner
 
 from fcsim.cli import cli
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+PAGES = [README, *sorted((ROOT / "docs").glob("*.md"))]
 CHECKED = ("solve", "advise")
 
 
 def console_examples(text: str) -> list[tuple[str, str]]:
-    """Every ``$ fcsim …`` line of the README's console blocks and the lines it shows."""
+    """Every ``$ fcsim …`` line of a page's console blocks and the lines it shows."""
     examples = []
     for block in re.findall(r"```console\n(.*?)```", text, flags=re.DOTALL):
         for chunk in re.split(r"^(?=\$ )", block, flags=re.MULTILINE):
@@ -27,16 +29,20 @@ def console_examples(text: str) -> list[tuple[str, str]]:
     return examples
 
 
-EXAMPLES = [(command, shown) for command, shown in console_examples(README.read_text())
+EXAMPLES = [(page.name, command, shown) for page in PAGES
+            for command, shown in console_examples(page.read_text())
             if shlex.split(command)[1] in CHECKED]
 
 
 def test_the_checked_examples_are_found() -> None:
-    assert {shlex.split(command)[1] for command, _ in EXAMPLES} == set(CHECKED)
+    in_readme = {shlex.split(command)[1] for page, command, _ in EXAMPLES
+                 if page == README.name}
+    assert in_readme == set(CHECKED)
 
 
-@pytest.mark.parametrize(("command", "shown"), EXAMPLES, ids=[c for c, _ in EXAMPLES])
-def test_the_readme_shows_what_the_command_prints(command: str, shown: str) -> None:
+@pytest.mark.parametrize(("page", "command", "shown"), EXAMPLES,
+                         ids=[f"{page}: {command}" for page, command, _ in EXAMPLES])
+def test_the_page_shows_what_the_command_prints(page: str, command: str, shown: str) -> None:
     result = CliRunner().invoke(cli, shlex.split(command)[1:])
     assert result.exit_code == 0, result.output
     assert result.output == shown

@@ -37,6 +37,7 @@ COMMAND_MODULES = {
     "tournament": "fcsim.cli.tournament:tournament_command",
     "sweep": "fcsim.cli.sweep:sweep_command",
     "tune": "fcsim.cli.tune:tune_command",
+    "train": "fcsim.cli.train:train_command",
     "new-strategy": "fcsim.cli.new_strategy:new_strategy_command",
 }
 

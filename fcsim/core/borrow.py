@@ -3,9 +3,9 @@
 Every numba array carries a reference count, and compiled code changes it — an atomic
 add — whenever it takes a view, reads an array out of a tuple or passes one to a
 function it does not inline. A game state is a tuple of twelve views that every step
-passes on, so counting came to most of a turn's time: ~1.4 µs of it with four ``random``
-seats, and a batch ran at 0.4–0.6 times the speed of the engine before the state machine
-(``scripts/bench_engine.py --against 902eb15``). A *borrowed* view has no count to keep:
+passes on, so counting would be most of a turn's time (about 1.4 µs of it with four
+``random`` seats; ``scripts/bench_engine.py --against REF`` measures the engine side by
+side with a commit REF). A *borrowed* view has no count to keep:
 the same data, shape and strides, without the owner (``meminfo``) that is counted.
 
 The one rule: **a borrowed view is only as good as a reference someone else holds.**

@@ -28,6 +28,7 @@ from fcsim.core.state import (
     DRAW_PILE,
     DRAW_STOCK,
     ERR_DRAW,
+    INLINE_STEP,
     OK,
     PHASE_DRAW,
     PHASE_GAME_OVER,
@@ -126,35 +127,47 @@ def advance(state: GameState, seating: np.ndarray, draws, discards, params: np.n
     # The arrays this call was given, borrowed: no step pays for counting references.
     table, scratch, trace = borrow(table), borrow(scratch), borrow(trace)
     seating, params, info, hidden = borrow(seating), borrow(params), borrow(info), borrow(hidden)
-    no_hidden = hidden[:0, :0]  # what a fair seat gets
     sc = state.scalars
     while True:
         row = settle(state, table, scratch, trace, row)
         phase = sc[S_PHASE]
         if phase == PHASE_GAME_OVER:
             return GAME_OVER, -1, 0, row
-        seat = sc[S_SEAT]
-        who = seating[seat]
+        who = seating[sc[S_SEAT]]
         if external[who]:
             return WAITING, who, 0, row
-        hand = state.hands[seat]
-        pile = state.pile[: sc[S_PILE]]
-        seen = no_hidden
-        if oracle[who]:
-            seen = hidden
-        fill_info(state, info)
+        move = seat_move(state, who, draws, discards, params, oracle, info, hidden, table,
+                         scratch)
         if phase == PHASE_DRAW:
-            if oracle[who]:
-                reveal(state, hidden)  # as the turn starts; the discard sees the same
-            move = draws[who](hand, pile, state.known, info, seen, params[who], table,
-                              scratch, state.rng)
             status, row = apply_draw(state, move, table, scratch, trace, row)
         else:
-            move = discards[who](hand, pile, state.known, info, seen, params[who], table,
-                                 scratch, state.rng)
             status, row = apply_discard(state, move, table, scratch, trace, row)
         if status != OK:
             return status, who, move, row
+
+
+@njit(cache=True, inline=INLINE_STEP)
+def seat_move(state: GameState, who: int, draws, discards, params: np.ndarray,
+              oracle: np.ndarray, info: np.ndarray, hidden: np.ndarray, table: np.ndarray,
+              scratch: np.ndarray) -> int:
+    """The pending decision of the seat to move, made by its numba strategy ``who``: the
+    view cut from ``state`` into ``info`` (and, for an oracle, ``hidden``), its draw or
+    discard function called. The move is not applied."""
+    sc = state.scalars
+    seat = sc[S_SEAT]
+    hand = state.hands[seat]
+    pile = state.pile[: sc[S_PILE]]
+    seen = hidden[:0, :0]  # what a fair seat gets
+    if oracle[who]:
+        seen = hidden
+    fill_info(state, info)
+    if sc[S_PHASE] == PHASE_DRAW:
+        if oracle[who]:
+            reveal(state, hidden)  # as the turn starts; the discard sees the same
+        return draws[who](hand, pile, state.known, info, seen, params[who], table, scratch,
+                          state.rng)
+    return discards[who](hand, pile, state.known, info, seen, params[who], table, scratch,
+                         state.rng)
 
 
 @njit(cache=True)
@@ -263,7 +276,7 @@ def _is_jit(strategy: object) -> bool:
     return isinstance(strategy, JitStrategy) and strategy.draw is not None
 
 
-def _decision_tables(strategies: Sequence[object]) -> tuple:
+def decision_tables(strategies: Sequence[object]) -> tuple:
     """The engine's view of the strategies: decision functions, parameters, flags."""
     jit = [_is_jit(s) for s in strategies]
     draws = tuple(compiled(s.draw) if j else compiled(no_decision)
@@ -359,7 +372,7 @@ def _run(seeds, seating, strategies: Sequence[object], rules: RuleSet, trace_row
     res = GameResults.empty(len(seeds), rules)
     out = astuple_of(res)
     trace = np.zeros((trace_rows, TRACE_WIDTH), np.int16)
-    tables = _decision_tables(strategies)
+    tables = decision_tables(strategies)
     if tables[-1].any():  # some seat is a Python agent
         rows = _play_with_agents(seeds, seating, strategies, rules, tables, out, trace,
                                  recorder)
@@ -432,12 +445,12 @@ def warm_up(strategies: Sequence[object], rules: RuleSet) -> None:
     no_games = np.zeros(0, np.uint64)
     seating = np.zeros((0, rules.players), np.int8)
     out = astuple_of(GameResults.empty(0, rules))
-    draws, discards, params, oracle, external = _decision_tables(strategies)
+    draws, discards, params, oracle, external = decision_tables(strategies)
     _play_games(no_games, seating, draws, discards, params, oracle, external,
                 new_state(rules), solver_table(), shared_scratch(), out,
                 np.zeros((0, TRACE_WIDTH), np.int16), empty_decisions(0),
                 np.zeros(P_GAMES + 1, np.int64))
 
 
-__all__ = ["GAME_OVER", "WAITING", "GameResults", "advance", "illegal_move", "play_games",
-           "play_recorded", "record", "trace_game", "warm_up"]
+__all__ = ["GAME_OVER", "WAITING", "GameResults", "advance", "decision_tables", "illegal_move",
+           "play_games", "play_recorded", "record", "seat_move", "trace_game", "warm_up"]

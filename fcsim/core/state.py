@@ -122,6 +122,12 @@ SC_WILD_PTS = 1
 SC_JOKER_PTS = 2
 SC_SIZE = 3
 
+# GameState.history planes: the round's public record of each seat (counts per kind).
+H_DISCARDED = 0  # the cards it discarded
+H_TAKEN = 1  # the pile cards it took
+H_PASSED = 2  # the pile tops it passed up (it drew from the stock instead)
+H_SIZE = 3
+
 _DECK = full_deck()  # frozen into the kernels as a constant
 
 # The steps of every turn are compiled into their callers (numba IR inlining): a call
@@ -140,7 +146,8 @@ class GameState(NamedTuple):
     uint64[1], the game seed; ``rng`` uint64[4], the play stream (reshuffles and
     strategies' own random choices); ``stock`` and ``pile`` int8[116] (kinds, bottom first;
     lengths in the scalars); ``hands`` and ``known`` int8[P, 56] (copies per kind; known:
-    taken from the pile and not discarded since); ``scored`` int8[P] (1: scored this
+    taken from the pile and not discarded since); ``history`` int8[H_SIZE, P, 56], the
+    round's public record per seat (``H_*`` planes); ``scored`` int8[P] (1: scored this
     round already).
     """
 
@@ -155,6 +162,7 @@ class GameState(NamedTuple):
     pile: np.ndarray
     hands: np.ndarray
     known: np.ndarray
+    history: np.ndarray
     scored: np.ndarray
 
 
@@ -164,14 +172,14 @@ class StateData(NamedTuple):
     through :func:`unpack`."""
 
     ints: np.ndarray  # int64: scalars, rules, totals, scores, round_info
-    cards: np.ndarray  # int8: stock, pile, hands, known, scored
+    cards: np.ndarray  # int8: stock, pile, hands, known, history, scored
     streams: np.ndarray  # uint64: seed, rng
 
 
 def _sizes(players: int, rounds: int) -> tuple[int, int]:
     """Lengths of ``ints`` and ``cards`` for a table of ``players`` and ``rounds``."""
     ints = S_SIZE + R_SIZE + players + rounds * players * SC_SIZE + rounds * RI_SIZE
-    cards = 2 * DECK_SIZE + 2 * players * N_KINDS + players
+    cards = 2 * DECK_SIZE + (2 + H_SIZE) * players * N_KINDS + players
     return ints, cards
 
 
@@ -190,7 +198,8 @@ def state_views(data: StateData) -> GameState:
     scores_end = at + players + rounds * players * SC_SIZE
     hands_at = 2 * DECK_SIZE
     known_at = hands_at + players * N_KINDS
-    scored_at = known_at + players * N_KINDS
+    history_at = known_at + players * N_KINDS
+    scored_at = history_at + H_SIZE * players * N_KINDS
     return GameState(
         scalars=ints[:S_SIZE],
         rules=ints[S_SIZE:at],
@@ -202,7 +211,8 @@ def state_views(data: StateData) -> GameState:
         stock=cards[:DECK_SIZE],
         pile=cards[DECK_SIZE:hands_at],
         hands=cards[hands_at:known_at].reshape((players, N_KINDS)),
-        known=cards[known_at:scored_at].reshape((players, N_KINDS)),
+        known=cards[known_at:history_at].reshape((players, N_KINDS)),
+        history=cards[history_at:scored_at].reshape((H_SIZE, players, N_KINDS)),
         scored=cards[scored_at : scored_at + players],
     )
 
@@ -314,6 +324,7 @@ def begin_round(state: GameState, trace: np.ndarray, row: int) -> int:
     stock_len = _deal(state.stock, state.hands, deal_rng, n, dealer) - 1
     state.pile[0] = state.stock[stock_len]
     state.known[:, :] = 0
+    state.history[:, :, :] = 0
     state.scored[:] = 0
     sc[S_ROUND], sc[S_DEALER], sc[S_SEAT] = r, dealer, (dealer + 1) % players
     sc[S_TURN], sc[S_OUT_SEAT], sc[S_OUT_TURN], sc[S_CAPPED] = 0, -1, 0, 0
@@ -386,6 +397,7 @@ def apply_draw(state: GameState, source: int, table: np.ndarray, scratch: np.nda
         return ERR_DRAW, row
     seat = sc[S_SEAT]
     if source == DRAW_STOCK:
+        state.history[H_PASSED, seat, state.pile[sc[S_PILE] - 1]] += 1
         if sc[S_STOCK] == 0:
             _reshuffle(state)
             row = write_event(trace, row, EV_RESHUFFLE, sc[S_ROUND], sc[S_STOCK])
@@ -395,6 +407,7 @@ def apply_draw(state: GameState, source: int, table: np.ndarray, scratch: np.nda
         sc[S_PILE] -= 1
         card = state.pile[sc[S_PILE]]
         state.known[seat, card] += 1
+        state.history[H_TAKEN, seat, card] += 1
     hand = state.hands[seat]
     hand[card] += 1
     sc[S_SOURCE], sc[S_DRAWN] = source, card
@@ -452,6 +465,7 @@ def _end_turn(state: GameState, drop: int, went_out: bool, table: np.ndarray,
     state.hands[seat, drop] -= 1
     state.pile[sc[S_PILE]] = drop
     sc[S_PILE] += 1
+    state.history[H_DISCARDED, seat, drop] += 1
     if state.known[seat, drop] > 0:
         state.known[seat, drop] -= 1
     sc[S_TURN] += 1

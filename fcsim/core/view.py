@@ -3,8 +3,10 @@
 A seat decides only what is a real choice (docs/ENGINE.md): where to draw from, and which
 card to discard when it cannot go out (going out is automatic). It sees its *view*: its
 own hand, the discard pile, the cards known to be in each hand (taken from the pile and
-not discarded since), and public scalars. Nothing else: not the stock order, not other
-hands. Only a strategy registered as an *oracle* (analysis only) also gets ``hidden``.
+not discarded since), the round's public history of every seat (the cards it discarded,
+the pile cards it took, the pile tops it passed up), and public scalars. Nothing else:
+not the stock order, not other hands. Only a strategy registered as an *oracle* (analysis
+only) also gets ``hidden``.
 
 Two ways to decide, on the same view:
 
@@ -15,7 +17,11 @@ Two ways to decide, on the same view:
   ``hand``     int8[56]     own cards, copies per kind (n cards; n+1 when discarding)
   ``pile``     int8[:]      the discard pile, bottom first (its last item is the top)
   ``known``    int8[P, 56]  cards known to be in each seat's hand (own row included)
-  ``info``     int64[INFO_SIZE]  the public scalars (``I_*`` positions below)
+  ``info``     int64[INFO_SIZE]  the public scalars (``I_*`` positions below), then the
+                            round's public history: per seat, counts per kind of the
+                            cards it discarded (``info[I_DISCARDED + seat * 56 + kind]``),
+                            took from the pile (``I_TAKEN``) and passed up on the pile
+                            (``I_PASSED``: it drew from the stock instead)
   ``hidden``   int8[:, :]   0 × 0 unless an oracle; then rows 0…P-1 hold every hand
                             (counts) and row P the stock, top first, padded with -1
   ``params``   float64[:]   the strategy's parameters, in the order of its declaration
@@ -47,6 +53,10 @@ from fcsim.core.rules import MAX_PLAYERS, R_GO_OUT_BONUS
 from fcsim.core.state import (
     DRAW_PILE,
     DRAW_STOCK,
+    H_DISCARDED,
+    H_PASSED,
+    H_SIZE,
+    H_TAKEN,
     INLINE_STEP,
     PHASE_DISCARD,
     PHASE_DRAW,
@@ -100,7 +110,13 @@ I_BEST_DISCARD = 12  # discard decisions: the solver's best discard of the hand 
 I_BEST_PENALTY = 13  # … and the penalty it leaves (both -1 when drawing)
 I_TOTALS = I_BEST_PENALTY + 1  # MAX_PLAYERS totals before this round (0 past the table)
 I_HAND_SIZES = I_TOTALS + MAX_PLAYERS  # MAX_PLAYERS hand sizes (0 past the table)
-INFO_SIZE = I_HAND_SIZES + MAX_PLAYERS
+# The round's public history, one block of MAX_PLAYERS rows of N_KINDS counts per plane.
+I_HISTORY = I_HAND_SIZES + MAX_PLAYERS
+HISTORY_BLOCK = MAX_PLAYERS * N_KINDS
+I_DISCARDED = I_HISTORY + H_DISCARDED * HISTORY_BLOCK  # cards each seat discarded
+I_TAKEN = I_HISTORY + H_TAKEN * HISTORY_BLOCK  # pile cards each seat took
+I_PASSED = I_HISTORY + H_PASSED * HISTORY_BLOCK  # pile tops each seat passed up
+INFO_SIZE = I_HISTORY + H_SIZE * HISTORY_BLOCK
 
 NO_HIDDEN = np.zeros((0, 0), dtype=np.int8)  # what every fair strategy gets as ``hidden``
 
@@ -177,7 +193,8 @@ class JitStrategy(Protocol):
 
 @njit(cache=True, inline=INLINE_STEP)
 def fill_info(state: GameState, info: np.ndarray) -> None:
-    """Write the public scalars of the pending decision into ``info`` (``I_*``)."""
+    """Write the public scalars and history of the pending decision into ``info``
+    (``I_*``; rows past the table are left as they are: zero in a fresh ``info``)."""
     sc = state.scalars
     players = players_of(state)
     r = sc[S_ROUND]
@@ -196,6 +213,16 @@ def fill_info(state: GameState, info: np.ndarray) -> None:
         at_table = s < players
         info[I_TOTALS + s] = state.totals[s] if at_table else 0
         info[I_HAND_SIZES + s] = (n + 1 if discarding and s == seat else n) if at_table else 0
+    for h in range(H_SIZE):
+        for s in range(players):
+            at = I_HISTORY + h * HISTORY_BLOCK + s * N_KINDS
+            info[at : at + N_KINDS] = state.history[h, s]
+
+
+def history_of(info: np.ndarray, players: int) -> np.ndarray:
+    """The public history held in ``info``: int8[H_SIZE, players, 56] (``H_*`` planes)."""
+    block = info[I_HISTORY:INFO_SIZE].reshape(H_SIZE, MAX_PLAYERS, N_KINDS)
+    return block[:, :players].astype(np.int8)
 
 
 @njit(cache=True)
@@ -217,7 +244,7 @@ def view_arrays(data: StateData) -> tuple[np.ndarray, np.ndarray, np.ndarray, np
     int8[P, 56], info int64[INFO_SIZE])."""
     state = lend(data)
     sc = state.scalars
-    info = np.empty(INFO_SIZE, dtype=np.int64)
+    info = np.zeros(INFO_SIZE, dtype=np.int64)
     fill_info(state, info)
     return (state.hands[sc[S_SEAT]].copy(), state.pile[: sc[S_PILE]].copy(),
             state.known.copy(), info)
@@ -334,6 +361,31 @@ class View:
         return [format_cards(hand_kinds(row)) for row in self.known_counts]
 
     @property
+    def history_counts(self) -> np.ndarray:
+        """The round's public history: int8[3, P, 56], planes ``H_DISCARDED``,
+        ``H_TAKEN``, ``H_PASSED`` (:mod:`fcsim.core.state`), counts per kind."""
+        return history_of(self.info, self.players)
+
+    def _history(self, plane: int) -> list[list[str]]:
+        return [format_cards(hand_kinds(row))
+                for row in self.history_counts[plane]]
+
+    @property
+    def discarded(self) -> list[list[str]]:
+        """Per seat, every card it discarded this round (sorted by kind)."""
+        return self._history(H_DISCARDED)
+
+    @property
+    def taken(self) -> list[list[str]]:
+        """Per seat, every pile card it took this round, held or discarded since."""
+        return self._history(H_TAKEN)
+
+    @property
+    def passed(self) -> list[list[str]]:
+        """Per seat, the pile tops it passed up this round (it drew from the stock)."""
+        return self._history(H_PASSED)
+
+    @property
     def hand_sizes(self) -> list[int]:
         return [int(x) for x in self.info[I_HAND_SIZES : I_HAND_SIZES + self.players]]
 
@@ -380,19 +432,24 @@ __all__ = [
     "DRAW_ACTIONS",
     "DRAW_PILE",
     "DRAW_STOCK",
+    "HISTORY_BLOCK",
     "INFO_SIZE",
     "I_ALL_WILD",
     "I_BEST_DISCARD",
     "I_BEST_PENALTY",
     "I_DEALER",
+    "I_DISCARDED",
     "I_GO_OUT_BONUS",
     "I_HAND_SIZES",
+    "I_HISTORY",
     "I_LAST_TURN",
     "I_OUT_SEAT",
+    "I_PASSED",
     "I_PLAYERS",
     "I_ROUND",
     "I_SEAT",
     "I_STOCK_SIZE",
+    "I_TAKEN",
     "I_TOTALS",
     "I_TURN",
     "I_WILD_POINTS",
@@ -405,6 +462,7 @@ __all__ = [
     "compiled",
     "decision",
     "fill_info",
+    "history_of",
     "illegal_action",
     "no_decision",
     "reveal",

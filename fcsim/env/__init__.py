@@ -2,9 +2,14 @@
 
 * :func:`env` / :func:`raw_env` — PettingZoo AEC, one agent per seat (:mod:`fcsim.env.aec`);
 * :class:`FiveCrownsEnv` — Gymnasium, one learner against built-in strategies
-  (:mod:`fcsim.env.single`), registered as ``fcsim/FiveCrowns-v0`` on import of this
+  (:mod:`fcsim.env.single`), registered as ``fcsim/FiveCrowns-v1`` on import of this
   package (Gymnasium 1.x has no plug-in discovery: import ``fcsim.env`` first, or name
-  the module in the id, ``gymnasium.make("fcsim.env:fcsim/FiveCrowns-v0")``).
+  the module in the id, ``gymnasium.make("fcsim.env:fcsim/FiveCrowns-v1")``).
+
+Versions of the observation: 1 (the default, ``fcsim/FiveCrowns-v1``, PettingZoo's
+``fivecrowns_v1``) holds the round's public history — each seat's discards, pile cards
+taken and pile tops passed up; 0 (``fcsim/FiveCrowns-v0``, ``env(version=0)``) is the
+observation without it, as it was first published.
 
 Observations, actions and the action mask: :mod:`fcsim.env.encoding`; seeding:
 :mod:`fcsim.env.table`. Everything is played through :class:`fcsim.Game`.
@@ -20,11 +25,15 @@ except ImportError as err:
                       f"with pip install 'fcsim[rl]'") from None
 
 from fcsim.env.aec import env, raw_env
+from fcsim.env.encoding import LATEST_VERSION, VERSIONS
 from fcsim.env.single import FiveCrownsEnv
 
-ENV_ID = "fcsim/FiveCrowns-v0"
+ENV_IDS = {version: f"fcsim/FiveCrowns-v{version}" for version in VERSIONS}
+ENV_ID = ENV_IDS[LATEST_VERSION]  # observations with the round's public history
 
-if ENV_ID not in gymnasium.registry:
-    gymnasium.register(id=ENV_ID, entry_point="fcsim.env.single:FiveCrownsEnv")
+for _version, _id in ENV_IDS.items():
+    if _id not in gymnasium.registry:
+        gymnasium.register(id=_id, entry_point="fcsim.env.single:FiveCrownsEnv",
+                           kwargs={"version": _version})
 
-__all__ = ["ENV_ID", "FiveCrownsEnv", "env", "raw_env"]
+__all__ = ["ENV_ID", "ENV_IDS", "FiveCrownsEnv", "env", "raw_env"]

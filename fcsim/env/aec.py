@@ -34,7 +34,7 @@ from pettingzoo.utils import wrappers
 
 from fcsim.board import board, event_line
 from fcsim.core.rules import RuleSet
-from fcsim.env.encoding import N_ACTIONS
+from fcsim.env.encoding import LATEST_VERSION, N_ACTIONS
 from fcsim.env.table import Table, play_index
 from fcsim.game import Game, table_rules
 
@@ -62,11 +62,12 @@ class raw_env(AECEnv):
                                 "name": "fivecrowns_v0", "is_parallelizable": False}
 
     def __init__(self, players: int | None = None, rules: RuleSet | None = None,
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, version: int = LATEST_VERSION) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
-        self.table = Table(table_rules(players, rules))
+        self.table = Table(table_rules(players, rules), version)
+        self.metadata = {**self.metadata, "name": f"fivecrowns_v{version}"}
         self.render_mode = render_mode
         self.possible_agents = [f"player_{s}" for s in range(self.table.rules.players)]
         self._seat = {agent: s for s, agent in enumerate(self.possible_agents)}

@@ -10,8 +10,9 @@ draws while drawing, the cards held while discarding; any other is refused with
 **Observation** of seat ``s`` at a table of ``P`` — a dict:
 
 ``action_mask``  int8[58]: 1 for each legal action of ``s`` (all 0 unless ``s`` is to move).
-``observation``  float32[(P + 4) * 56 + 10 + 2 * P]: ``P + 4`` card planes of 56 kinds,
-then scalars. Planes (copies per kind; 0-2 for a natural, 0-6 jokers):
+``observation``  float32[(4 * P + 4) * 56 + 10 + 2 * P] (version 1; version 0, without the
+public history, float32[(P + 4) * 56 + 10 + 2 * P]): the card planes of 56 kinds, then
+scalars. Planes (copies per kind; 0-2 for a natural, 0-6 jokers):
 
 == ============ ==========================================================================
  0 hand         ``s``'s own cards
@@ -22,6 +23,9 @@ then scalars. Planes (copies per kind; 0-2 for a natural, 0-6 jokers):
                 the stock or unseen in another hand
  5… known       per other seat, next seat first (``s+1``, ``s+2``, …): the cards it took
                 from the pile and has not discarded since
+ …  discarded   (version 1) per seat, ``s`` first: every card it discarded this round
+ …  taken       (version 1) per seat, ``s`` first: every pile card it took this round
+ …  passed      (version 1) per seat, ``s`` first: the pile tops it passed up this round
 == ============ ==========================================================================
 
 Scalars (seat numbers are offsets from ``s``: 0 is ``s``, 1 the next seat…):
@@ -57,6 +61,7 @@ from fcsim.core.cards import (
 )
 from fcsim.core.rules import FACE, RuleSet
 from fcsim.core.state import (
+    H_SIZE,
     PHASE_DISCARD,
     PHASE_DRAW,
     PHASE_GAME_OVER,
@@ -83,6 +88,11 @@ PLANE_PILE_TOP = 2
 PLANE_WILD = 3
 PLANE_UNSEEN = 4
 PLANE_KNOWN = 5  # first of P - 1: the known cards of the next seats
+# Then, in version 1, the public history: H_SIZE groups of P planes (state.H_* order).
+
+HISTORY_VERSION = 1  # the first version whose observation holds the public history
+VERSIONS = (0, 1)
+LATEST_VERSION = VERSIONS[-1]
 
 SCALARS = ("round", "phase", "to_move", "dealer", "stock", "pile", "turn", "last_turn", "out",
            "best_penalty")  # then the hand sizes and the totals, P each
@@ -118,12 +128,18 @@ def action_index(action: str) -> int:
 
 
 class Encoder:
-    """Observations and action masks of the seats of one table (``rules``)."""
+    """Observations and action masks of the seats of one table (``rules``), in
+    observation ``version`` (0: no public history; 1: with it)."""
 
-    def __init__(self, rules: RuleSet) -> None:
+    def __init__(self, rules: RuleSet, version: int = LATEST_VERSION) -> None:
+        if version not in VERSIONS:
+            raise ValueError(f"observation version must be one of {VERSIONS}, not {version!r}")
         players = rules.players
         self.players = players
-        self.planes = PLANE_KNOWN + players - 1
+        self.version = version
+        self.history_at = PLANE_KNOWN + players - 1  # the first history plane (version 1)
+        history = H_SIZE * players if version >= HISTORY_VERSION else 0
+        self.planes = self.history_at + history
         self.cards_size = self.planes * N_KINDS
         self.size = self.cards_size + X_HAND_SIZES + 2 * players
         seats = np.arange(players)
@@ -142,6 +158,7 @@ class Encoder:
         planes[:, :N_NATURAL] = COPIES
         planes[:, JOKER] = N_JOKERS
         planes[[PLANE_PILE_TOP, PLANE_WILD]] = 1
+        planes[self.history_at :] = rules.most_turns  # a card may pass by again and again
         most_kept = wild_rank(rules.rounds)
         wild_points = MAX_RANK if rules.wild_penalty == FACE else rules.wild_penalty
         worst_round = most_kept * max(JOKER_PENALTY, MAX_RANK, wild_points)
@@ -171,10 +188,13 @@ class Encoder:
             planes[PLANE_PILE_TOP, pile[-1]] = 1
         r = sc[S_ROUND]
         planes[PLANE_WILD] = self._wild[r]
-        known = planes[PLANE_KNOWN:]
+        known = planes[PLANE_KNOWN : self.history_at]
         known[:] = state.known[others]
         planes[PLANE_UNSEEN] = _DECK_COUNTS - planes[PLANE_HAND] - planes[PLANE_PILE]
         planes[PLANE_UNSEEN] -= known.sum(axis=0)
+        if self.version >= HISTORY_VERSION:
+            history = planes[self.history_at :].reshape(H_SIZE, players, N_KINDS)
+            history[:] = state.history[:, self._order[seat]]
         phase = sc[S_PHASE]
         to_move = sc[S_SEAT]
         out = sc[S_OUT_SEAT]

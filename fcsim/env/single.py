@@ -34,7 +34,7 @@ from fcsim.agents import agent
 from fcsim.core.rules import RuleSet
 from fcsim.core.view import IllegalMoveError
 from fcsim.env.aec import observation_space, render_text
-from fcsim.env.encoding import N_ACTIONS
+from fcsim.env.encoding import LATEST_VERSION, N_ACTIONS
 from fcsim.env.table import Table, play_index
 from fcsim.game import table_rules
 
@@ -50,10 +50,11 @@ class FiveCrownsEnv(gymnasium.Env):
 
     def __init__(self, players: int | None = None, opponents: str | Sequence[str] = "aware",
                  rules: RuleSet | None = None, seat: int = 0,
-                 render_mode: str | None = None, illegal_reward: float | None = None) -> None:
+                 render_mode: str | None = None, illegal_reward: float | None = None,
+                 version: int = LATEST_VERSION) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
-        self.table = Table(table_rules(players, rules))
+        self.table = Table(table_rules(players, rules), version)
         count = self.table.rules.players
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < count:
             raise ValueError(f"seat must be 0 to {count - 1}, not {seat!r}")

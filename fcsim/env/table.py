@@ -14,16 +14,24 @@ import operator
 from fcsim.core.rules import RuleSet
 from fcsim.core.state import PHASE_DRAW, S_PHASE
 from fcsim.core.view import IllegalMoveError
-from fcsim.env.encoding import DISCARD_BASE, N_ACTIONS, Encoder, action_index, action_name
+from fcsim.env.encoding import (
+    DISCARD_BASE,
+    LATEST_VERSION,
+    N_ACTIONS,
+    Encoder,
+    action_index,
+    action_name,
+)
 from fcsim.game import Game
 
 
 class Table:
-    """The games of one rule set, dealt in seed order, and their observations."""
+    """The games of one rule set, dealt in seed order, and their observations (in
+    observation ``version``, :mod:`fcsim.env.encoding`)."""
 
-    def __init__(self, rules: RuleSet) -> None:
+    def __init__(self, rules: RuleSet, version: int = LATEST_VERSION) -> None:
         self.rules = rules
-        self.encoder = Encoder(rules)
+        self.encoder = Encoder(rules, version)
         self.root = 0
         self.next_game = 0
 

@@ -179,6 +179,12 @@ def encode(table: pa.Table) -> bytes:
     return data
 
 
+def checksum_matches(data: bytes, stored: bytes | None) -> bool:
+    """Whether ``stored`` (a footer's :data:`CHECKSUM_KEY`) is the SHA-256 of the data of
+    the Parquet file ``data``."""
+    return stored == hashlib.sha256(memoryview(data)[: _data_end(data)]).hexdigest().encode()
+
+
 def _data_end(data: bytes) -> int:
     """Where the footer of the Parquet file ``data`` starts."""
     footer = int.from_bytes(data[-_FOOTER_TAIL:-4], "little")
@@ -322,8 +328,7 @@ def _check_file(path: Path, index: int, run: Mapping[str, Any], decisions: bool
     if changed:
         return Problem(path, "foreign", "another run: " + "; ".join(changed))
     stored = (footer.metadata or {}).get(CHECKSUM_KEY)
-    digest = hashlib.sha256(memoryview(data)[: _data_end(data)]).hexdigest().encode()
-    if stored != digest:
+    if not checksum_matches(data, stored):
         return Problem(path, "damaged", "its data does not match its checksum" if stored
                        else "it has no checksum")
     games = chunk_games(run["games"], run["chunk_size"], index)

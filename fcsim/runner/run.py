@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import os
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -45,6 +46,12 @@ def local_executor(workers: int, chunks: int) -> Executor:
 StrategyList = str | Sequence[str | Strategy | Callable]
 
 
+def table_note(strategy: Strategy, rules: RuleSet) -> str | None:
+    """Why ``strategy``'s files (a model) may not suit a table under ``rules``, or None."""
+    note = strategy.family.table_note
+    return None if note is None else note(rules, **strategy.paths)
+
+
 def _listed(strategies: StrategyList) -> list[Strategy]:
     """Strategies from a comma-separated string, or from a list of specs, strategies and
     Python agents (callables from a view to an action)."""
@@ -65,6 +72,8 @@ def make_plan(strategies: StrategyList, rules: RuleSet, seed: int, games: int, *
     Without ``chunk_size``, :func:`~fcsim.runner.plan.default_chunk_size` of the games.
     """
     listed = _listed(strategies)
+    for note in dict.fromkeys(filter(None, (table_note(s, rules) for s in listed))):
+        print(f"warning: {note}", file=sys.stderr)
     specs = [s.spec for s in listed]
     if len(specs) == 1:
         specs *= rules.players

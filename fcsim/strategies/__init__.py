@@ -9,6 +9,7 @@ from fcsim.strategies import random  # noqa: I001, F401  (registration)
 from fcsim.strategies import greedy  # noqa: F401
 from fcsim.strategies import expected  # noqa: F401
 from fcsim.strategies import aware  # noqa: F401
+from fcsim.strategies import learned  # noqa: F401
 from fcsim.strategies import search  # noqa: F401
 from fcsim.strategies import oracle  # noqa: F401
 from fcsim.strategies.search import oracle as search_oracle  # noqa: F401

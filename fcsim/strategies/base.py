@@ -19,14 +19,17 @@ from fcsim.core.view import (
     I_BEST_DISCARD,
     I_BEST_PENALTY,
     I_DEALER,
+    I_DISCARDED,
     I_GO_OUT_BONUS,
     I_HAND_SIZES,
     I_LAST_TURN,
     I_OUT_SEAT,
+    I_PASSED,
     I_PLAYERS,
     I_ROUND,
     I_SEAT,
     I_STOCK_SIZE,
+    I_TAKEN,
     I_TOTALS,
     I_TURN,
     I_WILD_POINTS,
@@ -40,7 +43,7 @@ from fcsim.strategies.registry import Family, Param
 def param_slots(name: str, params: tuple[Param, ...]) -> type[IntEnum]:
     """An ``IntEnum`` naming each parameter's position: ``params[Slots.take_margin]``
     (numba reads enum members as constants)."""
-    numeric = [p for p in params if not p.strategy]  # the parameter vector's order
+    numeric = [p for p in params if p.numeric]  # the parameter vector's order
     return IntEnum(name, [(p.name, i) for i, p in enumerate(numeric)])
 
 
@@ -64,14 +67,17 @@ __all__ = [
     "I_BEST_DISCARD",
     "I_BEST_PENALTY",
     "I_DEALER",
+    "I_DISCARDED",
     "I_GO_OUT_BONUS",
     "I_HAND_SIZES",
     "I_LAST_TURN",
     "I_OUT_SEAT",
+    "I_PASSED",
     "I_PLAYERS",
     "I_ROUND",
     "I_SEAT",
     "I_STOCK_SIZE",
+    "I_TAKEN",
     "I_TOTALS",
     "I_TURN",
     "I_WILD_POINTS",

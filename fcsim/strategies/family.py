@@ -30,7 +30,9 @@ class Param:
     A ``strategy`` parameter holds a strategy spec instead (a numba, fair one, such as a
     search's rollout policy); in a spec its own parameters are separated by ``;``
     (``rollout=aware:feed_weight=2;urgency=1``). It is not in the parameter vector: the
-    family's ``bind`` makes decision functions for it.
+    family's ``bind`` makes decision functions for it. A ``path`` parameter holds a file's
+    path (a model): not in the parameter vector either; the family's ``data`` turns the
+    file into numbers that follow the parameter vector.
     """
 
     name: str
@@ -40,6 +42,12 @@ class Param:
     low: float = -1e9
     high: float = 1e9
     strategy: bool = False
+    path: bool = False
+
+    @property
+    def numeric(self) -> bool:
+        """Whether the parameter is a number of the parameter vector."""
+        return not (self.strategy or self.path)
 
 
 @dataclass(frozen=True)
@@ -50,7 +58,12 @@ class Family:
     ``bind`` makes them, called with the ``strategy`` parameters as keywords (a family
     whose compiled code calls another strategy's); ``agent`` is called with the
     parameters as keywords and returns an agent. A family has one or the other.
-    ``source`` says where it comes from (``fcsim`` for built-ins).
+    ``data``, called with the ``path`` parameters as keywords, returns the numbers that
+    follow the parameter vector (a model's weights), raising :class:`StrategyError` for a
+    file it cannot use; ``table_note``, called with a ``RuleSet`` and the ``path``
+    parameters, says in one line why those files may not suit that table (a model trained
+    for other rules), or returns None. ``source`` says where it comes from (``fcsim`` for
+    built-ins).
     """
 
     name: str
@@ -63,6 +76,8 @@ class Family:
     source: str = "fcsim"
     bind: Callable[..., tuple[Callable, Callable]] | None = None
     leaderboard: bool = True  # played by default in tournaments (fair ones only)
+    data: Callable[..., np.ndarray] | None = None
+    table_note: Callable[..., str | None] | None = None
 
     def __post_init__(self) -> None:
         numba = self.bind is not None or (self.draw is not None and self.discard is not None)
@@ -79,7 +94,7 @@ class Family:
     @property
     def numeric_params(self) -> tuple[Param, ...]:
         """The parameters of the parameter vector, in its order."""
-        return tuple(p for p in self.params if not p.strategy)
+        return tuple(p for p in self.params if p.numeric)
 
     def param(self, name: str) -> int:
         """The position of parameter ``name`` in the parameter vector."""
@@ -107,7 +122,7 @@ class Strategy:
     @property
     def spec(self) -> str:
         changed = [
-            f"{p.name}={v if p.strategy else format_value(v)}"
+            f"{p.name}={format_value(v) if p.numeric else v}"
             for p, v in zip(self.family.params, self.values, strict=True)
             if v != p.default
         ]
@@ -136,13 +151,23 @@ class Strategy:
 
     @property
     def param_vector(self) -> np.ndarray:
-        return np.array([v for p, v in zip(self.family.params, self.values, strict=True)
-                         if not p.strategy], dtype=np.float64)
+        """The numeric parameters in order, then the family's ``data`` (if any)."""
+        numbers = np.array([v for p, v in zip(self.family.params, self.values, strict=True)
+                            if p.numeric], dtype=np.float64)
+        if self.family.data is None:
+            return numbers
+        return np.concatenate([numbers, self.family.data(**self.paths)])
 
     @property
-    def kwargs(self) -> dict[str, float | int]:
+    def paths(self) -> dict[str, str]:
+        """The ``path`` parameters by name."""
+        return {p.name: str(v) for p, v in zip(self.family.params, self.values, strict=True)
+                if p.path}
+
+    @property
+    def kwargs(self) -> dict[str, float | int | str]:
         """The parameters by name (whole numbers as ``int``)."""
-        return {p.name: v if p.strategy else int(v) if p.integer else float(v)
+        return {p.name: v if not p.numeric else int(v) if p.integer else float(v)
                 for p, v in zip(self.family.params, self.values, strict=True)}
 
     def __call__(self, view: View) -> object:

@@ -22,7 +22,7 @@ from fcsim.strategies.candidates import pile_outlook
 from fcsim.strategies.registry import Family, Param, register
 
 # take_margin 8, not 0: fcsim tune against itself and in a mixed table, confirmed on fresh
-# deals (17 and 22 points a game better than 0; README, "How the defaults were chosen").
+# deals (17 and 22 points a game better than 0; docs/RESULTS.md, "How the defaults are chosen").
 PARAMS = (Param("take_margin", 8, "points the discard must save before it is taken", low=0,
                 high=100),)
 Slot = param_slots("GreedySlot", PARAMS)

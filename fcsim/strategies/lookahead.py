@@ -78,17 +78,35 @@ def _after_draw(hand: np.ndarray, hashed: np.uint64, kind: int, keep: int, round
     return pen
 
 
+TALLY_OUT = 0  # draws after which the hand melds whole
+TALLY_BETTER = 1  # draws that lower today's penalty
+NO_TALLY = np.zeros(0)  # a caller that wants the expectation only
+
+
+@njit(cache=True, inline="always")
+def _tallied(tally: np.ndarray, weight: int, penalty: int, keep: int) -> int:
+    """``weight * penalty``, counting the draws into ``tally`` (if any)."""
+    if tally.shape[0]:
+        if penalty == 0:
+            tally[TALLY_OUT] += weight
+        if penalty < keep:
+            tally[TALLY_BETTER] += weight
+    return weight * penalty
+
+
 @njit(cache=True)
 def expected_draw_penalty(hand: np.ndarray, unseen: np.ndarray, n_unseen: int,
                           round_number: int, wild_points: int, all_wild: bool,
                           table: np.ndarray, scratch: np.ndarray,
-                          stop_above: float = np.inf) -> float:
+                          stop_above: float = np.inf, tally: np.ndarray = NO_TALLY) -> float:
     """``E_k[best_discard(hand + k)]`` over the next stock card ``k`` (exact).
 
     ``hand`` (``int8[56]``, n cards) is restored before returning. Every term is a
     penalty (>= 0), so once the partial sum divided by ``n_unseen`` exceeds ``stop_above``
     the expectation does too: that partial mean is returned at once (a caller comparing
-    against ``stop_above`` gets the same answer, sooner).
+    against ``stop_above`` gets the same answer, sooner). A ``tally`` (``float64[2]``,
+    zeroed by the caller) counts the unseen cards whose draw goes out (``TALLY_OUT``) and
+    those that lower today's penalty (``TALLY_BETTER``).
     """
     if n_unseen == 0:
         return 0.0
@@ -112,19 +130,22 @@ def expected_draw_penalty(hand: np.ndarray, unseen: np.ndarray, n_unseen: int,
                 weight_alike += unseen[k]
                 stand_in = k
         if stand_in >= 0:
-            total += weight_alike * _after_draw(hand, hashed, stand_in, keep, round_number,
-                                                wild_points, all_wild, table, scratch)
+            total += _tallied(tally, weight_alike,
+                              _after_draw(hand, hashed, stand_in, keep, round_number,
+                                          wild_points, all_wild, table, scratch), keep)
             if total / n_unseen > stop_above:
                 return total / n_unseen
     for k in range(N_KINDS):
         if unseen[k] == 0 or k == JOKER or k % N_RANKS == wild_pos or not _related(
                 hand, k, wild_pos, reach):
             continue
-        total += unseen[k] * _after_draw(hand, hashed, k, keep, round_number, wild_points,
-                                         all_wild, table, scratch)
+        total += _tallied(tally, unseen[k], _after_draw(hand, hashed, k, keep, round_number,
+                                                        wild_points, all_wild, table,
+                                                        scratch), keep)
         if total / n_unseen > stop_above:
             return total / n_unseen
     if unseen[JOKER] > 0:
-        total += unseen[JOKER] * _after_draw(hand, hashed, JOKER, keep, round_number,
-                                             wild_points, all_wild, table, scratch)
+        total += _tallied(tally, unseen[JOKER],
+                          _after_draw(hand, hashed, JOKER, keep, round_number, wild_points,
+                                      all_wild, table, scratch), keep)
     return total / n_unseen

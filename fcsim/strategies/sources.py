@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from fcsim.strategies.files import file_digest, is_file_spec, split_file_spec
+from fcsim.strategies.learned.model import file_sha256
 from fcsim.strategies.registry import Strategy, parse_strategy
 
 FCSIM = "fcsim"
@@ -18,11 +19,14 @@ FCSIM = "fcsim"
 
 def strategy_sources(strategies: Sequence[str | Strategy]) -> dict[str, str]:
     """Per strategy name played from outside fcsim, where its code comes from:
-    ``file PATH sha256 DIGEST`` or ``package NAME VERSION`` (modules: ``module NAME``)."""
+    ``file PATH sha256 DIGEST`` or ``package NAME VERSION`` (modules: ``module NAME``);
+    per file parameter (a model), ``file PATH sha256 DIGEST`` under ``SPEC PARAMETER``."""
     sources = {}
     for item in strategies:
         strategy = parse_strategy(item)
         family = strategy.family
+        for name, path in strategy.paths.items():  # a model: data, digested like code
+            sources[f"{strategy.spec} {name}"] = f"file {path} sha256 {file_sha256(path)}"
         if family.source == FCSIM:
             continue
         if is_file_spec(family.name):

@@ -86,6 +86,9 @@ def with_params(family: Family, text: str) -> Strategy:
         if param.strategy:
             values[key] = _nested_spec(family, key, raw)
             continue
+        if param.path:
+            values[key] = raw.strip()
+            continue
         try:
             value = float(raw)
         except ValueError:
@@ -98,7 +101,10 @@ def with_params(family: Family, text: str) -> Strategy:
                 f"{format_value(param.high)}, not {raw!r}"
             )
         values[key] = value
-    return Strategy(family, tuple(values[p.name] for p in family.params))
+    strategy = Strategy(family, tuple(values[p.name] for p in family.params))
+    if family.data is not None:
+        family.data(**strategy.paths)  # a file it cannot use is refused here, once
+    return strategy
 
 
 NESTED_SEPARATOR = ";"  # between the parameters of a strategy given as a parameter

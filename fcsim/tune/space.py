@@ -56,9 +56,10 @@ def _param(family: Family, name: str, verb: str) -> Param:
     if found is None:
         known = ", ".join(p.name for p in family.params)
         raise SpaceError(f"{family.name} has no parameter {name!r}; its parameters: {known}")
-    if found.strategy:
+    if not found.numeric:
         numbers = ", ".join(p.name for p in family.numeric_params)
-        raise SpaceError(f"{family.name}'s {name} is a strategy, not a number: set it in the "
+        what = "a strategy" if found.strategy else "a file"
+        raise SpaceError(f"{family.name}'s {name} is {what}, not a number: set it in the "
                          f"spec ({family.name}:{name}=…) and {verb} its numbers ({numbers})")
     return found
 
@@ -162,7 +163,7 @@ def grid_points(axes: Iterable[Axis]) -> list[dict[str, float]]:
 def with_values(base: Strategy, values: Mapping[str, float]) -> Strategy:
     """``base`` with the numbers named in ``values`` set (the others, and the strategy
     parameters such as a search's rollout policy, as in ``base``)."""
-    return Strategy(base.family, tuple(v if p.strategy else float(values.get(p.name, v))
+    return Strategy(base.family, tuple(float(values.get(p.name, v)) if p.numeric else v
                                        for p, v in zip(base.family.params, base.values,
                                                        strict=True)))
 

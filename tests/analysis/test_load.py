@@ -180,12 +180,13 @@ def test_a_run_with_no_finished_chunk_yet(planted_run: Path, tmp_path: Path) -> 
         load_results(folder)
 
 
-def test_the_readme_polars_snippet_reads_a_folder_being_written(planted_run: Path,
-                                                               tmp_path: Path) -> None:
+def test_the_guide_polars_snippet_reads_a_folder_being_written(planted_run: Path,
+                                                              tmp_path: Path) -> None:
     """A chunk in progress, a leftover temporary file, the lock and the files set aside do
-    not disturb the README's polars snippet (a plain folder scan would trip on them)."""
-    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
-    snippet = next(line for line in readme.splitlines()
+    not disturb the polars snippet of docs/SIMULATE.md (a plain folder scan would trip on
+    them)."""
+    guide = (Path(__file__).parents[2] / "docs" / "SIMULATE.md").read_text(encoding="utf-8")
+    snippet = next(line for line in guide.splitlines()
                    if line.startswith('pl.scan_parquet("results/my-run'))
     folder = tmp_path / "busy"
     shutil.copytree(planted_run, folder)

@@ -136,7 +136,7 @@ def test_decision_functions_reach_the_engine_as_first_class_functions() -> None:
     from numba.core import types
 
     from fcsim.core.cards import N_KINDS
-    from fcsim.core.engine import _decision_tables
+    from fcsim.core.engine import decision_tables
     from fcsim.core.view import INFO_SIZE, NO_HIDDEN
 
     strategy = parse_strategy("random")
@@ -147,6 +147,6 @@ def test_decision_functions_reach_the_engine_as_first_class_functions() -> None:
                          np.zeros((1, 1), np.uint8), np.zeros(8, np.int64),
                          np.zeros(4, np.uint64))  # C-layout arrays: an overload of its own
     assert strategy.family.draw.overloads
-    for table in _decision_tables([strategy] * 4)[:2]:
+    for table in decision_tables([strategy] * 4)[:2]:
         kind = numba.typeof(table)
         assert isinstance(kind, types.UniTuple) and isinstance(kind.dtype, types.FunctionType)

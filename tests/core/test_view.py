@@ -9,8 +9,13 @@ from fcsim.core.cards import DECK_SIZE, JOKER, parse_card
 from fcsim.core.rules import MAX_PLAYERS
 from fcsim.core.state import S_STOCK, S_TURN, unpack
 from fcsim.core.view import (
+    HISTORY_BLOCK,
+    I_DISCARDED,
     I_GO_OUT_BONUS,
     I_HAND_SIZES,
+    I_HISTORY,
+    I_PASSED,
+    I_TAKEN,
     I_TOTALS,
     INFO_SIZE,
     action_code,
@@ -21,11 +26,15 @@ from fcsim.core.view import (
 def test_info_layout_is_derived_from_the_largest_table() -> None:
     from fcsim.core import view
 
+    blocks = ("I_TOTALS", "I_HAND_SIZES", "I_HISTORY", "I_DISCARDED", "I_TAKEN", "I_PASSED")
     scalars = sorted(v for k, v in vars(view).items() if k.startswith("I_")
-                     and k not in ("I_TOTALS", "I_HAND_SIZES"))
+                     and k not in blocks)
     assert scalars == list(range(I_TOTALS))  # every position named once, none skipped
     assert I_HAND_SIZES == I_TOTALS + MAX_PLAYERS
-    assert INFO_SIZE == I_HAND_SIZES + MAX_PLAYERS
+    assert I_HISTORY == I_DISCARDED == I_HAND_SIZES + MAX_PLAYERS
+    assert HISTORY_BLOCK == MAX_PLAYERS * 56
+    assert I_TAKEN == I_DISCARDED + HISTORY_BLOCK and I_PASSED == I_TAKEN + HISTORY_BLOCK
+    assert INFO_SIZE == I_PASSED + HISTORY_BLOCK
 
 
 def test_info_describes_the_position() -> None:

@@ -53,7 +53,7 @@ def _split(encoder: Encoder, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def test_first_observation_reads_as_documented() -> None:
     game = fcsim.Game(seed=3, rules=RULES)
-    encoder = Encoder(RULES)
+    encoder = Encoder(RULES, version=0)
     view = game.view()
     planes, scalars = _split(encoder, encoder.observation(game.state, view.seat))
     assert encoder.size == (4 + 4) * 56 + 10 + 2 * 4
@@ -100,7 +100,7 @@ def test_every_observation_is_in_bounds_and_adds_up() -> None:
             assert (planes[PLANE_UNSEEN] >= 0).all()
             hidden = state.scalars[S_STOCK] + sum(
                 int(state.hands[s].sum()) for s in range(RULES.players) if s != seat)
-            known = planes[PLANE_KNOWN:].sum()
+            known = planes[PLANE_KNOWN : encoder.history_at].sum()
             assert planes[PLANE_UNSEEN].sum() + known == hidden
             assert planes[PLANE_PILE].sum() == state.scalars[S_PILE]
             sizes = scalars[X_HAND_SIZES : X_HAND_SIZES + RULES.players]
@@ -152,3 +152,30 @@ def test_actions_are_named_both_ways() -> None:
     assert [action_name(a) for a in (0, 1, 2, 57, 58)] == [
         "stock", "pile", "discard 3S", "discard JK", "no action (actions are 0 to 57)"]
     assert [action_index(a) for a in ("stock", "pile", "3S", "JK")] == [0, 1, 2, 57]
+
+
+def test_version_1_adds_the_public_history_seat_by_seat() -> None:
+    """Per plane (discarded, taken, passed) one plane per seat, the observer first; the
+    rest is version 0's observation, unchanged."""
+    old, new = Encoder(RULES, version=0), Encoder(RULES)
+    assert new.version == 1 and new.size == (4 * 4 + 4) * 56 + 10 + 2 * 4
+    seen = 0
+    for game in _games(RULES, 5, 150):
+        view = game.view()
+        for seat in range(4):
+            obs = new.observation(game.state, seat)
+            planes, scalars = _split(new, obs)
+            before, rest = _split(old, old.observation(game.state, seat))
+            assert np.array_equal(planes[: old.planes], before)
+            assert np.array_equal(scalars, rest)
+            order = [(seat + k) % 4 for k in range(4)]
+            history = planes[old.planes :].reshape(3, 4, N_KINDS)
+            assert np.array_equal(history, view.history_counts[:, order])
+            assert (obs <= new.high).all() and (obs >= new.low).all()
+            seen += int(history.sum())
+    assert seen > 100
+
+
+def test_an_unknown_version_is_refused() -> None:
+    with pytest.raises(ValueError, match=r"version must be one of \(0, 1\)"):
+        Encoder(RULES, version=2)

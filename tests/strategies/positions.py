@@ -37,14 +37,17 @@ from fcsim.strategies.base import (
     I_BEST_DISCARD,
     I_BEST_PENALTY,
     I_DEALER,
+    I_DISCARDED,
     I_GO_OUT_BONUS,
     I_HAND_SIZES,
     I_LAST_TURN,
     I_OUT_SEAT,
+    I_PASSED,
     I_PLAYERS,
     I_ROUND,
     I_SEAT,
     I_STOCK_SIZE,
+    I_TAKEN,
     I_TOTALS,
     I_TURN,
     I_WILD_POINTS,
@@ -205,6 +208,13 @@ def _info(rng: np.random.Generator, round_number: int, players: int, seat: int,
     for s in range(players):
         info[I_TOTALS + s] = int(rng.integers(0, 400))
         info[I_HAND_SIZES + s] = hands[s].sum()
+    # A public history of a few cards a seat and plane, from a generator of its own (the
+    # positions drawn from ``rng`` stay those they were before the view carried it).
+    history = np.random.default_rng([int(info[I_TOTALS]), round_number, turn])
+    for block in (I_DISCARDED, I_TAKEN, I_PASSED):
+        for s in range(players):
+            for kind in history.integers(0, N_KINDS, int(history.integers(0, 4))):
+                info[block + s * N_KINDS + kind] += 1
     return info
 
 

@@ -8,7 +8,8 @@ from fcsim.strategies import StrategyError, families, parse_strategies, parse_st
 
 
 def test_builtin_strategies_are_registered_in_listing_order() -> None:
-    assert [f.name for f in families()] == ["random", "greedy", "expected", "aware", "search",
+    assert [f.name for f in families()] == ["random", "greedy", "expected", "aware", "learned",
+                                            "search",
                                             "oracle", "search_oracle"]
     assert [f.name for f in families() if f.oracle] == ["oracle", "search_oracle"]
 

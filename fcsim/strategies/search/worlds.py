@@ -32,6 +32,7 @@ from fcsim.core.rules import (
 )
 from fcsim.core.solver import penalty_memo
 from fcsim.core.state import (
+    H_SIZE,
     PHASE_DISCARD,
     PHASE_DRAW,
     S_BEST_DISCARD,
@@ -54,12 +55,14 @@ from fcsim.core.state import (
     unpack,
 )
 from fcsim.core.view import (
+    HISTORY_BLOCK,
     I_ALL_WILD,
     I_BEST_DISCARD,
     I_BEST_PENALTY,
     I_DEALER,
     I_GO_OUT_BONUS,
     I_HAND_SIZES,
+    I_HISTORY,
     I_OUT_SEAT,
     I_PLAYERS,
     I_ROUND,
@@ -123,6 +126,10 @@ def seen_part(world: StateData, hand: np.ndarray, pile: np.ndarray, known: np.nd
     state.pile[:] = 0
     state.pile[: pile.shape[0]] = pile
     state.known[:, :] = known
+    for h in range(H_SIZE):
+        for s in range(players):
+            at = I_HISTORY + h * HISTORY_BLOCK + s * N_KINDS
+            state.history[h, s] = info[at : at + N_KINDS]
     state.hands[:, :] = 0
     state.hands[seat, :] = hand
     state.scored[:] = 0

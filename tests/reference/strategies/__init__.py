@@ -15,13 +15,14 @@ from types import ModuleType
 
 from fcsim.strategies import parse_strategy
 
-from . import aware, expected, greedy, oracle, random, search, search_oracle
+from . import aware, expected, greedy, learned, oracle, random, search, search_oracle
 
 TWINS: dict[str, ModuleType] = {
     "random": random,
     "greedy": greedy,
     "expected": expected,
     "aware": aware,
+    "learned": learned,
     "oracle": oracle,
     "search": search,
     "search_oracle": search_oracle,

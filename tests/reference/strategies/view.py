@@ -23,13 +23,16 @@ from fcsim.core.tables import solver_table
 from fcsim.strategies.base import (
     I_ALL_WILD,
     I_DEALER,
+    I_DISCARDED,
     I_GO_OUT_BONUS,
     I_LAST_TURN,
     I_OUT_SEAT,
+    I_PASSED,
     I_PLAYERS,
     I_ROUND,
     I_SEAT,
     I_STOCK_SIZE,
+    I_TAKEN,
     I_TOTALS,
     I_TURN,
     I_WILD_POINTS,
@@ -61,6 +64,10 @@ class View:
     out_seat: int = -1  # the seat that went out, -1 if nobody yet
     go_out_bonus: int = 0
     totals: tuple[int, ...] = ()  # per seat, before this round (empty if not given)
+    # The round's public history, per seat (empty if not given):
+    discarded: tuple[Counter[int], ...] = ()  # every card it discarded
+    taken: tuple[Counter[int], ...] = ()  # every pile card it took
+    passed: tuple[Counter[int], ...] = ()  # the pile tops it passed up
 
 
 def view_from_arguments(hand: np.ndarray, pile: np.ndarray, known: np.ndarray,
@@ -90,7 +97,16 @@ def view_from_arguments(hand: np.ndarray, pile: np.ndarray, known: np.ndarray,
         out_seat=int(info[I_OUT_SEAT]),
         go_out_bonus=int(info[I_GO_OUT_BONUS]),
         totals=tuple(int(t) for t in info[I_TOTALS : I_TOTALS + players]),
+        discarded=_history(info, I_DISCARDED, players),
+        taken=_history(info, I_TAKEN, players),
+        passed=_history(info, I_PASSED, players),
     )
+
+
+def _history(info: np.ndarray, block: int, players: int) -> tuple[Counter[int], ...]:
+    """One history plane of ``info``: per seat, the cards as a multiset."""
+    return tuple(Counter({k: int(info[block + s * N_KINDS + k]) for k in range(N_KINDS)
+                          if info[block + s * N_KINDS + k]}) for s in range(players))
 
 
 def exact(value: float) -> Fraction:

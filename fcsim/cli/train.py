@@ -1,0 +1,154 @@
+"""``fcsim train``: self-play games, training positions, a fitted model and its report."""
+
+from __future__ import annotations
+
+import shlex
+import shutil
+import sys
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+from fcsim.cli.options import Bounded, InputError, make_rules, rule_options
+from fcsim.cli.running import (
+    INTERRUPTED,
+    check_counts,
+    dask_cluster,
+    play_folder,
+    say_set_aside,
+)
+from fcsim.runner import PlanError, RunFolder, RunFolderError, make_plan
+from fcsim.runner.format import MAX_GAMES, MAX_SEED
+from fcsim.runner.lock import FolderBusyError
+from fcsim.runner.pool import ProcessPool
+from fcsim.runner.run import default_workers
+from fcsim.strategies import StrategyError, parse_strategies
+
+DEFAULT_STRATEGIES = "aware,expected"
+MIN_RECORDED_GAMES = 5  # games x share below this hold too few positions to fit anything
+
+
+def _progress(label: str, unit: str) -> Progress:
+    return Progress(TextColumn(label), BarColumn(),
+                    TextColumn(f"{{task.completed:,.0f}}/{{task.total:,.0f}} {unit}"),
+                    TimeElapsedColumn(), console=Console(stderr=True))
+
+
+@click.command("train", short_help="Learn an evaluator from self-play games.")
+@click.option("--strategies", default=DEFAULT_STRATEGIES, show_default=True,
+              help="The self-play lineup: comma-separated specs, repeated around the table "
+                   "(seats rotate every game).")
+@click.option("--games", type=Bounded(1, MAX_GAMES), required=True,
+              help="Self-play games to learn from.")
+@click.option("--seed", type=Bounded(0, MAX_SEED, "S"), default=0, show_default=True,
+              help="Root seed of the games, the sampling and the fit.")
+@click.option("--out", type=click.Path(path_type=Path), required=True,
+              help="Training folder: games/, positions/, model.npz, report.md/.html.")
+@click.option("--players", type=click.IntRange(2, 7), default=4, show_default=True,
+              help="Seats at the table.")
+@rule_options
+@click.option("--share", type=click.FloatRange(0.001, 1.0), default=0.25, show_default=True,
+              help="Share of the discards recorded as training positions.")
+@click.option("--hidden", type=click.IntRange(1, 1024), default=24, show_default=True,
+              help="Hidden units of the network.")
+@click.option("--epochs", type=click.IntRange(1, 1000), default=6, show_default=True,
+              help="Passes over the training positions.")
+@click.option("--check-deals", type=click.IntRange(0, MAX_GAMES), default=100,
+              show_default=True, help="Fresh deals of the strength check: the new model "
+                                      "against the lineup's first strategy (0: none).")
+@click.option("--workers", type=int, help="Local worker processes (default: all cores).")
+@click.option("--resume", is_flag=True, help="Complete the training in --out.")
+@click.option("--scheduler", metavar="tcp://HOST:PORT", help="Play on this Dask scheduler.")
+@click.option("--dask-local", type=int, metavar="N",
+              help="Start a local Dask cluster of N workers and play on it.")
+def train_command(strategies, games, seed, out, players, short, wild_penalty, go_out_bonus,
+                  no_all_wild_melds, turn_cap, share, hidden, epochs, check_deals, workers,
+                  resume, scheduler, dask_local) -> None:
+    """Learn the value of a discard from self-play games and write OUT/model.npz, played by
+    ``learned:model=OUT/model.npz``.
+
+    Example: fcsim train --games 2000 --out results/train
+    """
+    from fcsim.learn.fit import FitError, fit
+    from fcsim.learn.report import write_report
+    from fcsim.learn.training import GAMES, derive_positions, save_model
+
+    check_counts({}, scheduler, dask_local, workers)
+    if games * share < MIN_RECORDED_GAMES:
+        raise InputError(f"--games {games:,} at --share {share:g} are too few to fit anything "
+                         f"(games x share must be at least {MIN_RECORDED_GAMES})")
+    try:
+        listed = [s.spec for s in parse_strategies(strategies)]
+        if len(listed) > players:
+            raise InputError(f"{len(listed)} strategies for --players {players}: list at "
+                             f"most one per seat")
+        rules = make_rules(players, short, wild_penalty, go_out_bonus, no_all_wild_melds,
+                           turn_cap)
+        seating = [listed[seat % len(listed)] for seat in range(players)]
+        plan = make_plan(seating, rules, seed, games)
+        folder = RunFolder.open(out / GAMES, plan, resume)
+    except FolderBusyError as err:
+        raise click.ClickException(str(err)) from None
+    except (StrategyError, PlanError, RunFolderError) as err:
+        raise InputError(str(err)) from None
+    command = shlex.join(["fcsim", "train", *sys.argv[2:]])
+    cluster = dask_cluster(scheduler, dask_local)
+    try:
+        say_set_aside(folder, folder.create())
+        if folder.missing:
+            executor = cluster or ProcessPool(max(min(workers or default_workers(),
+                                                      len(folder.missing)), 1))
+            play_folder(folder, executor, label="self-play", compile_here=not scheduler)
+    finally:
+        folder.release()
+        if cluster is not None:
+            cluster.close()
+    try:
+        with _progress("positions", "games") as progress:
+            task = progress.add_task("positions", total=plan.games)
+            paths = derive_positions(plan, out, share,
+                                     lambda n: progress.advance(task, n))
+        with _progress("fit", "epochs") as progress:
+            task = progress.add_task("fit", total=epochs)
+            result = fit(paths, seed=seed, hidden=hidden, epochs=epochs,
+                         on_epoch=lambda *_: progress.advance(task))
+    except FitError as err:
+        raise InputError(str(err)) from None
+    except KeyboardInterrupt:
+        click.echo(f"Interrupted: the games and the positions done are kept in {out}; run "
+                   f"the same command with --resume to complete it.", err=True)
+        sys.exit(INTERRUPTED)
+    model = save_model(out, result, plan, share, hidden, paths, command)
+    check = _strength_check(out, listed[0], rules, seed, check_deals, workers)
+    write_report(out, model, result, check)
+    click.echo(f"model: {out / 'model.npz'} (held-out error {result.held_out_loss[-1]:.1f}, "
+               f"predicting the mean {result.baseline_loss:.1f}); report: {out / 'report.md'}")
+    if check is not None:
+        click.echo(f"strength check: {check['line']}")
+
+
+def _strength_check(out: Path, against: str, rules, seed: int, deals: int,
+                    workers: int | None) -> dict | None:
+    """The new model against ``against`` on ``deals`` fresh deals (root seed ``seed + 1``:
+    none of the training games), or None."""
+    if deals == 0:
+        return None
+    from fcsim.analysis import load_results
+    from fcsim.analysis.stats import paired_comparison
+    from fcsim.cli.running import play_plan
+
+    learned = f"learned:model={out / 'model.npz'}"
+    if against == learned:
+        return None
+    seating = [learned if seat % 2 == 0 else against for seat in range(rules.players)]
+    folder = out / "check"
+    shutil.rmtree(folder, ignore_errors=True)  # derived from the model: played anew
+    play_plan(seating, rules, seed + 1, deals * rules.players, folder, duplicate=True,
+              workers=workers)
+    row = paired_comparison(load_results(folder), [(learned, against)]).row(0, named=True)
+    line = (f"learned - {against}: {row['mean_diff']:+.2f} points per game, 95% CI "
+            f"[{row['mean_diff_lo']:+.2f}, {row['mean_diff_hi']:+.2f}] over {deals:,} fresh "
+            f"deals at {rules.players} players")
+    return {"line": line, "against": against, "deals": deals, **row}

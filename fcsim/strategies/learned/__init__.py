@@ -1,0 +1,85 @@
+"""``learned``: discards chosen by a value learned from self-play (``fcsim train``).
+
+Draw: as ``expected`` (the discard pile iff it beats the exact expected stock draw by more
+than ``take_margin``). Discard: among the ``candidates`` discards that leave the least
+penalty now, the one whose position the model values best — the model predicts the
+round's outcome for the seat (its penalty less the other seats' mean) from the features of
+:mod:`fcsim.strategies.learned.features`. On a last turn only the penalty now counts: the
+exact best discard.
+
+``learned`` plays the model shipped inside fcsim; ``learned:model=PATH`` any model file
+``fcsim train`` wrote. The model's weights follow the parameter vector, so the compiled
+decision reads them like any parameter (:meth:`Model.vector`); a run records the model
+file's SHA-256, and ``--resume`` refuses a changed one.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from fcsim.core.rules import RuleSet
+from fcsim.strategies.base import I_BEST_DISCARD, I_LAST_TURN, check_slots, decision, param_slots
+from fcsim.strategies.expected import TAKE_MARGIN, discard_candidates
+from fcsim.strategies.expected import Slot as ExpectedSlot
+from fcsim.strategies.expected import draw as expected_draw
+from fcsim.strategies.learned.features import N_FEATURES, discard_features
+from fcsim.strategies.learned.model import DEFAULT_MODEL, load_model, predict
+from fcsim.strategies.registry import Family, Param, register
+
+PARAMS = (
+    TAKE_MARGIN,
+    Param("candidates", 5, "discards (best now) the model compares", low=1, high=14),
+    Param("model", str(DEFAULT_MODEL), "model file written by fcsim train (default: the "
+          "one shipped with fcsim)", path=True),
+)
+Slot = param_slots("LearnedSlot", PARAMS)
+NET = len(Slot)  # the network follows the numeric parameters
+
+
+def model_data(model: str) -> np.ndarray:
+    """The parameter vector's tail: the network of model file ``model``."""
+    return load_model(model).vector()
+
+
+def model_note(rules: RuleSet, model: str) -> str | None:
+    """One line when model file ``model`` was trained under other rules or table sizes
+    than ``rules`` (it still plays: its features carry the table size and the points)."""
+    trained = load_model(model).metadata.get("rules") or {}
+    table = rules.to_dict()
+    differ = [f"{key} {trained[key]!r} there, {table[key]!r} here" for key in sorted(table)
+              if key in trained and trained[key] != table[key] and key != "turn_cap"]
+    if not differ:
+        return None
+    return f"model {model} was trained under other rules ({'; '.join(differ)}); it plays on"
+
+
+@decision
+def discard(hand, pile, known, info, hidden, params, table, scratch, rng):
+    """The candidate discard the model values lowest (the exact best on a last turn)."""
+    if info[I_LAST_TURN] == 1:
+        return info[I_BEST_DISCARD]
+    n, kinds, now, unseen, n_unseen = discard_candidates(hand, pile, known, info, table,
+                                                         scratch, int(params[Slot.candidates]))
+    net = params[NET:]
+    x = np.empty(N_FEATURES)
+    best = 0
+    best_value = np.inf
+    for j in range(n):
+        discard_features(hand, kinds[j], now[j], known, info, unseen, n_unseen, table,
+                         scratch, x)
+        value = predict(x, net)
+        if value < best_value - 1e-9:
+            best = j
+            best_value = value
+    return kinds[best]
+
+
+FAMILY = check_slots(register(Family(
+    "learned",
+    "A value learned from self-play (fcsim train) picks the discard; draws as expected.",
+    expected_draw,
+    discard,
+    PARAMS,
+    data=model_data,
+    table_note=model_note,
+)), ExpectedSlot)  # it plays expected's draw

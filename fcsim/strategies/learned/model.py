@@ -1,0 +1,155 @@
+"""The model file ``fcsim train`` writes and ``learned`` plays: arrays plus provenance.
+
+A model is an ``.npz`` of plain arrays — ``mean`` and ``scale`` (float64[F]: how each
+feature is standardised), ``w1`` (float64[F, H]), ``b1`` (float64[H]), ``w2``
+(float64[H]), ``b2`` (float64[1]): a network with one hidden layer of H rectified units —
+and ``metadata``, a JSON text: the format, the feature set and its names, the rules and
+table sizes it was trained on, the training data's digest, seed and fit metrics.
+Playing it needs numpy and numba only. A file is read once per process and checked
+whole; any problem is one :class:`ModelError` line naming the file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import zipfile
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from fcsim.strategies.learned.features import FEATURE_SET, FEATURES, N_FEATURES
+from fcsim.strategies.registry import StrategyError
+
+MODEL_FORMAT = "fcsim-model"
+MODEL_VERSION = 1
+ARRAYS = ("mean", "scale", "w1", "b1", "w2", "b2")
+MAX_HIDDEN = 1024  # a bound that keeps a corrupt header from asking for gigabytes
+DEFAULT_MODEL = Path(__file__).with_name("default_model.npz")  # the shipped one
+
+# The network as a flat float64 vector (how a numba decision function receives it, after
+# the strategy's own parameters): F, H, mean[F], scale[F], w1[F * H], b1[H], w2[H], b2.
+NET_FEATURES = 0
+NET_HIDDEN = 1
+NET_ARRAYS = 2
+
+
+class ModelError(StrategyError):
+    """A model file that cannot be played: missing, not a model, or of another shape or
+    feature set (the message names the file and the problem)."""
+
+
+@dataclass(frozen=True)
+class Model:
+    """A loaded model: its arrays, its metadata and the SHA-256 of the file's bytes."""
+
+    arrays: dict[str, np.ndarray]
+    metadata: dict[str, Any] = field(default_factory=dict)
+    sha256: str = ""
+
+    @property
+    def hidden(self) -> int:
+        return int(self.arrays["b1"].shape[0])
+
+    def vector(self) -> np.ndarray:
+        """The network as :func:`predict` reads it (float64)."""
+        a = self.arrays
+        head = np.array([N_FEATURES, self.hidden], np.float64)
+        return np.concatenate([head, a["mean"], a["scale"], a["w1"].ravel(), a["b1"],
+                               a["w2"], a["b2"]]).astype(np.float64)
+
+    def to_bytes(self) -> bytes:
+        """The model as an ``.npz`` file's bytes, metadata as JSON text."""
+        sink = io.BytesIO()
+        np.savez(sink, metadata=np.array(json.dumps(self.metadata, sort_keys=True)),
+                 **self.arrays)
+        return sink.getvalue()
+
+
+def file_sha256(path: Path) -> str:
+    """The SHA-256 of a file's bytes, in hex."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def load_model(path: str | Path) -> Model:
+    """The model in ``path``, checked whole; :class:`ModelError` names what is wrong.
+    A file is read once per process while its size and modification time stay the same."""
+    path = Path(path).expanduser()
+    try:
+        stat = path.stat()
+    except OSError:
+        raise ModelError(f"model {path}: no such file") from None
+    return _load(path.resolve(), stat.st_size, stat.st_mtime_ns)
+
+
+@cache
+def _load(path: Path, size: int, mtime_ns: int) -> Model:
+    try:
+        with np.load(path, allow_pickle=False) as npz:
+            contents = {name: npz[name] for name in npz.files}
+    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as err:
+        raise ModelError(f"model {path}: not a model file ({str(err).splitlines()[0]})"
+                         ) from None
+    missing = [name for name in (*ARRAYS, "metadata") if name not in contents]
+    if missing:
+        raise ModelError(f"model {path}: not a model file (no {', '.join(missing)})")
+    try:
+        metadata = json.loads(str(contents.pop("metadata")))
+    except ValueError:
+        raise ModelError(f"model {path}: its metadata is not JSON") from None
+    if not isinstance(metadata, dict) or metadata.get("format") != MODEL_FORMAT:
+        raise ModelError(f"model {path}: not an fcsim model (format "
+                         f"{metadata.get('format') if isinstance(metadata, dict) else None!r})")
+    if metadata.get("feature_set") != FEATURE_SET:
+        raise ModelError(f"model {path}: feature set {metadata.get('feature_set')!r}, but "
+                         f"this fcsim plays feature set {FEATURE_SET}; train it again")
+    arrays = {name: np.asarray(contents[name], np.float64) for name in ARRAYS}
+    _check_shapes(path, arrays)
+    return Model(arrays, metadata, file_sha256(path))
+
+
+def _check_shapes(path: Path, arrays: dict[str, np.ndarray]) -> None:
+    hidden = arrays["b1"].shape[0] if arrays["b1"].ndim == 1 else -1
+    want = {"mean": (N_FEATURES,), "scale": (N_FEATURES,), "w1": (N_FEATURES, hidden),
+            "b1": (hidden,), "w2": (hidden,), "b2": (1,)}
+    for name, shape in want.items():
+        if arrays[name].shape != shape or not 1 <= hidden <= MAX_HIDDEN:
+            raise ModelError(f"model {path}: {name} has shape {arrays[name].shape}, not "
+                             f"{shape} ({N_FEATURES} features, 1 to {MAX_HIDDEN} hidden units)")
+        if not np.isfinite(arrays[name]).all():
+            raise ModelError(f"model {path}: {name} holds values that are not finite")
+    if (arrays["scale"] <= 0).any():
+        raise ModelError(f"model {path}: scale must be positive")
+
+
+def new_metadata(**provenance: Any) -> dict[str, Any]:
+    """A model's metadata: the format, the feature set, and ``provenance``."""
+    return {"format": MODEL_FORMAT, "version": MODEL_VERSION, "feature_set": FEATURE_SET,
+            "features": [name for name, _ in FEATURES], **provenance}
+
+
+@njit(cache=True)
+def predict(x: np.ndarray, net: np.ndarray) -> float:
+    """The network's value of features ``x`` (float64[F]); ``net`` as :meth:`Model.vector`
+    lays it out."""
+    f = int(net[NET_FEATURES])
+    h = int(net[NET_HIDDEN])
+    mean = NET_ARRAYS
+    scale = mean + f
+    w1 = scale + f
+    b1 = w1 + f * h
+    w2 = b1 + h
+    b2 = w2 + h
+    value = net[b2]
+    for j in range(h):
+        z = net[b1 + j]
+        for i in range(f):
+            z += (x[i] - net[mean + i]) / net[scale + i] * net[w1 + i * h + j]
+        if z > 0.0:
+            value += z * net[w2 + j]
+    return value

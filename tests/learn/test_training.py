@@ -1,0 +1,100 @@
+"""``fcsim train`` end to end: a small training run, its resume, and its determinism."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pyarrow.parquet as pq
+import pytest
+from click.testing import CliRunner
+
+from fcsim.cli import cli
+from fcsim.strategies.learned.model import load_model
+
+pytest.importorskip("sklearn")
+
+SMALL = ["--games", "120", "--seed", "5", "--players", "3", "--share", "0.5",
+         "--epochs", "2", "--hidden", "6", "--check-deals", "4", "--workers", "1"]
+
+
+def train(out: Path, *extra: str):
+    return CliRunner().invoke(cli, ["train", *SMALL, "--out", str(out), *extra])
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("train") / "run"
+    result = train(out)
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def test_a_small_training_run_writes_the_model_and_its_report(trained: Path) -> None:
+    model = load_model(trained / "model.npz")
+    meta = model.metadata
+    assert meta["games"] == 120 and meta["seed"] == 5 and meta["players"] == [3]
+    assert meta["strategies"] == ["aware", "expected", "aware"]
+    assert meta["fit"]["epochs"] == 2 and meta["fit"]["held_out_positions"] > 0
+    assert len(meta["data_sha256"]) == 64 and meta["rules"]["players"] == 3
+    report = (trained / "report.md").read_text()
+    assert "held-out" in report and "strength check" in report.lower()
+    assert "learned - aware" in report
+    assert (trained / "report.html").read_text().startswith("<!doctype html>")
+
+
+def test_positions_are_the_runs_discards_with_their_outcomes(trained: Path) -> None:
+    table = pq.read_table(sorted((trained / "positions").glob("part-*.parquet"))[0])
+    rows = table.to_pandas()
+    assert len(rows) > 100 and rows["game"].between(0, 119).all()
+    games = pq.read_table(trained / "games").to_pandas()
+    # the label: the seat's round penalty less the mean of the others' (from the run)
+    for _, row in rows.head(30).iterrows():
+        round_scores = games[games["game"] == row["game"]].sort_values("seat")[
+            f"penalty_{row['round']}"].to_numpy()
+        own = round_scores[row["seat"]]
+        others = np.delete(round_scores, row["seat"]).mean()
+        assert row["own_penalty"] == own
+        assert row["label"] == pytest.approx(own - others, abs=1e-4)
+
+
+def test_resume_redoes_only_what_is_missing_and_gives_the_same_model(trained: Path,
+                                                                      tmp_path: Path) -> None:
+    copy = tmp_path / "copy"
+    shutil.copytree(trained, copy)
+    first = sorted((copy / "positions").glob("part-*.parquet"))
+    first[0].unlink()  # a positions chunk lost
+    (copy / "model.npz").unlink()
+    result = train(copy, "--resume")
+    assert result.exit_code == 0, result.output
+    assert (copy / "model.npz").read_bytes() == (trained / "model.npz").read_bytes()
+    refused = train(copy)  # without --resume, a folder holding a run is refused
+    assert refused.exit_code == 2 and "--resume" in refused.output
+
+
+def test_a_run_with_a_model_is_a_pure_function_of_its_bytes(trained: Path,
+                                                          tmp_path: Path) -> None:
+    from fcsim import load_results, simulate
+
+    spec = f"learned:model={trained / 'model.npz'}"
+    frames = []
+    for name, workers, chunk_size in (("a", 1, 12), ("b", 2, 5)):
+        simulate([spec, "greedy"], 12, tmp_path / name, seed=3, workers=workers,
+                 chunk_size=chunk_size)
+        frames.append(load_results(tmp_path / name).sort(["game", "seat"]).collect())
+    assert frames[0].equals(frames[1])
+    meta = json.loads(pq.read_schema(next((tmp_path / "a").glob("part-*"))).metadata[
+        b"fcsim"])
+    recorded = " ".join(meta["strategy_sources"].values())
+    assert load_model(trained / "model.npz").sha256 in recorded
+
+
+def test_too_few_games_say_so_in_one_line(tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["train", "--games", "2", "--share", "0.01",
+                                      "--players", "2", "--workers", "1",
+                                      "--out", str(tmp_path / "t")])
+    assert result.exit_code == 2
+    assert result.output.startswith("Error: --games 2 at --share 0.01 are too few to fit")
+    assert len(result.output.strip().splitlines()) == 1

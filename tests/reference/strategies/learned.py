@@ -1,0 +1,90 @@
+"""Twin of ``learned``: a model's value of each candidate discard, the least one played.
+
+Draws as ``expected``. Discards: on a last turn the solver's best discard; otherwise,
+among the ``candidates`` best discards now (as ``expected`` ranks them), the one whose
+features (each computed here from its definition in
+``fcsim/strategies/learned/features.py``'s ``FEATURES``, with the exact solver and every
+unseen card enumerated) the model file values lowest: one hidden layer of rectified units
+over the standardised features (ties: the earlier candidate).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+
+from fcsim.core.cards import DECK_SIZE, JOKER, rank_of, suit_of
+from fcsim.strategies.learned.model import load_model
+
+from ..rng import Xoshiro256
+from ..solver import is_wild
+from . import expected
+from .aware import feeds
+from .greedy import solver_best_discard
+from .view import View, penalty, penalty_after_best_discard, unseen_cards, without
+
+draw = expected.draw
+NEAR = 2  # suit neighbours within this many ranks
+
+
+def card_points(kind: int, view: View) -> int:
+    """Points of ``kind`` left unmelded: a joker 50, the wild rank its points, else rank."""
+    if kind == JOKER:
+        return 50
+    return view.wild_points if is_wild(kind, view.round) else rank_of(kind)
+
+
+def features(view: View, kind: int) -> list[float]:
+    """The features of discarding ``kind``, in the order of ``FEATURES``."""
+    kept = without(view.hand, kind)
+    now = penalty(kept, view)
+    draws = [penalty_after_best_discard([*kept, card], view) for card in unseen_cards(view)]
+    count = max(len(draws), 1)
+    nxt = (view.seat + 1) % view.players
+    natural = kind != JOKER
+
+    def same_rank(cards) -> int:
+        return sum(n for c, n in cards.items() if natural and c != JOKER
+                   and rank_of(c) == rank_of(kind))
+
+    near = sum(n for c, n in view.taken[nxt].items() if natural and c != JOKER and (
+        rank_of(c) == rank_of(kind)
+        or (suit_of(c) == suit_of(kind) and 0 < abs(rank_of(c) - rank_of(kind)) <= NEAR)))
+    others = [s for s in range(view.players) if s != view.seat]
+    taken = [sum(view.taken[s].values()) for s in others]
+    return [
+        now,
+        sum(draws) / count,
+        sum(d == 0 for d in draws) / count,
+        sum(d < now for d in draws) / count,
+        card_points(kind, view),
+        1.0 if feeds(kind, view.known[nxt], view.round) else 0.0,
+        near,
+        same_rank(view.passed[nxt]),
+        sum(same_rank(view.discarded[s]) for s in range(view.players)),
+        sum(is_wild(c, view.round) for c in kept),
+        len(kept),
+        view.turn / view.players,
+        view.stock_size / DECK_SIZE,
+        max(taken),
+        sum(taken) / len(others),
+        (view.totals[view.seat] - min(view.totals[s] for s in others)) / 100,
+        view.players,
+    ]
+
+
+def value(model_path: str, x: list[float]) -> float:
+    """The model's value of features ``x``."""
+    a = load_model(model_path).arrays
+    hidden = np.maximum((np.array(x) - a["mean"]) / a["scale"] @ a["w1"] + a["b1"], 0.0)
+    return float(hidden @ a["w2"] + a["b2"][0])
+
+
+def discard(view: View, params: Mapping[str, float], rng: Xoshiro256) -> int:
+    """The solver's best discard on a last turn, else the least valued candidate."""
+    if view.last_turn:
+        return solver_best_discard(view)
+    ranked = expected.candidates(view, int(params["candidates"]))
+    values = [value(str(params["model"]), features(view, kind)) for kind in ranked]
+    return ranked[min(range(len(ranked)), key=lambda j: (values[j], j))]

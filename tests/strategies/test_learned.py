@@ -1,0 +1,25 @@
+"""``learned`` against its twin, on the shipped model and on a model of random weights."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.learn.models import random_model
+from tests.strategies.positions import DISCARD, DRAW, disagreements
+
+
+def test_draws_match_the_twin() -> None:
+    assert disagreements("learned:take_margin=1.5", DRAW, seed=91, count=44,
+                         last_share=0.2) == []
+
+
+@pytest.mark.parametrize(("options", "count"), [("", 44), (",candidates=2", 30),
+                                                 (",candidates=9", 20)])
+def test_discards_match_the_twin(options: str, count: int, tmp_path: Path) -> None:
+    """The shipped model and a random one (other weights, other hidden size), positions
+    with a public history, a quarter of last turns."""
+    model = random_model(tmp_path / "random.npz", hidden=7, seed=3)
+    for spec in (f"learned:candidates=5{options}", f"learned:model={model}{options}"):
+        assert disagreements(spec, DISCARD, seed=92, count=count, last_share=0.25) == []

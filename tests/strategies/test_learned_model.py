@@ -1,0 +1,91 @@
+"""Model files: what ``learned`` refuses (one line naming the file and the problem, exit 2,
+before any game), what it warns about, and how a run records the model."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from fcsim.cli import cli
+from fcsim.strategies import StrategyError, parse_strategy
+from fcsim.strategies.learned.features import FEATURE_SET, N_FEATURES
+from fcsim.strategies.learned.model import DEFAULT_MODEL, Model, load_model, new_metadata
+from tests.learn.models import random_arrays, random_model
+
+
+def compare(model: Path) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, ["compare", f"learned:model={model}", "greedy",
+                                      "--deals", "2"])
+    return result.exit_code, result.output
+
+
+def bad_files(tmp: Path) -> dict[str, tuple[Path, str]]:
+    """Each kind of unusable file, with the words its refusal must hold."""
+    text = tmp / "notes.npz"
+    text.write_text("not a model")
+    no_meta = tmp / "no_meta.npz"
+    np.savez(no_meta, **random_arrays(4, 0))
+    other_set = random_model(tmp / "other_set.npz", feature_set=FEATURE_SET + 1)
+    foreign = random_model(tmp / "foreign.npz", format="something-else")
+    wrong = random_arrays(4, 0)
+    wrong["w1"] = wrong["w1"][:-1]
+    shapes = tmp / "shapes.npz"
+    shapes.write_bytes(Model(wrong, new_metadata()).to_bytes())
+    nan = random_arrays(4, 0)
+    nan["b1"][0] = np.nan
+    not_finite = tmp / "nan.npz"
+    not_finite.write_bytes(Model(nan, new_metadata()).to_bytes())
+    return {"missing": (tmp / "absent.npz", "no such file"),
+            "text": (text, "not a model file"),
+            "no metadata": (no_meta, "no metadata"),
+            "feature set": (other_set, f"feature set {FEATURE_SET + 1}"),
+            "foreign": (foreign, "not an fcsim model"),
+            "shapes": (shapes, f"w1 has shape ({N_FEATURES - 1}, 4)"),
+            "not finite": (not_finite, "not finite")}
+
+
+def test_every_bad_model_file_is_one_line_naming_it(tmp_path: Path) -> None:
+    for what, (path, words) in bad_files(tmp_path).items():
+        code, output = compare(path)
+        assert code == 2, (what, output)
+        assert output.count("\n") == 1 and words in output and path.name in output, what
+        with pytest.raises(StrategyError, match=re.escape(words)):
+            parse_strategy(f"learned:model={path}")
+
+
+def test_the_shipped_model_is_small_and_documents_itself() -> None:
+    assert DEFAULT_MODEL.stat().st_size <= 5 * 2**20
+    model = load_model(DEFAULT_MODEL)
+    assert model.metadata["feature_set"] == FEATURE_SET
+    assert {"seed", "games", "data_sha256", "fit", "rules", "trained_by"} <= set(model.metadata)
+    assert parse_strategy("learned").spec == "learned"
+
+
+def test_a_model_of_other_rules_plays_with_one_warning_line(tmp_path: Path) -> None:
+    model = random_model(tmp_path / "m.npz", rules={"players": 4, "rounds": 11})
+    result = CliRunner().invoke(cli, ["compare", f"learned:model={model}", "greedy",
+                                      "--deals", "1", "--players", "2", "--short",
+                                      "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    warnings = [line for line in result.output.splitlines() if line.startswith("warning:")]
+    assert len(warnings) == 1
+    assert "players 4 there, 2 here" in warnings[0] and "rounds 11 there, 6 here" in warnings[0]
+
+
+def test_resume_refuses_a_changed_model(tmp_path: Path) -> None:
+    from fcsim import simulate
+
+    model = random_model(tmp_path / "m.npz", seed=1)
+    spec = f"learned:model={model}"
+    simulate([spec, "greedy"], 4, tmp_path / "run", chunk_size=2, workers=1)
+    random_model(model, seed=2)  # the file changes
+    result = CliRunner().invoke(cli, ["simulate", "--strategies", f"{spec},greedy",
+                                      "--games", "4", "--chunk-size", "2",
+                                      "--out", str(tmp_path / "run"), "--resume"])
+    assert result.exit_code == 2 and "changed" in result.output, result.output
+    assert json.dumps(load_model(model).sha256[:12]).strip('"') in result.output

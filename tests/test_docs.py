@@ -1,0 +1,66 @@
+"""The documentation site builds with warnings as errors (``mkdocs build --strict``): a
+broken link, a missing page or an API reference that names what no longer exists fails
+here. CI installs the ``docs`` extra; without mkdocs the build fails in CI (``$CI`` set)
+and is skipped elsewhere, saying so."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+
+
+def mkdocs_missing() -> str | None:
+    """Why the site cannot be built here, or None."""
+    for module in ("mkdocs", "material", "mkdocstrings_handlers.python"):
+        try:
+            found = importlib.util.find_spec(module) is not None
+        except ModuleNotFoundError:
+            found = False
+        if not found:
+            return f"{module} is not installed (pip install -e '.[docs]')"
+    return None
+
+
+def _in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def test_the_site_builds_strictly(tmp_path: Path) -> None:
+    reason = mkdocs_missing()
+    if reason is not None:
+        if _in_ci():
+            pytest.fail(f"the documentation build needs the docs extra in CI: {reason}")
+        pytest.skip(f"the site is not built here: {reason}")
+    built = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict",
+         "--config-file", str(ROOT / "mkdocs.yml"), "--site-dir", str(tmp_path / "site")],
+        cwd=ROOT, capture_output=True, text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        timeout=300)
+    assert built.returncode == 0, built.stdout + built.stderr
+    assert (tmp_path / "site" / "reference" / "game.html").exists()
+
+
+def test_every_guide_is_in_the_nav() -> None:
+    """Every page of docs/ has its line in ``mkdocs.yml``'s nav (checked without mkdocs
+    too: the strict build fails on a page left out)."""
+    config = (ROOT / "mkdocs.yml").read_text()
+    pages = [p.relative_to(DOCS).as_posix() for p in DOCS.rglob("*.md")]
+    assert pages
+    assert [p for p in pages if f": {p}" not in config] == []
+
+
+def test_no_page_links_outside_the_docs() -> None:
+    """A relative link out of docs/ (``../fcsim/…``) works on GitHub and breaks the site:
+    name such a path as code instead."""
+    bad = [f"{page.name}: {line.strip()}" for page in DOCS.rglob("*.md")
+           for line in page.read_text().splitlines() if "](../" in line
+           and page.parent == DOCS]
+    assert bad == []
