@@ -24,7 +24,8 @@ PACKAGE = Path(fcsim.__file__).parent
 FLAGS = [flag.name for _, flag in rule_flags()]
 HAND_FLAGS = [flag.name for _, flag in rule_flags() if flag.hand]
 # the commands that play or judge games under the rules (solve takes the hand rules only)
-RULED = ["advise", "compare", "play", "replay", "simulate", "sweep", "tournament", "tune"]
+RULED = ["advise", "compare", "play", "replay", "simulate", "sweep", "tournament", "train",
+         "tune"]
 
 
 @click.command()
