@@ -47,7 +47,8 @@ class Flag:
     ``what`` ``metavar`` stands for), or, when ``sets`` is given, ``name`` alone, which
     sets the rule to ``sets``.
 
-    Declared once, on the rule's field of :class:`RuleSet`: every command's rule options
+    Declared once, in the metadata of the rule's field of :class:`RuleSet` (under
+    ``"flag"``): every command's rule options
     and the command line that plays a run again are built from it
     (:mod:`fcsim.cli.options`). ``hand`` marks a rule that changes what a hand scores
     (``fcsim solve`` takes those alone)."""
@@ -59,10 +60,6 @@ class Flag:
     metavar: str = "N"
     what: str = "a whole number"
     hand: bool = False
-
-
-def _rule(default: object, flag: Flag) -> Field:
-    return field(default=default, metadata={"flag": flag})
 
 
 @dataclass(frozen=True)
@@ -80,17 +77,18 @@ class RuleSet:
     """
 
     players: int = 4  # no rule flag: each command seats its own table
-    rounds: int = _rule(11, Flag("--short", "Short game: 6 rounds (3…8 cards).", sets=6))
-    wild_penalty: int | str = _rule(20, Flag(
+    rounds: int = field(default=11, metadata={"flag": Flag(
+        "--short", "Short game: 6 rounds (3…8 cards).", sets=6)})
+    wild_penalty: int | str = field(default=20, metadata={"flag": Flag(
         "--wild-penalty", "Points of an unmelded wild-rank card: N or 'face'.",
-        parse=_wild_penalty, metavar="face|N", what="'face' or a whole number", hand=True))
-    go_out_bonus: int = _rule(0, Flag("--go-out-bonus",
-                                      "Points for the player who goes out (e.g. -10)."))
-    all_wild_melds: bool = _rule(True, Flag(
+        parse=_wild_penalty, metavar="face|N", what="'face' or a whole number", hand=True)})
+    go_out_bonus: int = field(default=0, metadata={"flag": Flag(
+        "--go-out-bonus", "Points for the player who goes out (e.g. -10).")})
+    all_wild_melds: bool = field(default=True, metadata={"flag": Flag(
         "--no-all-wild-melds", "Every meld needs a natural card (3+ wilds alone are no meld).",
-        sets=False, hand=True))
-    turn_cap: int = _rule(DEFAULT_TURN_CAP, Flag(
-        "--turn-cap", "Turns after which a round nobody goes out of is stopped and flagged."))
+        sets=False, hand=True)})
+    turn_cap: int = field(default=DEFAULT_TURN_CAP, metadata={"flag": Flag(
+        "--turn-cap", "Turns after which a round nobody goes out of is stopped and flagged.")})
 
     def __post_init__(self) -> None:
         if not _whole(self.players) or not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
