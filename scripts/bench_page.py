@@ -48,7 +48,9 @@ python scripts/bench_engine.py --scale 0.1 --page    # any script, any arguments
 Figures depend on the machine and on what else runs on it: compare figures side by side
 (`--against REF`, where a script takes it, measures a git ref in the same run) rather than
 across sections measured on different days. Each section's command gives the sizes it
-ran at; a script's defaults are its full-size measurement.
+ran at; a script's defaults are its full-size measurement. "measured … at commit" names
+the commit measured, marked when `fcsim/` had uncommitted changes; a script's own
+`commit=…-dirty` marks any uncommitted change, this page's included.
 """
 
 

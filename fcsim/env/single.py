@@ -1,8 +1,9 @@
 """Five Crowns as a Gymnasium environment: one learner seat, built-in opponents in the
-others. Registered as ``fcsim/FiveCrowns-v0`` when :mod:`fcsim.env` is imported.
+others. Registered as ``fcsim/FiveCrowns-v1`` (and ``-v0``, the observation without the
+public history) when :mod:`fcsim.env` is imported.
 
 >>> import gymnasium, fcsim.env
->>> env = gymnasium.make("fcsim/FiveCrowns-v0", players=2, opponents="greedy")
+>>> env = gymnasium.make("fcsim/FiveCrowns-v1", players=2, opponents="greedy")
 >>> obs, info = env.reset(seed=3)
 >>> obs["action_mask"][:2].tolist(), env.action_space
 ([1, 1], Discrete(58))

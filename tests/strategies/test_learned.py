@@ -23,3 +23,15 @@ def test_discards_match_the_twin(options: str, count: int, tmp_path: Path) -> No
     model = random_model(tmp_path / "random.npz", hidden=7, seed=3)
     for spec in (f"learned:candidates=5{options}", f"learned:model={model}{options}"):
         assert disagreements(spec, DISCARD, seed=92, count=count, last_share=0.25) == []
+
+
+def test_learned_plays_as_an_agent_and_as_an_environments_opponent() -> None:
+    import fcsim
+
+    rules = fcsim.RuleSet(players=3, rounds=6)
+    game = fcsim.Game(seed=4, rules=rules)
+    totals = game.play([fcsim.agent("learned"), fcsim.agent("aware"), fcsim.agent("greedy")])
+    assert game.over and len(totals) == 3
+    env = pytest.importorskip("fcsim.env").FiveCrownsEnv(rules=rules, opponents="learned")
+    observation, _ = env.reset(seed=1)
+    assert observation["action_mask"].any()
