@@ -19,7 +19,7 @@ interval (normal approximation over the worlds), best first by points against th
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -36,33 +36,22 @@ from fcsim.core.cards import (
 )
 from fcsim.core.rules import MAX_PLAYERS, MIN_PLAYERS, ROUND_COUNTS, RuleSet
 from fcsim.core.solver import best_discard_kernel
-from fcsim.core.state import DRAW_PILE, DRAW_STOCK, shared_scratch
-from fcsim.core.tables import solver_table
-from fcsim.core.view import (
-    DRAW_ACTIONS,
-    I_ALL_WILD,
-    I_BEST_DISCARD,
-    I_BEST_PENALTY,
-    I_DEALER,
-    I_GO_OUT_BONUS,
-    I_HAND_SIZES,
-    I_LAST_TURN,
-    I_OUT_SEAT,
-    I_PLAYERS,
-    I_ROUND,
-    I_SEAT,
-    I_STOCK_SIZE,
-    I_TOTALS,
-    I_TURN,
-    I_WILD_POINTS,
-    I_WILD_RANK,
-    INFO_SIZE,
-    NO_HIDDEN,
-    View,
+from fcsim.core.state import (
+    DRAW_PILE,
+    DRAW_STOCK,
+    PHASE_DISCARD,
+    PHASE_DRAW,
+    Scalar,
+    StateData,
+    new_state,
+    shared_scratch,
+    state_views,
 )
+from fcsim.core.tables import solver_table
+from fcsim.core.view import DRAW_ACTIONS, NO_HIDDEN, Info, View
 from fcsim.errors import FcsimError
 from fcsim.strategies.search.bind import bound_module
-from fcsim.strategies.search.rollout import O_OUT_FIRST, O_PENALTY, O_SIZE, O_TABLE
+from fcsim.strategies.search.rollout import O_SIZE, Outcome
 
 Z95 = 1.959963984540054
 DEFAULT_WORLDS = 1000
@@ -150,8 +139,8 @@ def _legal(view: View) -> tuple[list[str], np.ndarray]:
     if it goes out (the game makes that move itself)."""
     if view.phase == "draw":
         return list(DRAW_ACTIONS), np.array([DRAW_STOCK, DRAW_PILE], dtype=np.int64)
-    if view.info[I_BEST_PENALTY] == 0:
-        kinds = np.array([view.info[I_BEST_DISCARD]], dtype=np.int64)
+    if view.info[Info.BEST_PENALTY] == 0:
+        kinds = np.array([view.info[Info.BEST_DISCARD]], dtype=np.int64)
     else:
         kinds = np.flatnonzero(view.hand_counts).astype(np.int64)
     return [format_card(int(k)) for k in kinds], kinds
@@ -186,14 +175,14 @@ def advise(view: View, worlds: int = DEFAULT_WORLDS, seconds: float | None = Non
         if seconds is not None and time.perf_counter() - start > seconds and done >= MIN_WORLDS:
             break
     out = out[:, :done]
-    rows = [ActionAdvice(name, Estimate.of(out[a, :, O_PENALTY], lowest=0.0),
-                         Estimate.of(out[a, :, O_OUT_FIRST], lowest=0.0, highest=1.0),
-                         Estimate.of(out[a, :, O_TABLE]))
+    rows = [ActionAdvice(name, Estimate.of(out[a, :, Outcome.PENALTY], lowest=0.0),
+                         Estimate.of(out[a, :, Outcome.OUT_FIRST], lowest=0.0, highest=1.0),
+                         Estimate.of(out[a, :, Outcome.TABLE]))
             for a, name in enumerate(names)]
     order = sorted(range(len(rows)), key=lambda a: rows[a].against_table.mean)
     margin = None
     if len(order) > 1:
-        margin = Estimate.of(out[order[1], :, O_TABLE] - out[order[0], :, O_TABLE])
+        margin = Estimate.of(out[order[1], :, Outcome.TABLE] - out[order[0], :, Outcome.TABLE])
     return Advice(view.phase, done, time.perf_counter() - start, [rows[a] for a in order],
                   margin)
 
@@ -272,8 +261,8 @@ def _check_copies(places: list[tuple[str, np.ndarray]]) -> None:
 
 
 def position_view(position: Position) -> View:
-    """The advised seat's view of ``position``; :class:`PositionError` (one line) if the
-    position cannot occur."""
+    """The advised seat's view of ``position``, cut from a state holding it as the game
+    cuts every view; :class:`PositionError` (one line) if the position cannot occur."""
     rules = position.rules
     rnd = _whole(position.round, "round", 1, max(ROUND_COUNTS))
     players = _whole(position.players, "players", MIN_PLAYERS, MAX_PLAYERS)
@@ -317,26 +306,37 @@ def position_view(position: Position) -> View:
     if stock < 0:
         raise PositionError(f"{-stock} cards more than the deck holds")
     turn = _whole(position.turn, "turn", 0, rules.turn_cap)
-    info = np.zeros(INFO_SIZE, dtype=np.int64)
-    info[I_ROUND], info[I_WILD_RANK], info[I_SEAT], info[I_PLAYERS] = rnd, n, 0, players
-    info[I_DEALER], info[I_STOCK_SIZE], info[I_TURN] = players - 1, stock, turn
-    info[I_LAST_TURN] = int(position.last_turn)
-    info[I_OUT_SEAT] = players - 1 if position.last_turn else -1
-    info[I_WILD_POINTS] = rules.wild_points(rnd)
-    info[I_ALL_WILD] = int(rules.all_wild_melds)
-    info[I_GO_OUT_BONUS] = rules.go_out_bonus
-    info[I_BEST_DISCARD] = info[I_BEST_PENALTY] = -1
+    totals = [_whole(score, f"seat {seat}'s score", -100_000, 100_000)
+              for seat, score in enumerate(scores)]
+    return View.of(_position_data(position, players, hand, pile_kinds, known, totals, stock,
+                                  turn))
+
+
+def _position_data(position: Position, players: int, hand: np.ndarray,
+                   pile_kinds: np.ndarray, known: np.ndarray, totals: list[int], stock: int,
+                   turn: int) -> StateData:
+    """A game state holding ``position`` (checked) with seat 0 to move: the other hands
+    are left empty, as a view shows only their sizes."""
+    rules = replace(position.rules, players=players)
+    rnd = position.round
+    drawing = int(hand.sum()) == wild_rank(rnd)
+    data = new_state(rules)
+    state = state_views(data)
+    sc = state.scalars
+    sc[Scalar.ROUND], sc[Scalar.DEALER], sc[Scalar.SEAT] = rnd, players - 1, 0
+    sc[Scalar.TURN], sc[Scalar.STOCK], sc[Scalar.PILE] = turn, stock, pile_kinds.size
+    sc[Scalar.OUT_SEAT] = players - 1 if position.last_turn else -1
+    sc[Scalar.WILD_POINTS] = rules.wild_points(rnd)
+    sc[Scalar.PHASE] = PHASE_DRAW if drawing else PHASE_DISCARD
     if not drawing:
-        best, penalty = best_discard_kernel(hand.astype(np.int8), rnd, info[I_WILD_POINTS],
-                                            rules.all_wild_melds, solver_table(),
-                                            shared_scratch())
-        info[I_BEST_DISCARD], info[I_BEST_PENALTY] = best, penalty
-    for seat in range(players):
-        info[I_TOTALS + seat] = _whole(scores[seat], f"seat {seat}'s score", -100_000,
-                                       100_000)
-        info[I_HAND_SIZES + seat] = sizes[seat]
-    return View("draw" if drawing else "discard", hand.astype(np.int8), pile_kinds, known,
-                info, np.zeros(4, dtype=np.uint64))
+        sc[Scalar.BEST_DISCARD], sc[Scalar.BEST_PENALTY] = best_discard_kernel(
+            hand.astype(np.int8), rnd, rules.wild_points(rnd), rules.all_wild_melds,
+            solver_table(), shared_scratch())
+    state.hands[0] = hand
+    state.pile[: pile_kinds.size] = pile_kinds
+    state.known[:] = known
+    state.totals[:] = totals
+    return data
 
 
 __all__ = ["ActionAdvice", "Advice", "Estimate", "Position", "PositionError", "advise",

@@ -27,10 +27,8 @@ from fcsim.core.state import (
     PHASE_DISCARD,
     PHASE_DRAW,
     PHASE_GAME_OVER,
-    S_PHASE,
-    S_ROUND,
-    S_SEAT,
     GameState,
+    Scalar,
     StateData,
     copy_state,
     new_game,
@@ -113,23 +111,23 @@ class Game:
 
     @property
     def over(self) -> bool:
-        return int(self._data.ints[S_PHASE]) == PHASE_GAME_OVER
+        return int(self._data.ints[Scalar.PHASE]) == PHASE_GAME_OVER
 
     @property
     def to_move(self) -> int | None:
         """The seat that decides next (None once the game is over)."""
-        return None if self.over else int(self._data.ints[S_SEAT])
+        return None if self.over else int(self._data.ints[Scalar.SEAT])
 
     @property
     def phase(self) -> str | None:
         """``"draw"`` or ``"discard"`` (None once the game is over)."""
-        phase = int(self._data.ints[S_PHASE])
+        phase = int(self._data.ints[Scalar.PHASE])
         return {PHASE_DRAW: "draw", PHASE_DISCARD: "discard"}.get(phase)
 
     @property
     def round(self) -> int:
         """The round being played (the last one once the game is over)."""
-        return int(self._data.ints[S_ROUND])
+        return int(self._data.ints[Scalar.ROUND])
 
     @property
     def totals(self) -> list[int]:
@@ -151,7 +149,7 @@ class Game:
         raises :class:`~fcsim.core.view.IllegalMoveError` naming it."""
         if self.over:
             raise IllegalMoveError(f"the game is over: {action!r} cannot be played")
-        drawing = int(self._data.ints[S_PHASE]) == PHASE_DRAW
+        drawing = int(self._data.ints[Scalar.PHASE]) == PHASE_DRAW
         status, rows = play_action(self._data, action_code(action, drawing), self._table,
                                    self._scratch, self._trace, 0)
         if status != OK:

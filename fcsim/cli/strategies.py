@@ -43,5 +43,5 @@ def strategies_command() -> None:
         click.echo(family.name + (f"  [{'; '.join(tags)}]" if tags else ""))
         click.echo(f"    {family.description}")
         for p in family.params:
-            default = int(p.default) if p.integer else p.default
+            default = int(p.default) if p.numeric and p.integer else p.default
             click.echo(f"    {p.name}={default}  {p.help}".rstrip())

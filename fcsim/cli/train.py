@@ -67,7 +67,7 @@ def _progress(label: str, unit: str) -> Progress:
 def train_command(strategies, games, seed, out, players, rules, share, hidden, epochs,
                   check_deals, workers, resume, scheduler, dask_local) -> None:
     """Learn the value of a discard from self-play games and write OUT/model.npz, played by
-    ``learned:model=OUT/model.npz``.
+    the strategy learned:model=OUT/model.npz.
 
     Example: fcsim train --games 2000 --out results/train
     """

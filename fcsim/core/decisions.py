@@ -11,23 +11,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from fcsim.core.events import (
-    EV_TURN,
-    TURN_JOKERS,
-    TURN_NUMBER,
-    TURN_PENALTY_AFTER,
-    TURN_PENALTY_BEFORE,
-    TURN_STOCK,
-    TURN_WILDS,
-)
+from fcsim.core.events import EV_TURN, Turn
 
 # Columns of a decision array, and the EV_TURN column each is copied from (-1: the
 # game's index in the batch and the strategy index are the collector's own).
 DECISION_SOURCES = {
-    "game": -1, "strategy": -1, "round": 1, "seat": 2, "source": 3, "drawn": 4,
-    "discard": 5, "went_out": 6, "last_turn": 7, "turn": TURN_NUMBER, "stock": TURN_STOCK,
-    "penalty_before": TURN_PENALTY_BEFORE, "penalty_after": TURN_PENALTY_AFTER,
-    "wilds": TURN_WILDS, "jokers": TURN_JOKERS,
+    "game": -1, "strategy": -1, "round": Turn.ROUND, "seat": Turn.SEAT,
+    "source": Turn.SOURCE, "drawn": Turn.DRAWN, "discard": Turn.DISCARD,
+    "went_out": Turn.OUT, "last_turn": Turn.LAST_TURN, "turn": Turn.NUMBER,
+    "stock": Turn.STOCK, "penalty_before": Turn.PENALTY_BEFORE,
+    "penalty_after": Turn.PENALTY_AFTER, "wilds": Turn.WILDS, "jokers": Turn.JOKERS,
 }
 DECISION_COLUMN = {name: i for i, name in enumerate(DECISION_SOURCES)}
 DECISION_WIDTH = len(DECISION_SOURCES)

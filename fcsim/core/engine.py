@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import NamedTuple
 
 import numpy as np
 from numba import NumbaExperimentalFeatureWarning, njit
@@ -23,6 +25,7 @@ from fcsim.core.borrow import borrow
 from fcsim.core.cards import DECK_SIZE, N_KINDS, format_card
 from fcsim.core.decisions import COPIED, collect_turns, empty_decisions
 from fcsim.core.events import TRACE_WIDTH, rows_per_game
+from fcsim.core.records import RoundInfo, Score
 from fcsim.core.rules import RuleSet
 from fcsim.core.state import (
     DRAW_PILE,
@@ -32,17 +35,8 @@ from fcsim.core.state import (
     OK,
     PHASE_DRAW,
     PHASE_GAME_OVER,
-    RI_CAPPED,
-    RI_OUT_SEAT,
-    RI_OUT_TURN,
-    RI_TURNS,
-    S_PHASE,
-    S_PILE,
-    S_SEAT,
-    SC_JOKER_PTS,
-    SC_PENALTY,
-    SC_WILD_PTS,
     GameState,
+    Scalar,
     StateData,
     apply_discard,
     apply_draw,
@@ -80,9 +74,36 @@ Agent = Callable[[View], object]  # a Python agent: view -> action
 EXPECTED_TURNS = 250  # decision rows a game is first given room for (4 x greedy: ~150)
 
 
+class ResultArrays(NamedTuple):
+    """What :func:`record` fills (G games, R rounds, P seats): the seats' game results,
+    and every round's :data:`~fcsim.core.records.Score` and
+    :data:`~fcsim.core.records.RoundInfo` records as the state holds them."""
+
+    total: np.ndarray  # int16[G, P]
+    place: np.ndarray  # int8[G, P]
+    win: np.ndarray  # bool[G, P]
+    scores: np.ndarray  # int16[G, R, P, len(Score)]
+    rounds: np.ndarray  # int16[G, R, len(RoundInfo)]
+
+    @classmethod
+    def empty(cls, games: int, rules: RuleSet) -> ResultArrays:
+        g, r, p = games, rules.rounds, rules.players
+        return cls(total=np.zeros((g, p), np.int16), place=np.zeros((g, p), np.int8),
+                   win=np.zeros((g, p), np.bool_),
+                   scores=np.zeros((g, r, p, len(Score)), _wide(Score)),
+                   rounds=np.zeros((g, r, len(RoundInfo)), _wide(RoundInfo)))
+
+
+def _wide(record: type[IntEnum]) -> np.dtype:
+    """A type that holds every field of ``record`` as it is stored."""
+    return np.result_type(*(field.dtype for field in record))
+
+
 @dataclass(frozen=True)
 class GameResults:
-    """Per-game results of :func:`play_games` (G games, R rounds, P seats)."""
+    """Per-game results of :func:`play_games` (G games, R rounds, P seats); the per-round
+    fields are those of :data:`~fcsim.core.records.Score` and
+    :data:`~fcsim.core.records.RoundInfo`, by their column names and types."""
 
     total: np.ndarray  # int16[G, P]
     place: np.ndarray  # int8[G, P]
@@ -96,19 +117,15 @@ class GameResults:
     capped: np.ndarray  # bool[G, R]
 
     @classmethod
+    def of(cls, arrays: ResultArrays) -> GameResults:
+        """The results held in ``arrays``, each record field its own array."""
+        per_round = {f.column: arrays.scores[..., f].astype(f.dtype) for f in Score}
+        per_round |= {f.column: arrays.rounds[..., f].astype(f.dtype) for f in RoundInfo}
+        return cls(total=arrays.total, place=arrays.place, win=arrays.win, **per_round)
+
+    @classmethod
     def empty(cls, games: int, rules: RuleSet) -> GameResults:
-        g, r, p = games, rules.rounds, rules.players
-        return cls(total=np.zeros((g, p), np.int16), place=np.zeros((g, p), np.int8),
-                   win=np.zeros((g, p), np.bool_), penalty=np.zeros((g, r, p), np.int16),
-                   wild_pts=np.zeros((g, r, p), np.int16),
-                   joker_pts=np.zeros((g, r, p), np.int16), out_seat=np.zeros((g, r), np.int8),
-                   out_turn=np.zeros((g, r), np.int16), turns=np.zeros((g, r), np.int16),
-                   capped=np.zeros((g, r), np.bool_))
-
-
-def astuple_of(results: GameResults) -> tuple:
-    """The result arrays in field order, as :func:`record` takes them."""
-    return tuple(getattr(results, f.name) for f in fields(results))
+        return cls.of(ResultArrays.empty(games, rules))
 
 
 @njit(cache=True)
@@ -130,10 +147,10 @@ def advance(state: GameState, seating: np.ndarray, draws, discards, params: np.n
     sc = state.scalars
     while True:
         row = settle(state, table, scratch, trace, row)
-        phase = sc[S_PHASE]
+        phase = sc[Scalar.PHASE]
         if phase == PHASE_GAME_OVER:
             return GAME_OVER, -1, 0, row
-        who = seating[sc[S_SEAT]]
+        who = seating[sc[Scalar.SEAT]]
         if external[who]:
             return WAITING, who, 0, row
         move = seat_move(state, who, draws, discards, params, oracle, info, hidden, table,
@@ -154,14 +171,14 @@ def seat_move(state: GameState, who: int, draws, discards, params: np.ndarray,
     view cut from ``state`` into ``info`` (and, for an oracle, ``hidden``), its draw or
     discard function called. The move is not applied."""
     sc = state.scalars
-    seat = sc[S_SEAT]
+    seat = sc[Scalar.SEAT]
     hand = state.hands[seat]
-    pile = state.pile[: sc[S_PILE]]
+    pile = state.pile[: sc[Scalar.PILE]]
     seen = hidden[:0, :0]  # what a fair seat gets
     if oracle[who]:
         seen = hidden
     fill_info(state, info)
-    if sc[S_PHASE] == PHASE_DRAW:
+    if sc[Scalar.PHASE] == PHASE_DRAW:
         if oracle[who]:
             reveal(state, hidden)  # as the turn starts; the discard sees the same
         return draws[who](hand, pile, state.known, info, seen, params[who], table, scratch,
@@ -182,52 +199,55 @@ def run_to_decision(data: StateData, seating: np.ndarray, draws, discards,
 
 
 @njit(cache=True)
-def record_game(data: StateData, g: int, out: tuple) -> None:
+def record_game(data: StateData, g: int, out: ResultArrays) -> None:
     """:func:`record` on ``data``, for callers in Python."""
     record(lend(data), g, out)
 
 
 @njit(cache=True)
-def record(state: GameState, g: int, out: tuple) -> None:
-    """Copy the finished game in ``state`` into row ``g`` of the result arrays ``out``
-    (GameResults' fields, in order)."""
-    total, place, win, penalty, wild_pts, joker_pts, out_seat, out_turn, turns, capped = out
+def record(state: GameState, g: int, out: ResultArrays) -> None:
+    """Copy the finished game in ``state`` into row ``g`` of ``out``."""
     totals = state.totals
     players = totals.shape[0]
     best = totals.min()
     for s in range(players):
-        total[g, s] = totals[s]
+        out.total[g, s] = totals[s]
         lower = 0
         for o in range(players):
             if totals[o] < totals[s]:
                 lower += 1
-        place[g, s] = lower + 1
-        win[g, s] = totals[s] == best
+        out.place[g, s] = lower + 1
+        out.win[g, s] = totals[s] == best
+    scores, rounds = out.scores[g], out.rounds[g]
     for r in range(state.round_info.shape[0]):
         for s in range(players):
-            penalty[g, r, s] = state.scores[r, s, SC_PENALTY]
-            wild_pts[g, r, s] = state.scores[r, s, SC_WILD_PTS]
-            joker_pts[g, r, s] = state.scores[r, s, SC_JOKER_PTS]
-        out_seat[g, r] = state.round_info[r, RI_OUT_SEAT]
-        out_turn[g, r] = state.round_info[r, RI_OUT_TURN]
-        turns[g, r] = state.round_info[r, RI_TURNS]
-        capped[g, r] = state.round_info[r, RI_CAPPED] == 1
+            for field in range(scores.shape[2]):
+                scores[r, s, field] = state.scores[r, s, field]
+        for field in range(rounds.shape[1]):
+            rounds[r, field] = state.round_info[r, field]
 
 
-# _play_games' progress array: an illegal move (status, strategy, game, move), the trace
-# rows used, the decision rows used, the games played.
-P_STATUS, P_STRATEGY, P_GAME, P_MOVE, P_TRACE_ROWS, P_DECISIONS, P_GAMES = range(7)
+# _play_games' progress array, by name.
+Progress = IntEnum("Progress", [
+    "STATUS",  # an illegal move: the step's status, …
+    "STRATEGY",  # … the strategy that made it, …
+    "GAME",  # … in which game, …
+    "MOVE",  # … and the move
+    "TRACE_ROWS",  # the trace rows used
+    "DECISIONS",  # the decision rows used
+    "GAMES",  # the games played
+], start=0)
 
 
 @njit(cache=True)
 def _play_games(seeds, seating, draws, discards, params, oracle, external, data, table,
                 scratch, out, trace, decisions, progress):
-    """Play one game per seed with numba seats only, from game ``progress[P_GAMES]``; see
+    """Play one game per seed with numba seats only, from game ``progress[Progress.GAMES]``; see
     :func:`play_games`.
 
     With a ``decisions`` array (more than zero rows) each game is traced on its own in
     ``trace`` and its turns are collected into ``decisions``; the loop stops early, before
-    a game that might not fit. ``progress`` int64[7]: see the ``P_*`` positions.
+    a game that might not fit. ``progress`` int64[len(Progress)]: see :data:`Progress`.
     """
     state = lend(data)
     info = np.zeros(INFO_SIZE, dtype=np.int64)
@@ -236,8 +256,8 @@ def _play_games(seeds, seating, draws, discards, params, oracle, external, data,
     # int64, not the literal 0: numba would compile advance() for that literal too.
     first_row = np.int64(0)
     row = first_row
-    used = progress[P_DECISIONS]
-    for g in range(progress[P_GAMES], seeds.shape[0]):
+    used = progress[Progress.DECISIONS]
+    for g in range(progress[Progress.GAMES], seeds.shape[0]):
         if recording:
             if decisions.shape[0] - used < trace.shape[0]:
                 break
@@ -246,14 +266,14 @@ def _play_games(seeds, seating, draws, discards, params, oracle, external, data,
         status, who, move, row = advance(state, seating[g], draws, discards, params, oracle,
                                          external, info, hidden, table, scratch, trace, row)
         if status != GAME_OVER:
-            progress[P_STATUS], progress[P_STRATEGY] = status, who
-            progress[P_GAME], progress[P_MOVE] = g, move
+            progress[Progress.STATUS], progress[Progress.STRATEGY] = status, who
+            progress[Progress.GAME], progress[Progress.MOVE] = g, move
             return
         record(state, g, out)
         if recording:
             used = collect_turns(trace, row, g, seating[g], COPIED, decisions, used)
-        progress[P_GAMES] = g + 1
-    progress[P_TRACE_ROWS], progress[P_DECISIONS] = row, used
+        progress[Progress.GAMES] = g + 1
+    progress[Progress.TRACE_ROWS], progress[Progress.DECISIONS] = row, used
 
 
 def illegal_move(strategy: str, status: int, move: int, game: int | None = None
@@ -369,32 +389,32 @@ class _Recorder:
 def _run(seeds, seating, strategies: Sequence[object], rules: RuleSet, trace_rows: int,
          recorder: _Recorder | None = None) -> tuple[GameResults, np.ndarray]:
     seeds, seating = _check(seeds, seating, strategies, rules)
-    res = GameResults.empty(len(seeds), rules)
-    out = astuple_of(res)
+    out = ResultArrays.empty(len(seeds), rules)
     trace = np.zeros((trace_rows, TRACE_WIDTH), np.int16)
     tables = decision_tables(strategies)
     if tables[-1].any():  # some seat is a Python agent
         rows = _play_with_agents(seeds, seating, strategies, rules, tables, out, trace,
                                  recorder)
-        return res, trace[:rows]
-    progress = np.zeros(P_GAMES + 1, np.int64)
+        return GameResults.of(out), trace[:rows]
+    progress = np.zeros(len(Progress), np.int64)
     draws, discards, params, oracle, external = tables
     data, table, scratch = new_state(rules), solver_table(), shared_scratch()
     no_decisions = empty_decisions(0)
     while True:
         if recorder is not None:
             recorder.make_room()
-            progress[P_DECISIONS] = recorder.used
+            progress[Progress.DECISIONS] = recorder.used
         _play_games(seeds, seating, draws, discards, params, oracle, external, data, table,
                     scratch, out, trace, no_decisions if recorder is None else recorder.rows,
                     progress)
-        if progress[P_STATUS] != OK:
-            status, who, game, move = (int(x) for x in progress[:P_TRACE_ROWS])
-            raise illegal_move(_name(strategies[who]), status, move, game)
+        if progress[Progress.STATUS] != OK:
+            who = int(progress[Progress.STRATEGY])
+            raise illegal_move(_name(strategies[who]), int(progress[Progress.STATUS]),
+                               int(progress[Progress.MOVE]), int(progress[Progress.GAME]))
         if recorder is not None:
-            recorder.used = int(progress[P_DECISIONS])
-        if recorder is None or progress[P_GAMES] == len(seeds):
-            return res, trace[: int(progress[P_TRACE_ROWS])]
+            recorder.used = int(progress[Progress.DECISIONS])
+        if recorder is None or progress[Progress.GAMES] == len(seeds):
+            return GameResults.of(out), trace[: int(progress[Progress.TRACE_ROWS])]
 
 
 def play_games(seeds: np.ndarray, seating: np.ndarray, strategies: Sequence[object],
@@ -444,13 +464,14 @@ def warm_up(strategies: Sequence[object], rules: RuleSet) -> None:
     """
     no_games = np.zeros(0, np.uint64)
     seating = np.zeros((0, rules.players), np.int8)
-    out = astuple_of(GameResults.empty(0, rules))
+    out = ResultArrays.empty(0, rules)
     draws, discards, params, oracle, external = decision_tables(strategies)
     _play_games(no_games, seating, draws, discards, params, oracle, external,
                 new_state(rules), solver_table(), shared_scratch(), out,
                 np.zeros((0, TRACE_WIDTH), np.int16), empty_decisions(0),
-                np.zeros(P_GAMES + 1, np.int64))
+                np.zeros(len(Progress), np.int64))
 
 
-__all__ = ["GAME_OVER", "WAITING", "GameResults", "advance", "decision_tables", "illegal_move",
-           "play_games", "play_recorded", "record", "seat_move", "trace_game", "warm_up"]
+__all__ = ["GAME_OVER", "WAITING", "GameResults", "ResultArrays", "advance", "decision_tables",
+           "illegal_move", "play_games", "play_recorded", "record", "seat_move", "trace_game",
+           "warm_up"]

@@ -9,6 +9,7 @@ at once, so untraced batch games pay one branch per event.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from enum import IntEnum
 
 import numpy as np
 from numba import njit
@@ -19,21 +20,39 @@ from fcsim.core.rules import ROUND_COUNTS, RuleSet
 
 EV_DEAL = 1  # round, dealer, upcard
 EV_HAND = 2  # round, seat, n, kinds…
-EV_TURN = 3  # round, seat, source, drawn, discard, out, last_turn; then TURN_* below
+EV_TURN = 3  # the fields of Turn below
 EV_RESHUFFLE = 4  # round, stock size
 EV_CAPPED = 5  # round
 EV_SCORE = 6  # round, seat, penalty, wild_pts, joker_pts, went_out, n, kinds…
 EV_END = 7  # totals…
 HAND_COL = 4  # EV_HAND: first kind
 SCORE_COL = 8  # EV_SCORE: first kind
-# EV_TURN's further columns, the turn as the decision data records it (fcsim.core.decisions);
-# the event dicts leave them out.
-TURN_NUMBER = 8  # the round's turn count after this turn (the first turn is 1)
-TURN_STOCK = 9  # stock size after the draw
-TURN_PENALTY_BEFORE = 10  # least penalty of the hand before the draw
-TURN_PENALTY_AFTER = 11  # least penalty of the cards kept after the discard
-TURN_WILDS = 12  # wild-rank cards held after the discard
-TURN_JOKERS = 13  # jokers held after the discard
+# An EV_TURN row, by name (a record: see fcsim.core.records): the code and the turn as
+# write_event writes them, then the turn as the decision data records it
+# (fcsim.core.decisions; write_turn_details writes it, the event dicts leave it out).
+Turn = IntEnum("Turn", [
+    "CODE",
+    "ROUND",
+    "SEAT",
+    "SOURCE",  # DRAW_STOCK or DRAW_PILE
+    "DRAWN",
+    "DISCARD",
+    "OUT",  # 1 if the seat went out
+    "LAST_TURN",  # 1 on a last turn (someone went out before)
+    "NUMBER",  # the round's turn count after this turn (the first turn is 1)
+    "STOCK",  # stock size after the draw
+    "PENALTY_BEFORE",  # least penalty of the hand before the draw
+    "PENALTY_AFTER",  # least penalty of the cards kept after the discard
+    "WILDS",  # wild-rank cards held after the discard
+    "JOKERS",  # jokers held after the discard
+], start=0)
+# The fields the decision data adds, under their flat names.
+TURN_NUMBER = Turn.NUMBER
+TURN_STOCK = Turn.STOCK
+TURN_PENALTY_BEFORE = Turn.PENALTY_BEFORE
+TURN_PENALTY_AFTER = Turn.PENALTY_AFTER
+TURN_WILDS = Turn.WILDS
+TURN_JOKERS = Turn.JOKERS
 MAX_KEPT = wild_rank(max(ROUND_COUNTS))  # the largest hand a round is scored with (13)
 TRACE_WIDTH = SCORE_COL + MAX_KEPT  # the widest row: a score and the hand kept
 
@@ -65,13 +84,14 @@ def write_cards(trace: np.ndarray, row: int, col: int, hand: np.ndarray) -> None
 def write_turn_details(trace: np.ndarray, row: int, turn: int, stock: int,
                        penalty_before: int, penalty_after: int, wilds: int,
                        jokers: int) -> None:
-    """Append the ``TURN_*`` columns to the EV_TURN row before ``row`` (when tracing)."""
+    """Append the decision data's fields of :data:`Turn` to the EV_TURN row before ``row``
+    (when tracing)."""
     if trace.shape[0] == 0:
         return
     at = trace[row - 1]
-    at[TURN_NUMBER], at[TURN_STOCK] = turn, stock
-    at[TURN_PENALTY_BEFORE], at[TURN_PENALTY_AFTER] = penalty_before, penalty_after
-    at[TURN_WILDS], at[TURN_JOKERS] = wilds, jokers
+    at[Turn.NUMBER], at[Turn.STOCK] = turn, stock
+    at[Turn.PENALTY_BEFORE], at[Turn.PENALTY_AFTER] = penalty_before, penalty_after
+    at[Turn.WILDS], at[Turn.JOKERS] = wilds, jokers
 
 
 def rows_per_game(rules: RuleSet) -> int:
@@ -122,10 +142,11 @@ class EventDecoder:
             deal["hands"].append(_cards(row, HAND_COL, int(row[3])))
             return deal if len(deal["hands"]) == self.rules.players else None
         if code == EV_TURN:
-            return {"event": "turn", "round": r, "seat": int(row[2]),
-                    "source": "discard" if row[3] else "stock",
-                    "drawn": format_card(int(row[4])), "discard": format_card(int(row[5])),
-                    "out": bool(row[6]), "last_turn": bool(row[7])}
+            return {"event": "turn", "round": r, "seat": int(row[Turn.SEAT]),
+                    "source": "discard" if row[Turn.SOURCE] else "stock",
+                    "drawn": format_card(int(row[Turn.DRAWN])),
+                    "discard": format_card(int(row[Turn.DISCARD])),
+                    "out": bool(row[Turn.OUT]), "last_turn": bool(row[Turn.LAST_TURN])}
         if code == EV_RESHUFFLE:
             return {"event": "reshuffle", "round": r, "stock_size": int(row[2])}
         if code == EV_CAPPED:

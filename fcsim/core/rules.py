@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import Field, asdict, dataclass, field, fields
+from enum import IntEnum
 
 import numpy as np
 
@@ -16,15 +17,26 @@ ROUND_COUNTS = (11, 6)
 DEFAULT_TURN_CAP = 2000
 FACE = "face"
 
-# Positions in the int64 vector returned by RuleSet.as_array (read by the kernels).
-R_PLAYERS = 0
-R_ROUNDS = 1
-R_WILD_PENALTY = 2  # FACE_VALUE means "face value of the wild-rank card"
-R_GO_OUT_BONUS = 3
-R_ALL_WILD_MELDS = 4
-R_TURN_CAP = 5
-R_SIZE = 6
-FACE_VALUE = -1  # R_WILD_PENALTY of face-value wilds
+# The int64 vector returned by RuleSet.as_array (read by the kernels), by name (a record:
+# see fcsim.core.records).
+Rule = IntEnum("Rule", [
+    "PLAYERS",
+    "ROUNDS",
+    "WILD_PENALTY",  # FACE_VALUE means "face value of the wild-rank card"
+    "GO_OUT_BONUS",
+    "ALL_WILD_MELDS",
+    "TURN_CAP",
+], start=0)
+R_SIZE = len(Rule)
+# The fields under the flat names callers outside the core import.
+R_PLAYERS = Rule.PLAYERS
+R_ROUNDS = Rule.ROUNDS
+R_WILD_PENALTY = Rule.WILD_PENALTY
+R_GO_OUT_BONUS = Rule.GO_OUT_BONUS
+R_ALL_WILD_MELDS = Rule.ALL_WILD_MELDS
+R_TURN_CAP = Rule.TURN_CAP
+
+FACE_VALUE = -1  # Rule.WILD_PENALTY of face-value wilds
 
 
 class RulesError(FcsimError, ValueError):
@@ -124,14 +136,14 @@ class RuleSet:
         return wild_rank(round_number) if self.wild_penalty == FACE else int(self.wild_penalty)
 
     def as_array(self) -> np.ndarray:
-        """The rules as ``int64[R_SIZE]`` for the kernels (see the ``R_*`` positions)."""
+        """The rules as ``int64[R_SIZE]`` for the kernels (the fields of :data:`Rule`)."""
         out = np.zeros(R_SIZE, dtype=np.int64)
-        out[R_PLAYERS] = self.players
-        out[R_ROUNDS] = self.rounds
-        out[R_WILD_PENALTY] = FACE_VALUE if self.wild_penalty == FACE else self.wild_penalty
-        out[R_GO_OUT_BONUS] = self.go_out_bonus
-        out[R_ALL_WILD_MELDS] = int(self.all_wild_melds)
-        out[R_TURN_CAP] = self.turn_cap
+        out[Rule.PLAYERS] = self.players
+        out[Rule.ROUNDS] = self.rounds
+        out[Rule.WILD_PENALTY] = FACE_VALUE if self.wild_penalty == FACE else self.wild_penalty
+        out[Rule.GO_OUT_BONUS] = self.go_out_bonus
+        out[Rule.ALL_WILD_MELDS] = int(self.all_wild_melds)
+        out[Rule.TURN_CAP] = self.turn_cap
         return out
 
     def to_dict(self) -> dict:

@@ -30,6 +30,7 @@ the same on a :class:`StateData`, for callers in Python.
 
 from __future__ import annotations
 
+from enum import IntEnum
 from typing import NamedTuple
 
 import numpy as np
@@ -61,37 +62,30 @@ from fcsim.core.events import (
     write_event,
     write_turn_details,
 )
+from fcsim.core.records import RoundInfo, Score
 from fcsim.core.rng import seed_state, shuffle, stream_seed
-from fcsim.core.rules import (
-    FACE_VALUE,
-    R_ALL_WILD_MELDS,
-    R_GO_OUT_BONUS,
-    R_PLAYERS,
-    R_ROUNDS,
-    R_SIZE,
-    R_TURN_CAP,
-    R_WILD_PENALTY,
-    RuleSet,
-)
+from fcsim.core.rules import FACE_VALUE, R_SIZE, Rule, RuleSet
 from fcsim.core.solver import best_discard_kernel, new_scratch, penalty_memo
 
-# Positions in GameState.scalars.
-S_ROUND = 0  # the round being played (1…), 0 before the first
-S_DEALER = 1
-S_SEAT = 2  # the seat to move
-S_TURN = 3  # turns played this round
-S_OUT_SEAT = 4  # the seat that went out this round, -1 if nobody yet
-S_OUT_TURN = 5  # the turn it went out on
-S_CAPPED = 6  # 1 when the round was stopped by the turn cap
-S_PHASE = 7  # PHASE_*
-S_STOCK = 8  # cards in the stock (its top is stock[S_STOCK - 1])
-S_PILE = 9  # cards in the discard pile (its top is pile[S_PILE - 1])
-S_SOURCE = 10  # this turn's draw source (DRAW_STOCK / DRAW_PILE)
-S_DRAWN = 11  # this turn's drawn card
-S_BEST_DISCARD = 12  # the solver's best discard of the hand just drawn to…
-S_BEST_PENALTY = 13  # … and the penalty it leaves
-S_WILD_POINTS = 14  # points of an unmelded wild-rank card this round
-S_SIZE = 15
+# GameState.scalars, by name (a record: see fcsim.core.records).
+Scalar = IntEnum("Scalar", [
+    "ROUND",  # the round being played (1…), 0 before the first
+    "DEALER",
+    "SEAT",  # the seat to move
+    "TURN",  # turns played this round
+    "OUT_SEAT",  # the seat that went out this round, -1 if nobody yet
+    "OUT_TURN",  # the turn it went out on
+    "CAPPED",  # 1 when the round was stopped by the turn cap
+    "PHASE",  # PHASE_*
+    "STOCK",  # cards in the stock (its top is stock[STOCK - 1])
+    "PILE",  # cards in the discard pile (its top is pile[PILE - 1])
+    "SOURCE",  # this turn's draw source (DRAW_STOCK / DRAW_PILE)
+    "DRAWN",  # this turn's drawn card
+    "BEST_DISCARD",  # the solver's best discard of the hand just drawn to…
+    "BEST_PENALTY",  # … and the penalty it leaves
+    "WILD_POINTS",  # points of an unmelded wild-rank card this round
+], start=0)
+S_SIZE = len(Scalar)
 
 # Phases: what the game waits for.
 PHASE_ROUND_START = 0  # a round to deal
@@ -109,24 +103,44 @@ ERR_DRAW = 1  # a draw source other than stock or pile
 ERR_DISCARD = 2  # a card the hand does not hold
 ERR_PHASE = 3  # a move the game is not waiting for
 
-# GameState.round_info columns (the round's, per round).
-RI_OUT_SEAT = 0
-RI_OUT_TURN = 1
-RI_TURNS = 2
-RI_CAPPED = 3
-RI_SIZE = 4
-
-# GameState.scores columns (per round and seat).
-SC_PENALTY = 0
-SC_WILD_PTS = 1
-SC_JOKER_PTS = 2
-SC_SIZE = 3
+# GameState.scores and GameState.round_info hold the fcsim.core.records Score and RoundInfo.
+SC_SIZE = len(Score)
+RI_SIZE = len(RoundInfo)
 
 # GameState.history planes: the round's public record of each seat (counts per kind).
-H_DISCARDED = 0  # the cards it discarded
-H_TAKEN = 1  # the pile cards it took
-H_PASSED = 2  # the pile tops it passed up (it drew from the stock instead)
-H_SIZE = 3
+Plane = IntEnum("Plane", [
+    "DISCARDED",  # the cards it discarded
+    "TAKEN",  # the pile cards it took
+    "PASSED",  # the pile tops it passed up (it drew from the stock instead)
+], start=0)
+H_SIZE = len(Plane)
+
+# The fields under the flat names callers outside the core import.
+S_ROUND = Scalar.ROUND
+S_DEALER = Scalar.DEALER
+S_SEAT = Scalar.SEAT
+S_TURN = Scalar.TURN
+S_OUT_SEAT = Scalar.OUT_SEAT
+S_OUT_TURN = Scalar.OUT_TURN
+S_CAPPED = Scalar.CAPPED
+S_PHASE = Scalar.PHASE
+S_STOCK = Scalar.STOCK
+S_PILE = Scalar.PILE
+S_SOURCE = Scalar.SOURCE
+S_DRAWN = Scalar.DRAWN
+S_BEST_DISCARD = Scalar.BEST_DISCARD
+S_BEST_PENALTY = Scalar.BEST_PENALTY
+S_WILD_POINTS = Scalar.WILD_POINTS
+SC_PENALTY = Score.PENALTY
+SC_WILD_PTS = Score.WILD_PTS
+SC_JOKER_PTS = Score.JOKER_PTS
+RI_OUT_SEAT = RoundInfo.OUT_SEAT
+RI_OUT_TURN = RoundInfo.OUT_TURN
+RI_TURNS = RoundInfo.TURNS
+RI_CAPPED = RoundInfo.CAPPED
+H_DISCARDED = Plane.DISCARDED
+H_TAKEN = Plane.TAKEN
+H_PASSED = Plane.PASSED
 
 _DECK = full_deck()  # frozen into the kernels as a constant
 
@@ -140,14 +154,15 @@ class GameState(NamedTuple):
     """Every part of a game (``P`` seats, ``R`` rounds) by name: views into its
     :class:`StateData`, which njit code steps in place.
 
-    ``scalars`` int64[S_SIZE] (``S_*`` positions); ``rules`` int64[R_SIZE]
-    (``RuleSet.as_array``); ``totals`` int64[P] (before the round being played);
-    ``scores`` int64[R, P, SC_SIZE]; ``round_info`` int64[R, RI_SIZE]; ``seed``
+    ``scalars`` int64[S_SIZE] (:data:`Scalar` fields); ``rules`` int64[R_SIZE]
+    (``RuleSet.as_array``, :data:`~fcsim.core.rules.Rule` fields); ``totals`` int64[P]
+    (before the round being played); ``scores`` int64[R, P, SC_SIZE] and ``round_info``
+    int64[R, RI_SIZE] (:mod:`fcsim.core.records`: ``Score``, ``RoundInfo``); ``seed``
     uint64[1], the game seed; ``rng`` uint64[4], the play stream (reshuffles and
     strategies' own random choices); ``stock`` and ``pile`` int8[116] (kinds, bottom first;
     lengths in the scalars); ``hands`` and ``known`` int8[P, 56] (copies per kind; known:
     taken from the pile and not discarded since); ``history`` int8[H_SIZE, P, 56], the
-    round's public record per seat (``H_*`` planes); ``scored`` int8[P] (1: scored this
+    round's public record per seat (:data:`Plane` planes); ``scored`` int8[P] (1: scored this
     round already).
     """
 
@@ -192,8 +207,8 @@ def state_views(data: StateData) -> GameState:
     """The parts of ``data`` by name (views, no copy). Plain code, also compiled as
     :func:`unpack`, so Python and the kernels read one layout."""
     ints, cards, streams = data
-    players = ints[S_SIZE + R_PLAYERS]
-    rounds = ints[S_SIZE + R_ROUNDS]
+    players = ints[S_SIZE + Rule.PLAYERS]
+    rounds = ints[S_SIZE + Rule.ROUNDS]
     at = S_SIZE + R_SIZE
     scores_end = at + players + rounds * players * SC_SIZE
     hands_at = 2 * DECK_SIZE
@@ -264,34 +279,34 @@ def reset_game(state: GameState, seed: np.uint64) -> None:
     state.scores[:, :, :] = 0
     state.round_info[:, :] = 0
     state.scalars[:] = 0
-    state.scalars[S_OUT_SEAT] = -1
-    state.scalars[S_PHASE] = PHASE_ROUND_START
+    state.scalars[Scalar.OUT_SEAT] = -1
+    state.scalars[Scalar.PHASE] = PHASE_ROUND_START
 
 
 @njit(cache=True)
 def hand_size(state: GameState) -> int:
     """Cards a hand holds between turns this round (``round + 2``)."""
-    return wild_rank(state.scalars[S_ROUND])
+    return wild_rank(state.scalars[Scalar.ROUND])
 
 
 @njit(cache=True)
 def wild_points_of(rules: np.ndarray, round_number: int) -> int:
     """Points of an unmelded wild-rank card in ``round_number`` under ``rules``
     (``RuleSet.as_array``): the face value of the rank, or the fixed penalty."""
-    penalty = rules[R_WILD_PENALTY]
+    penalty = rules[Rule.WILD_PENALTY]
     return wild_rank(round_number) if penalty == FACE_VALUE else penalty
 
 
 @njit(cache=True)
 def players_of(state: GameState) -> int:
     """Seats at the table."""
-    return state.rules[R_PLAYERS]
+    return state.rules[Rule.PLAYERS]
 
 
 @njit(cache=True)
 def all_wild_melds(state: GameState) -> bool:
     """Whether three or more wilds alone are a meld under the state's rules."""
-    return state.rules[R_ALL_WILD_MELDS] == 1
+    return state.rules[Rule.ALL_WILD_MELDS] == 1
 
 
 @njit(cache=True)
@@ -316,7 +331,7 @@ def begin_round(state: GameState, trace: np.ndarray, row: int) -> int:
     """Deal the next round (docs/ENGINE.md, steps 1-3); the next trace row."""
     sc = state.scalars
     players = players_of(state)
-    r = sc[S_ROUND] + 1
+    r = sc[Scalar.ROUND] + 1
     n = wild_rank(r)
     dealer = (r - 1) % players
     deal_rng = np.empty(4, dtype=np.uint64)
@@ -326,11 +341,11 @@ def begin_round(state: GameState, trace: np.ndarray, row: int) -> int:
     state.known[:, :] = 0
     state.history[:, :, :] = 0
     state.scored[:] = 0
-    sc[S_ROUND], sc[S_DEALER], sc[S_SEAT] = r, dealer, (dealer + 1) % players
-    sc[S_TURN], sc[S_OUT_SEAT], sc[S_OUT_TURN], sc[S_CAPPED] = 0, -1, 0, 0
-    sc[S_STOCK], sc[S_PILE] = stock_len, 1
-    sc[S_WILD_POINTS] = wild_points_of(state.rules, r)
-    sc[S_PHASE] = PHASE_DRAW
+    sc[Scalar.ROUND], sc[Scalar.DEALER], sc[Scalar.SEAT] = r, dealer, (dealer + 1) % players
+    sc[Scalar.TURN], sc[Scalar.OUT_SEAT], sc[Scalar.OUT_TURN], sc[Scalar.CAPPED] = 0, -1, 0, 0
+    sc[Scalar.STOCK], sc[Scalar.PILE] = stock_len, 1
+    sc[Scalar.WILD_POINTS] = wild_points_of(state.rules, r)
+    sc[Scalar.PHASE] = PHASE_DRAW
     row = write_event(trace, row, EV_DEAL, r, dealer, state.pile[0])
     for s in range(players):
         row = write_event(trace, row, EV_HAND, r, s, n)
@@ -342,13 +357,13 @@ def begin_round(state: GameState, trace: np.ndarray, row: int) -> int:
 def _reshuffle(state: GameState) -> None:
     """Turn the discard pile but its top card into a shuffled stock (play stream)."""
     sc = state.scalars
-    pile_len = sc[S_PILE]
+    pile_len = sc[Scalar.PILE]
     top = state.pile[pile_len - 1]
     for j in range(pile_len - 1):
         state.stock[j] = state.pile[j]
     shuffle(state.rng, state.stock, pile_len - 1)
     state.pile[0] = top
-    sc[S_STOCK], sc[S_PILE] = pile_len - 1, 1
+    sc[Scalar.STOCK], sc[Scalar.PILE] = pile_len - 1, 1
 
 
 @njit(cache=True)
@@ -372,13 +387,13 @@ def wild_split(hand: np.ndarray, wild_pos: int, left: int, wild_points: int
 def _score_seat(state: GameState, seat: int, table: np.ndarray, scratch: np.ndarray) -> None:
     """Fix ``seat``'s round score: the least penalty of the cards it keeps, split into
     wild-rank and joker points (docs/ENGINE.md, step 5)."""
-    r = state.scalars[S_ROUND]
+    r = state.scalars[Scalar.ROUND]
     hand = state.hands[seat]
-    wild_points = state.scalars[S_WILD_POINTS]
+    wild_points = state.scalars[Scalar.WILD_POINTS]
     pen, left = penalty_memo(hand, r, wild_points, all_wild_melds(state), table, scratch)
     wild_pts, joker_pts = wild_split(hand, r - 1, left, wild_points)
     score = state.scores[r - 1, seat]
-    score[SC_PENALTY], score[SC_WILD_PTS], score[SC_JOKER_PTS] = pen, wild_pts, joker_pts
+    score[Score.PENALTY], score[Score.WILD_PTS], score[Score.JOKER_PTS] = pen, wild_pts, joker_pts
     state.scored[seat] = 1
 
 
@@ -391,32 +406,32 @@ def apply_draw(state: GameState, source: int, table: np.ndarray, scratch: np.nda
     discard. Returns (status, next trace row); an illegal source changes nothing.
     """
     sc = state.scalars
-    if sc[S_PHASE] != PHASE_DRAW:
+    if sc[Scalar.PHASE] != PHASE_DRAW:
         return ERR_PHASE, row
     if source != DRAW_STOCK and source != DRAW_PILE:
         return ERR_DRAW, row
-    seat = sc[S_SEAT]
+    seat = sc[Scalar.SEAT]
     if source == DRAW_STOCK:
-        state.history[H_PASSED, seat, state.pile[sc[S_PILE] - 1]] += 1
-        if sc[S_STOCK] == 0:
+        state.history[Plane.PASSED, seat, state.pile[sc[Scalar.PILE] - 1]] += 1
+        if sc[Scalar.STOCK] == 0:
             _reshuffle(state)
-            row = write_event(trace, row, EV_RESHUFFLE, sc[S_ROUND], sc[S_STOCK])
-        sc[S_STOCK] -= 1
-        card = state.stock[sc[S_STOCK]]
+            row = write_event(trace, row, EV_RESHUFFLE, sc[Scalar.ROUND], sc[Scalar.STOCK])
+        sc[Scalar.STOCK] -= 1
+        card = state.stock[sc[Scalar.STOCK]]
     else:
-        sc[S_PILE] -= 1
-        card = state.pile[sc[S_PILE]]
+        sc[Scalar.PILE] -= 1
+        card = state.pile[sc[Scalar.PILE]]
         state.known[seat, card] += 1
-        state.history[H_TAKEN, seat, card] += 1
+        state.history[Plane.TAKEN, seat, card] += 1
     hand = state.hands[seat]
     hand[card] += 1
-    sc[S_SOURCE], sc[S_DRAWN] = source, card
-    best, best_pen = best_discard_kernel(hand, sc[S_ROUND], sc[S_WILD_POINTS],
+    sc[Scalar.SOURCE], sc[Scalar.DRAWN] = source, card
+    best, best_pen = best_discard_kernel(hand, sc[Scalar.ROUND], sc[Scalar.WILD_POINTS],
                                          all_wild_melds(state), table, scratch)
-    sc[S_BEST_DISCARD], sc[S_BEST_PENALTY] = best, best_pen
+    sc[Scalar.BEST_DISCARD], sc[Scalar.BEST_PENALTY] = best, best_pen
     if best_pen == 0:  # going out is automatic
         return OK, _end_turn(state, best, True, table, scratch, trace, row)
-    sc[S_PHASE] = PHASE_DISCARD
+    sc[Scalar.PHASE] = PHASE_DISCARD
     return OK, row
 
 
@@ -428,9 +443,9 @@ def apply_discard(state: GameState, kind: int, table: np.ndarray, scratch: np.nd
     Returns (status, next trace row); a card the hand does not hold changes nothing.
     """
     sc = state.scalars
-    if sc[S_PHASE] != PHASE_DISCARD:
+    if sc[Scalar.PHASE] != PHASE_DISCARD:
         return ERR_PHASE, row
-    if kind < 0 or kind >= N_KINDS or state.hands[sc[S_SEAT], kind] == 0:
+    if kind < 0 or kind >= N_KINDS or state.hands[sc[Scalar.SEAT], kind] == 0:
         return ERR_DISCARD, row
     return OK, _end_turn(state, kind, False, table, scratch, trace, row)
 
@@ -441,18 +456,19 @@ def _trace_turn_details(state: GameState, seat: int, drop: int, table: np.ndarra
     """The turn just traced as the decision data records it (events.TURN_*): the least
     penalty of the hand before the draw and after the discard, the wilds kept."""
     sc = state.scalars
-    r, wild_points, all_wild = sc[S_ROUND], sc[S_WILD_POINTS], all_wild_melds(state)
+    r, wild_points, all_wild = sc[Scalar.ROUND], sc[Scalar.WILD_POINTS], all_wild_melds(state)
     hand = state.hands[seat]
     after, _ = penalty_memo(hand, r, wild_points, all_wild, table, scratch)
     hand[drop] += 1  # the hand as it was before the draw, for a moment
-    hand[sc[S_DRAWN]] -= 1
+    hand[sc[Scalar.DRAWN]] -= 1
     before, _ = penalty_memo(hand, r, wild_points, all_wild, table, scratch)
-    hand[sc[S_DRAWN]] += 1
+    hand[sc[Scalar.DRAWN]] += 1
     hand[drop] -= 1
     wilds = 0
     for s in range(N_SUITS):
         wilds += hand[kind_at(wild_index(r), s)]
-    write_turn_details(trace, row, sc[S_TURN], sc[S_STOCK], before, after, wilds, hand[JOKER])
+    write_turn_details(trace, row, sc[Scalar.TURN], sc[Scalar.STOCK], before, after, wilds,
+                       hand[JOKER])
 
 
 @njit(cache=True, inline=INLINE_STEP)
@@ -461,33 +477,34 @@ def _end_turn(state: GameState, drop: int, went_out: bool, table: np.ndarray,
     """Discard ``drop`` and close the turn: a last turn is scored, going out starts the
     last turns, the turn cap stops the round, else the next seat is to move."""
     sc = state.scalars
-    seat = sc[S_SEAT]
+    seat = sc[Scalar.SEAT]
     state.hands[seat, drop] -= 1
-    state.pile[sc[S_PILE]] = drop
-    sc[S_PILE] += 1
-    state.history[H_DISCARDED, seat, drop] += 1
+    state.pile[sc[Scalar.PILE]] = drop
+    sc[Scalar.PILE] += 1
+    state.history[Plane.DISCARDED, seat, drop] += 1
     if state.known[seat, drop] > 0:
         state.known[seat, drop] -= 1
-    sc[S_TURN] += 1
-    last = sc[S_OUT_SEAT] >= 0
-    row = write_event(trace, row, EV_TURN, sc[S_ROUND], seat, sc[S_SOURCE], sc[S_DRAWN], drop,
-                      1 if went_out else 0, 1 if last else 0)
+    sc[Scalar.TURN] += 1
+    last = sc[Scalar.OUT_SEAT] >= 0
+    # events.Turn's fields, in order:
+    row = write_event(trace, row, EV_TURN, sc[Scalar.ROUND], seat, sc[Scalar.SOURCE],
+                      sc[Scalar.DRAWN], drop, 1 if went_out else 0, 1 if last else 0)
     if trace.shape[0]:
         _trace_turn_details(state, seat, drop, table, scratch, trace, row)
     if last:
         _score_seat(state, seat, table, scratch)
     elif went_out:
-        sc[S_OUT_SEAT], sc[S_OUT_TURN] = seat, sc[S_TURN]
-        state.scores[sc[S_ROUND] - 1, seat, SC_PENALTY] = state.rules[R_GO_OUT_BONUS]
+        sc[Scalar.OUT_SEAT], sc[Scalar.OUT_TURN] = seat, sc[Scalar.TURN]
+        state.scores[sc[Scalar.ROUND] - 1, seat, Score.PENALTY] = state.rules[Rule.GO_OUT_BONUS]
         state.scored[seat] = 1
-    elif sc[S_TURN] >= state.rules[R_TURN_CAP]:
-        sc[S_CAPPED] = 1
-        sc[S_PHASE] = PHASE_ROUND_END
+    elif sc[Scalar.TURN] >= state.rules[Rule.TURN_CAP]:
+        sc[Scalar.CAPPED] = 1
+        sc[Scalar.PHASE] = PHASE_ROUND_END
         return row
     seat = (seat + 1) % players_of(state)
-    sc[S_SEAT] = seat
-    done = sc[S_OUT_SEAT] >= 0 and seat == sc[S_OUT_SEAT]
-    sc[S_PHASE] = PHASE_ROUND_END if done else PHASE_DRAW
+    sc[Scalar.SEAT] = seat
+    done = sc[Scalar.OUT_SEAT] >= 0 and seat == sc[Scalar.OUT_SEAT]
+    sc[Scalar.PHASE] = PHASE_ROUND_END if done else PHASE_DRAW
     return row
 
 
@@ -496,25 +513,25 @@ def finish_round(state: GameState, table: np.ndarray, scratch: np.ndarray, trace
                  row: int) -> int:
     """Score the round (docs/ENGINE.md, steps 5-6); the next round, or the game's end."""
     sc = state.scalars
-    r = sc[S_ROUND]
-    if sc[S_CAPPED]:
+    r = sc[Scalar.ROUND]
+    if sc[Scalar.CAPPED]:
         row = write_event(trace, row, EV_CAPPED, r)
     for s in range(players_of(state)):
         if state.scored[s] == 0:
             _score_seat(state, s, table, scratch)
         score = state.scores[r - 1, s]
-        state.totals[s] += score[SC_PENALTY]
-        row = write_event(trace, row, EV_SCORE, r, s, score[SC_PENALTY], score[SC_WILD_PTS],
-                          score[SC_JOKER_PTS], 1 if s == sc[S_OUT_SEAT] else 0,
+        state.totals[s] += score[Score.PENALTY]
+        row = write_event(trace, row, EV_SCORE, r, s, score[Score.PENALTY], score[Score.WILD_PTS],
+                          score[Score.JOKER_PTS], 1 if s == sc[Scalar.OUT_SEAT] else 0,
                           wild_rank(r))
         write_cards(trace, row, SCORE_COL, state.hands[s])
     info = state.round_info[r - 1]
-    info[RI_OUT_SEAT], info[RI_OUT_TURN] = sc[S_OUT_SEAT], sc[S_OUT_TURN]
-    info[RI_TURNS], info[RI_CAPPED] = sc[S_TURN], sc[S_CAPPED]
-    if r < state.rules[R_ROUNDS]:
-        sc[S_PHASE] = PHASE_ROUND_START
+    info[RoundInfo.OUT_SEAT], info[RoundInfo.OUT_TURN] = sc[Scalar.OUT_SEAT], sc[Scalar.OUT_TURN]
+    info[RoundInfo.TURNS], info[RoundInfo.CAPPED] = sc[Scalar.TURN], sc[Scalar.CAPPED]
+    if r < state.rules[Rule.ROUNDS]:
+        sc[Scalar.PHASE] = PHASE_ROUND_START
         return row
-    sc[S_PHASE] = PHASE_GAME_OVER
+    sc[Scalar.PHASE] = PHASE_GAME_OVER
     if trace.shape[0]:
         trace[row, 0] = EV_END
         trace[row, 1 : 1 + players_of(state)] = state.totals
@@ -528,7 +545,7 @@ def settle(state: GameState, table: np.ndarray, scratch: np.ndarray, trace: np.n
     """Make the steps that need no decision — finish a round, begin the next — until a
     seat must decide or the game is over; the next trace row."""
     while True:
-        phase = state.scalars[S_PHASE]
+        phase = state.scalars[Scalar.PHASE]
         if phase == PHASE_ROUND_END:
             row = finish_round(state, table, scratch, trace, row)
         elif phase == PHASE_ROUND_START:
@@ -544,7 +561,7 @@ def act(state: GameState, action: int, table: np.ndarray, scratch: np.ndarray,
 
     Returns (status, next trace row); an illegal action changes nothing.
     """
-    if state.scalars[S_PHASE] == PHASE_DRAW:
+    if state.scalars[Scalar.PHASE] == PHASE_DRAW:
         status, row = apply_draw(state, action, table, scratch, trace, row)
     else:
         status, row = apply_discard(state, action, table, scratch, trace, row)

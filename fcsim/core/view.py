@@ -17,7 +17,9 @@ Two ways to decide, on the same view:
   ``hand``     int8[56]     own cards, copies per kind (n cards; n+1 when discarding)
   ``pile``     int8[:]      the discard pile, bottom first (its last item is the top)
   ``known``    int8[P, 56]  cards known to be in each seat's hand (own row included)
-  ``info``     int64[INFO_SIZE]  the public scalars (``I_*`` positions below), then the
+  ``info``     int64[INFO_SIZE]  the public scalars (the :data:`Info` record below, each
+                            field also named ``I_<FIELD>``), the totals and hand sizes
+                            (``I_TOTALS``, ``I_HAND_SIZES``: one per seat), then the
                             round's public history: per seat, counts per kind of the
                             cards it discarded (``info[I_DISCARDED + seat * 56 + kind]``),
                             took from the pile (``I_TAKEN``) and passed up on the pile
@@ -36,6 +38,8 @@ Two ways to decide, on the same view:
 
 from __future__ import annotations
 
+from enum import IntEnum
+from itertools import accumulate
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -49,31 +53,19 @@ from fcsim.core.cards import (
     parse_card,
     wild_rank,
 )
-from fcsim.core.rules import MAX_PLAYERS, R_GO_OUT_BONUS
+from fcsim.core.rules import MAX_PLAYERS, Rule
 from fcsim.core.state import (
     DRAW_PILE,
     DRAW_STOCK,
-    H_DISCARDED,
-    H_PASSED,
     H_SIZE,
-    H_TAKEN,
     INLINE_STEP,
     PHASE_DISCARD,
     PHASE_DRAW,
-    S_BEST_DISCARD,
-    S_BEST_PENALTY,
-    S_DEALER,
-    S_OUT_SEAT,
-    S_PHASE,
-    S_PILE,
-    S_ROUND,
-    S_SEAT,
-    S_STOCK,
-    S_TURN,
-    S_WILD_POINTS,
     STREAM_RNG,
     STREAMS_SIZE,
     GameState,
+    Plane,
+    Scalar,
     StateData,
     all_wild_melds,
     lend,
@@ -93,30 +85,48 @@ DECISION_SIGNATURE = types.int64(
     types.uint64[:],
 )
 
-# Positions in the info vector: the scalars, then one entry per seat of the largest table.
-I_ROUND = 0  # 1…11
-I_WILD_RANK = 1  # round + 2
-I_SEAT = 2  # the deciding seat
-I_PLAYERS = 3
-I_DEALER = 4
-I_STOCK_SIZE = 5
-I_TURN = 6  # turns already played this round
-I_LAST_TURN = 7  # 1 on a last turn (someone went out)
-I_OUT_SEAT = 8  # the seat that went out, -1 if nobody yet
-I_WILD_POINTS = 9  # points of an unmelded wild-rank card this round
-I_ALL_WILD = 10  # 1 if three wilds alone are a meld
-I_GO_OUT_BONUS = 11
-I_BEST_DISCARD = 12  # discard decisions: the solver's best discard of the hand (kind)
-I_BEST_PENALTY = 13  # … and the penalty it leaves (both -1 when drawing)
-I_TOTALS = I_BEST_PENALTY + 1  # MAX_PLAYERS totals before this round (0 past the table)
-I_HAND_SIZES = I_TOTALS + MAX_PLAYERS  # MAX_PLAYERS hand sizes (0 past the table)
-# The round's public history, one block of MAX_PLAYERS rows of N_KINDS counts per plane.
-I_HISTORY = I_HAND_SIZES + MAX_PLAYERS
+# The info vector, by name (a record: see fcsim.core.records): the public scalars, then
+# blocks of one entry per seat of the largest table (0 past the table).
+Info = IntEnum("Info", [
+    "ROUND",  # 1…11
+    "WILD_RANK",  # round + 2
+    "SEAT",  # the deciding seat
+    "PLAYERS",
+    "DEALER",
+    "STOCK_SIZE",
+    "TURN",  # turns already played this round
+    "LAST_TURN",  # 1 on a last turn (someone went out)
+    "OUT_SEAT",  # the seat that went out, -1 if nobody yet
+    "WILD_POINTS",  # points of an unmelded wild-rank card this round
+    "ALL_WILD",  # 1 if three wilds alone are a meld
+    "GO_OUT_BONUS",
+    "BEST_DISCARD",  # discard decisions: the solver's best discard of the hand (kind)
+    "BEST_PENALTY",  # … and the penalty it leaves (both -1 when drawing)
+], start=0)
+# The round's public history: per Plane, a block of MAX_PLAYERS rows of N_KINDS counts.
 HISTORY_BLOCK = MAX_PLAYERS * N_KINDS
-I_DISCARDED = I_HISTORY + H_DISCARDED * HISTORY_BLOCK  # cards each seat discarded
-I_TAKEN = I_HISTORY + H_TAKEN * HISTORY_BLOCK  # pile cards each seat took
-I_PASSED = I_HISTORY + H_PASSED * HISTORY_BLOCK  # pile tops each seat passed up
-INFO_SIZE = I_HISTORY + H_SIZE * HISTORY_BLOCK
+# Where the blocks start: the totals before this round, the hand sizes, the history.
+I_TOTALS, I_HAND_SIZES, I_HISTORY, INFO_SIZE = accumulate(
+    (MAX_PLAYERS, MAX_PLAYERS, H_SIZE * HISTORY_BLOCK), initial=len(Info))
+I_DISCARDED = I_HISTORY + Plane.DISCARDED * HISTORY_BLOCK  # cards each seat discarded
+I_TAKEN = I_HISTORY + Plane.TAKEN * HISTORY_BLOCK  # pile cards each seat took
+I_PASSED = I_HISTORY + Plane.PASSED * HISTORY_BLOCK  # pile tops each seat passed up
+
+# The fields under the flat names strategies and plug-ins import (fcsim.strategies.base).
+I_ROUND = Info.ROUND
+I_WILD_RANK = Info.WILD_RANK
+I_SEAT = Info.SEAT
+I_PLAYERS = Info.PLAYERS
+I_DEALER = Info.DEALER
+I_STOCK_SIZE = Info.STOCK_SIZE
+I_TURN = Info.TURN
+I_LAST_TURN = Info.LAST_TURN
+I_OUT_SEAT = Info.OUT_SEAT
+I_WILD_POINTS = Info.WILD_POINTS
+I_ALL_WILD = Info.ALL_WILD
+I_GO_OUT_BONUS = Info.GO_OUT_BONUS
+I_BEST_DISCARD = Info.BEST_DISCARD
+I_BEST_PENALTY = Info.BEST_PENALTY
 
 NO_HIDDEN = np.zeros((0, 0), dtype=np.int8)  # what every fair strategy gets as ``hidden``
 
@@ -194,21 +204,23 @@ class JitStrategy(Protocol):
 @njit(cache=True, inline=INLINE_STEP)
 def fill_info(state: GameState, info: np.ndarray) -> None:
     """Write the public scalars and history of the pending decision into ``info``
-    (``I_*``; rows past the table are left as they are: zero in a fresh ``info``)."""
+    (:data:`Info` and the blocks after it; rows past the table are left as they are:
+    zero in a fresh ``info``)."""
     sc = state.scalars
     players = players_of(state)
-    r = sc[S_ROUND]
+    r = sc[Scalar.ROUND]
     n = wild_rank(r)
-    seat = sc[S_SEAT]
-    discarding = sc[S_PHASE] == PHASE_DISCARD
-    info[I_ROUND], info[I_WILD_RANK], info[I_SEAT], info[I_PLAYERS] = r, n, seat, players
-    info[I_DEALER], info[I_STOCK_SIZE], info[I_TURN] = sc[S_DEALER], sc[S_STOCK], sc[S_TURN]
-    info[I_LAST_TURN] = 1 if sc[S_OUT_SEAT] >= 0 else 0
-    info[I_OUT_SEAT], info[I_WILD_POINTS] = sc[S_OUT_SEAT], sc[S_WILD_POINTS]
-    info[I_ALL_WILD] = 1 if all_wild_melds(state) else 0
-    info[I_GO_OUT_BONUS] = state.rules[R_GO_OUT_BONUS]
-    info[I_BEST_DISCARD] = sc[S_BEST_DISCARD] if discarding else -1
-    info[I_BEST_PENALTY] = sc[S_BEST_PENALTY] if discarding else -1
+    seat = sc[Scalar.SEAT]
+    discarding = sc[Scalar.PHASE] == PHASE_DISCARD
+    info[Info.ROUND], info[Info.WILD_RANK], info[Info.SEAT] = r, n, seat
+    info[Info.PLAYERS], info[Info.DEALER] = players, sc[Scalar.DEALER]
+    info[Info.STOCK_SIZE], info[Info.TURN] = sc[Scalar.STOCK], sc[Scalar.TURN]
+    info[Info.LAST_TURN] = 1 if sc[Scalar.OUT_SEAT] >= 0 else 0
+    info[Info.OUT_SEAT], info[Info.WILD_POINTS] = sc[Scalar.OUT_SEAT], sc[Scalar.WILD_POINTS]
+    info[Info.ALL_WILD] = 1 if all_wild_melds(state) else 0
+    info[Info.GO_OUT_BONUS] = state.rules[Rule.GO_OUT_BONUS]
+    info[Info.BEST_DISCARD] = sc[Scalar.BEST_DISCARD] if discarding else -1
+    info[Info.BEST_PENALTY] = sc[Scalar.BEST_PENALTY] if discarding else -1
     for s in range(MAX_PLAYERS):
         at_table = s < players
         info[I_TOTALS + s] = state.totals[s] if at_table else 0
@@ -220,7 +232,7 @@ def fill_info(state: GameState, info: np.ndarray) -> None:
 
 
 def history_of(info: np.ndarray, players: int) -> np.ndarray:
-    """The public history held in ``info``: int8[H_SIZE, players, 56] (``H_*`` planes)."""
+    """The public history held in ``info``: int8[H_SIZE, players, 56] (``Plane`` planes)."""
     block = info[I_HISTORY:INFO_SIZE].reshape(H_SIZE, MAX_PLAYERS, N_KINDS)
     return block[:, :players].astype(np.int8)
 
@@ -233,7 +245,7 @@ def reveal(state: GameState, hidden: np.ndarray) -> None:
     for s in range(players):
         hidden[s, :N_KINDS] = state.hands[s]
     hidden[players, :] = -1
-    stock_len = state.scalars[S_STOCK]
+    stock_len = state.scalars[Scalar.STOCK]
     for j in range(stock_len):
         hidden[players, j] = state.stock[stock_len - 1 - j]
 
@@ -246,7 +258,7 @@ def view_arrays(data: StateData) -> tuple[np.ndarray, np.ndarray, np.ndarray, np
     sc = state.scalars
     info = np.zeros(INFO_SIZE, dtype=np.int64)
     fill_info(state, info)
-    return (state.hands[sc[S_SEAT]].copy(), state.pile[: sc[S_PILE]].copy(),
+    return (state.hands[sc[Scalar.SEAT]].copy(), state.pile[: sc[Scalar.PILE]].copy(),
             state.known.copy(), info)
 
 
@@ -303,7 +315,7 @@ class View:
     @classmethod
     def of(cls, data: StateData) -> View:
         """The view of the seat to move in ``data`` (a draw or discard is pending)."""
-        phase = data.ints[S_PHASE]
+        phase = data.ints[Scalar.PHASE]
         if phase != PHASE_DRAW and phase != PHASE_DISCARD:
             raise ValueError("no decision is pending: the game is over")
         hand, pile, known, info = view_arrays(data)
@@ -314,30 +326,30 @@ class View:
     @property
     def seat(self) -> int:
         """The seat deciding."""
-        return int(self.info[I_SEAT])
+        return int(self.info[Info.SEAT])
 
     @property
     def players(self) -> int:
-        return int(self.info[I_PLAYERS])
+        return int(self.info[Info.PLAYERS])
 
     @property
     def round(self) -> int:
         """The round, 1…11 (1…6 in the short game)."""
-        return int(self.info[I_ROUND])
+        return int(self.info[Info.ROUND])
 
     @property
     def wild_rank(self) -> int:
         """The rank that is wild this round (3…13; 11 J, 12 Q, 13 K)."""
-        return int(self.info[I_WILD_RANK])
+        return int(self.info[Info.WILD_RANK])
 
     @property
     def dealer(self) -> int:
-        return int(self.info[I_DEALER])
+        return int(self.info[Info.DEALER])
 
     @property
     def turn(self) -> int:
         """Turns already played this round."""
-        return int(self.info[I_TURN])
+        return int(self.info[Info.TURN])
 
     @property
     def hand(self) -> list[str]:
@@ -362,8 +374,8 @@ class View:
 
     @property
     def history_counts(self) -> np.ndarray:
-        """The round's public history: int8[3, P, 56], planes ``H_DISCARDED``,
-        ``H_TAKEN``, ``H_PASSED`` (:mod:`fcsim.core.state`), counts per kind."""
+        """The round's public history: int8[3, P, 56], planes ``Plane.DISCARDED``,
+        ``Plane.TAKEN``, ``Plane.PASSED`` (:mod:`fcsim.core.state`), counts per kind."""
         return history_of(self.info, self.players)
 
     def _history(self, plane: int) -> list[list[str]]:
@@ -373,17 +385,17 @@ class View:
     @property
     def discarded(self) -> list[list[str]]:
         """Per seat, every card it discarded this round (sorted by kind)."""
-        return self._history(H_DISCARDED)
+        return self._history(Plane.DISCARDED)
 
     @property
     def taken(self) -> list[list[str]]:
         """Per seat, every pile card it took this round, held or discarded since."""
-        return self._history(H_TAKEN)
+        return self._history(Plane.TAKEN)
 
     @property
     def passed(self) -> list[list[str]]:
         """Per seat, the pile tops it passed up this round (it drew from the stock)."""
-        return self._history(H_PASSED)
+        return self._history(Plane.PASSED)
 
     @property
     def hand_sizes(self) -> list[int]:
@@ -391,7 +403,7 @@ class View:
 
     @property
     def stock_size(self) -> int:
-        return int(self.info[I_STOCK_SIZE])
+        return int(self.info[Info.STOCK_SIZE])
 
     @property
     def scores(self) -> list[int]:
@@ -401,17 +413,17 @@ class View:
     @property
     def last_turn(self) -> bool:
         """Whether someone has gone out (this is the seat's last turn of the round)."""
-        return bool(self.info[I_LAST_TURN])
+        return bool(self.info[Info.LAST_TURN])
 
     @property
     def out_seat(self) -> int:
         """The seat that went out this round, -1 if nobody yet."""
-        return int(self.info[I_OUT_SEAT])
+        return int(self.info[Info.OUT_SEAT])
 
     @property
     def wild_points(self) -> int:
         """Points of an unmelded wild-rank card this round."""
-        return int(self.info[I_WILD_POINTS])
+        return int(self.info[Info.WILD_POINTS])
 
     @property
     def legal_actions(self) -> list[str]:
@@ -456,6 +468,7 @@ __all__ = [
     "I_WILD_RANK",
     "NO_HIDDEN",
     "IllegalMoveError",
+    "Info",
     "JitStrategy",
     "View",
     "action_code",

@@ -41,6 +41,8 @@ see (the tests change the hidden cards and compare).
 
 from __future__ import annotations
 
+from enum import IntEnum
+
 import numpy as np
 
 from fcsim.core.cards import (
@@ -65,16 +67,8 @@ from fcsim.core.state import (
     PHASE_DISCARD,
     PHASE_DRAW,
     PHASE_GAME_OVER,
-    S_BEST_PENALTY,
-    S_DEALER,
-    S_OUT_SEAT,
-    S_PHASE,
-    S_PILE,
-    S_ROUND,
-    S_SEAT,
-    S_STOCK,
-    S_TURN,
     GameState,
+    Scalar,
 )
 
 ACTION_STOCK = 0
@@ -88,17 +82,29 @@ PLANE_PILE_TOP = 2
 PLANE_WILD = 3
 PLANE_UNSEEN = 4
 PLANE_KNOWN = 5  # first of P - 1: the known cards of the next seats
-# Then, in version 1, the public history: H_SIZE groups of P planes (state.H_* order).
+# Then, in version 1, the public history: H_SIZE groups of P planes (in state.Plane order).
 
 HISTORY_VERSION = 1  # the first version whose observation holds the public history
 VERSIONS = (0, 1)
 LATEST_VERSION = VERSIONS[-1]
 
-SCALARS = ("round", "phase", "to_move", "dealer", "stock", "pile", "turn", "last_turn", "out",
-           "best_penalty")  # then the hand sizes and the totals, P each
-(X_ROUND, X_PHASE, X_TO_MOVE, X_DEALER, X_STOCK, X_PILE, X_TURN, X_LAST_TURN, X_OUT,
- X_BEST_PENALTY) = range(len(SCALARS))
-X_HAND_SIZES = len(SCALARS)
+# The observation's scalars after the card planes, by name (a record: see
+# fcsim.core.records); then the hand sizes and the totals, P each.
+Obs = IntEnum("Obs", "ROUND PHASE TO_MOVE DEALER STOCK PILE TURN LAST_TURN OUT BEST_PENALTY",
+              start=0)
+SCALARS = tuple(field.name.lower() for field in Obs)
+X_HAND_SIZES = len(Obs)
+# The fields under the flat names callers outside the environments import.
+X_ROUND = Obs.ROUND
+X_PHASE = Obs.PHASE
+X_TO_MOVE = Obs.TO_MOVE
+X_DEALER = Obs.DEALER
+X_STOCK = Obs.STOCK
+X_PILE = Obs.PILE
+X_TURN = Obs.TURN
+X_LAST_TURN = Obs.LAST_TURN
+X_OUT = Obs.OUT
+X_BEST_PENALTY = Obs.BEST_PENALTY
 
 OBS_PHASE_DRAW, OBS_PHASE_DISCARD, OBS_PHASE_OVER = 0, 1, 2
 _OBS_PHASE = {PHASE_DRAW: OBS_PHASE_DRAW, PHASE_DISCARD: OBS_PHASE_DISCARD,
@@ -163,10 +169,13 @@ class Encoder:
         wild_points = MAX_RANK if rules.wild_penalty == FACE else rules.wild_penalty
         worst_round = most_kept * max(JOKER_PENALTY, MAX_RANK, wild_points)
         scalars_low, scalars_high = low[self.cards_size :], high[self.cards_size :]
-        scalars_high[:X_HAND_SIZES] = (rules.rounds, OBS_PHASE_OVER, self.players - 1,
-                                       self.players - 1, DECK_SIZE, DECK_SIZE,
-                                       rules.most_turns, 1, self.players - 1, worst_round)
-        scalars_low[:X_HAND_SIZES] = (1, 0, 0, 0, 0, 0, 0, 0, 0, -1)
+        seat = (0, self.players - 1)
+        bounds = {Obs.ROUND: (1, rules.rounds), Obs.PHASE: (0, OBS_PHASE_OVER),
+                  Obs.TO_MOVE: seat, Obs.DEALER: seat, Obs.STOCK: (0, DECK_SIZE),
+                  Obs.PILE: (0, DECK_SIZE), Obs.TURN: (0, rules.most_turns),
+                  Obs.LAST_TURN: (0, 1), Obs.OUT: seat, Obs.BEST_PENALTY: (-1, worst_round)}
+        for field in Obs:
+            scalars_low[field], scalars_high[field] = bounds[field]
         scalars_high[X_HAND_SIZES : X_HAND_SIZES + self.players] = most_kept + 1
         totals = slice(X_HAND_SIZES + self.players, X_HAND_SIZES + 2 * self.players)
         scalars_low[totals] = rules.rounds * rules.go_out_bonus
@@ -180,13 +189,13 @@ class Encoder:
         obs = np.zeros(self.size, np.float32)
         planes = obs[: self.cards_size].reshape(self.planes, N_KINDS)
         hand = state.hands[seat]
-        pile = state.pile[: sc[S_PILE]]
+        pile = state.pile[: sc[Scalar.PILE]]
         others = self._order[seat][1:]
         planes[PLANE_HAND] = hand
         planes[PLANE_PILE] = np.bincount(pile, minlength=N_KINDS)
         if pile.size:
             planes[PLANE_PILE_TOP, pile[-1]] = 1
-        r = sc[S_ROUND]
+        r = sc[Scalar.ROUND]
         planes[PLANE_WILD] = self._wild[r]
         known = planes[PLANE_KNOWN : self.history_at]
         known[:] = state.known[others]
@@ -195,14 +204,19 @@ class Encoder:
         if self.version >= HISTORY_VERSION:
             history = planes[self.history_at :].reshape(H_SIZE, players, N_KINDS)
             history[:] = state.history[:, self._order[seat]]
-        phase = sc[S_PHASE]
-        to_move = sc[S_SEAT]
-        out = sc[S_OUT_SEAT]
+        phase = sc[Scalar.PHASE]
+        to_move = sc[Scalar.SEAT]
+        out = sc[Scalar.OUT_SEAT]
         scalars = obs[self.cards_size :]
-        scalars[:X_HAND_SIZES] = (
-            r, _OBS_PHASE[phase], (to_move - seat) % players, (sc[S_DEALER] - seat) % players,
-            sc[S_STOCK], pile.size, sc[S_TURN], out >= 0, (out - seat) % players if out >= 0
-            else 0, sc[S_BEST_PENALTY] if phase == PHASE_DISCARD and to_move == seat else -1)
+        scalars[Obs.ROUND], scalars[Obs.PHASE] = r, _OBS_PHASE[phase]
+        scalars[Obs.TO_MOVE] = (to_move - seat) % players
+        scalars[Obs.DEALER] = (sc[Scalar.DEALER] - seat) % players
+        scalars[Obs.STOCK], scalars[Obs.PILE] = sc[Scalar.STOCK], pile.size
+        scalars[Obs.TURN] = sc[Scalar.TURN]
+        scalars[Obs.LAST_TURN] = out >= 0
+        scalars[Obs.OUT] = (out - seat) % players if out >= 0 else 0
+        deciding = phase == PHASE_DISCARD and to_move == seat
+        scalars[Obs.BEST_PENALTY] = sc[Scalar.BEST_PENALTY] if deciding else -1
         sizes = scalars[X_HAND_SIZES : X_HAND_SIZES + players]
         sizes[:] = self._hand_size[r]
         if phase == PHASE_DISCARD:
@@ -218,8 +232,8 @@ class Encoder:
     def action_mask(self, state: GameState, seat: int) -> np.ndarray:
         """int8[58]: the legal actions of ``seat`` (all 0 unless it is to move)."""
         mask = np.zeros(N_ACTIONS, np.int8)
-        phase = state.scalars[S_PHASE]
-        if state.scalars[S_SEAT] != seat:
+        phase = state.scalars[Scalar.PHASE]
+        if state.scalars[Scalar.SEAT] != seat:
             return mask
         if phase == PHASE_DRAW:
             mask[ACTION_STOCK] = mask[ACTION_PILE] = 1

@@ -12,7 +12,7 @@ from __future__ import annotations
 import operator
 
 from fcsim.core.rules import RuleSet
-from fcsim.core.state import PHASE_DRAW, S_PHASE
+from fcsim.core.state import PHASE_DRAW, Scalar
 from fcsim.core.view import IllegalMoveError
 from fcsim.env.encoding import (
     DISCARD_BASE,
@@ -53,7 +53,7 @@ def play_index(game: Game, action: object, who: str) -> None:
     except TypeError:
         raise IllegalMoveError(f"{who} chose {action!r}: an action is a whole number from 0 "
                                f"to {N_ACTIONS - 1} (fcsim.env.encoding)") from None
-    drawing = int(game.data.ints[S_PHASE]) == PHASE_DRAW
+    drawing = int(game.data.ints[Scalar.PHASE]) == PHASE_DRAW
     try:
         if not 0 <= index < N_ACTIONS:
             raise IllegalMoveError(action_name(index))

@@ -33,6 +33,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from fcsim.core.records import RoundInfo, Score
 from fcsim.errors import FcsimError
 
 FORMAT_VERSION = 2
@@ -68,10 +69,10 @@ NOT_A_RULE = ("turn_cap",)
 GAME_COLUMNS = (("game", pa.int64()), ("deal", pa.int64()), ("rotation", pa.int8()),
                 ("seat", pa.int8()), ("strategy", pa.dictionary(pa.int8(), pa.string())))
 SEAT_COLUMNS = (("total", pa.int16()), ("place", pa.int8()), ("win", pa.bool_()))
-ROUND_SEAT_COLUMNS = (("penalty", pa.int16()), ("wild_pts", pa.int16()),
-                      ("joker_pts", pa.int16()))
-ROUND_COLUMNS = (("out_seat", pa.int8()), ("out_turn", pa.int16()), ("turns", pa.int16()),
-                 ("capped", pa.bool_()))
+# Per round r, a column <name>_<r> for each field of the records a game keeps per round
+# (fcsim.core.records), with its name and type: per seat, then per game.
+ROUND_SEAT_COLUMNS = tuple((f.column, pa.from_numpy_dtype(f.dtype)) for f in Score)
+ROUND_COLUMNS = tuple((f.column, pa.from_numpy_dtype(f.dtype)) for f in RoundInfo)
 # The decision rows (one per turn). Kinds are card kinds (fcsim.core.cards); source is 0
 # for the stock, 1 for the discard pile; stock is its size after the draw; the penalties
 # are the least penalty of the hand before the draw and of the cards kept after the

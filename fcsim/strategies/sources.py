@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from fcsim.strategies.files import file_digest, is_file_spec, split_file_spec
-from fcsim.strategies.learned.model import file_sha256
+from fcsim.strategies.learned.model import file_sha256, model_path
 from fcsim.strategies.registry import Strategy, parse_strategy
 
 FCSIM = "fcsim"
@@ -26,7 +26,8 @@ def strategy_sources(strategies: Sequence[str | Strategy]) -> dict[str, str]:
         strategy = parse_strategy(item)
         family = strategy.family
         for name, path in strategy.paths.items():  # a model: data, digested like code
-            sources[f"{strategy.spec} {name}"] = f"file {path} sha256 {file_sha256(path)}"
+            file = model_path(path)
+            sources[f"{strategy.spec} {name}"] = f"file {file} sha256 {file_sha256(file)}"
         if family.source == FCSIM:
             continue
         if is_file_spec(family.name):

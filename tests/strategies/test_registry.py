@@ -9,9 +9,10 @@ from fcsim.strategies import StrategyError, families, parse_strategies, parse_st
 
 def test_builtin_strategies_are_registered_in_listing_order() -> None:
     assert [f.name for f in families()] == ["random", "greedy", "expected", "aware", "learned",
-                                            "search",
-                                            "oracle", "search_oracle"]
-    assert [f.name for f in families() if f.oracle] == ["oracle", "search_oracle"]
+                                            "search", "oracle", "search_oracle",
+                                            "search_hands_oracle"]
+    assert [f.name for f in families() if f.oracle] == ["oracle", "search_oracle",
+                                                        "search_hands_oracle"]
 
 
 def test_spec_round_trip_and_defaults() -> None:
@@ -32,7 +33,7 @@ def test_list_with_parameters() -> None:
 @pytest.mark.parametrize(
     ("spec", "fragment"),
     [
-        ("gredy", "known strategies: random, greedy, expected, aware, search, oracle"),
+        ("gredy", "known strategies: random, greedy, expected, aware, learned, search, oracle"),
         ("greedy:margin=3", "its parameters: take_margin"),
         ("greedy:take_margin=x", "must be a number"),
         ("greedy:take_margin=1.5", "whole number"),

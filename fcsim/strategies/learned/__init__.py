@@ -23,14 +23,14 @@ from fcsim.strategies.expected import TAKE_MARGIN, discard_candidates
 from fcsim.strategies.expected import Slot as ExpectedSlot
 from fcsim.strategies.expected import draw as expected_draw
 from fcsim.strategies.learned.features import N_FEATURES, discard_features
-from fcsim.strategies.learned.model import DEFAULT_MODEL, load_model, predict
+from fcsim.strategies.learned.model import load_model, model_path, predict
 from fcsim.strategies.registry import Family, Param, register
 
 PARAMS = (
     TAKE_MARGIN,
     Param("candidates", 5, "discards (best now) the model compares", low=1, high=14),
-    Param("model", str(DEFAULT_MODEL), "model file written by fcsim train (default: the "
-          "one shipped with fcsim)", path=True),
+    Param("model", "", "model file written by fcsim train (empty: the one shipped with "
+          "fcsim)", path=True),
 )
 Slot = param_slots("LearnedSlot", PARAMS)
 NET = len(Slot)  # the network follows the numeric parameters
@@ -50,7 +50,8 @@ def model_note(rules: RuleSet, model: str) -> str | None:
               if key in trained and trained[key] != table[key] and key != "turn_cap"]
     if not differ:
         return None
-    return f"model {model} was trained under other rules ({'; '.join(differ)}); it plays on"
+    return (f"model {model_path(model)} was trained under other rules "
+            f"({'; '.join(differ)}); it plays on")
 
 
 @decision

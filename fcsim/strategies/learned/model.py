@@ -71,15 +71,21 @@ class Model:
         return sink.getvalue()
 
 
+def model_path(model: str | Path) -> Path:
+    """The file a ``model`` parameter names: the shipped model when it is empty."""
+    return Path(model).expanduser() if str(model) else DEFAULT_MODEL
+
+
 def file_sha256(path: Path) -> str:
     """The SHA-256 of a file's bytes, in hex."""
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
 def load_model(path: str | Path) -> Model:
-    """The model in ``path``, checked whole; :class:`ModelError` names what is wrong.
+    """The model in ``path`` (empty: the shipped one), checked whole; :class:`ModelError`
+    names what is wrong.
     A file is read once per process while its size and modification time stay the same."""
-    path = Path(path).expanduser()
+    path = model_path(path)
     try:
         stat = path.stat()
     except OSError:

@@ -125,4 +125,12 @@ def bound_perfect_decisions(rollout: str, anchor: str) -> tuple[object, object]:
     return module.decide_perfect, module.decide_perfect
 
 
-__all__ = ["bound_decisions", "bound_module", "bound_perfect_decisions", "bound_source"]
+def bound_real_hands_decisions(rollout: str, anchor: str) -> tuple[object, object]:
+    """The search's (draw, discard) functions on the real hands and a resampled stock (an
+    oracle)."""
+    module = bound_module(rollout, anchor)
+    return module.decide_real_hands, module.decide_real_hands
+
+
+__all__ = ["bound_decisions", "bound_module", "bound_perfect_decisions",
+           "bound_real_hands_decisions", "bound_source"]

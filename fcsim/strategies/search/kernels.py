@@ -27,17 +27,15 @@ from fcsim.core.state import (
     OK,
     PHASE_DRAW,
     PHASE_ROUND_END,
-    S_PHASE,
-    S_PILE,
-    S_SEAT,
     GameState,
+    Scalar,
     StateData,
     apply_discard,
     apply_draw,
     finish_round,
     lend,
 )
-from fcsim.core.view import I_ROUND, I_SEAT, INFO_SIZE, decision, fill_info
+from fcsim.core.view import INFO_SIZE, Info, decision, fill_info
 from fcsim.strategies.aware import discard as anchor_discard  # bound: anchor discard
 from fcsim.strategies.expected import draw as anchor_draw  # bound: anchor draw
 from fcsim.strategies.greedy import discard as rollout_discard  # bound: rollout discard
@@ -57,6 +55,7 @@ from fcsim.strategies.search.worlds import (
     cards_missing,
     copy_world,
     deal_hidden,
+    deal_real_hands,
     deal_unseen,
     new_world,
     seen_part,
@@ -76,12 +75,12 @@ def play_out(state: GameState, params: np.ndarray, info: np.ndarray, table: np.n
     round ends (``info``: work space). False if the policy made an illegal move."""
     sc = state.scalars
     no_hidden = state.hands[:0, :0]  # what a fair seat gets (a view: nothing to count)
-    while sc[S_PHASE] != PHASE_ROUND_END:
-        seat = sc[S_SEAT]
+    while sc[Scalar.PHASE] != PHASE_ROUND_END:
+        seat = sc[Scalar.SEAT]
         hand = state.hands[seat]
-        pile = state.pile[: sc[S_PILE]]
+        pile = state.pile[: sc[Scalar.PILE]]
         fill_info(state, info)
-        if sc[S_PHASE] == PHASE_DRAW:
+        if sc[Scalar.PHASE] == PHASE_DRAW:
             move = rollout_draw(hand, pile, state.known, info, no_hidden, params, table,
                                 scratch, state.rng)
             status, _ = apply_draw(state, move, table, scratch, trace, 0)
@@ -107,7 +106,7 @@ def roll_out(world: StateData, action: int, seat: int, params: np.ndarray, info:
     state = lend(world)
     params, info, table, scratch = borrow(params), borrow(info), borrow(table), borrow(scratch)
     trace, row = borrow(trace), borrow(row)
-    if state.scalars[S_PHASE] == PHASE_DRAW:
+    if state.scalars[Scalar.PHASE] == PHASE_DRAW:
         status, _ = apply_draw(state, action, table, scratch, trace, 0)
     else:
         status, _ = apply_discard(state, action, table, scratch, trace, 0)
@@ -118,22 +117,30 @@ def roll_out(world: StateData, action: int, seat: int, params: np.ndarray, info:
     return True
 
 
+# Where a search's worlds come from: sampled from the view (a fair player), or, for
+# analysis only, from an oracle's hidden cards.
+WORLDS_SAMPLED = 0  # the other hands and the stock dealt from the unseen cards
+WORLDS_REAL = 1  # the real state
+WORLDS_REAL_HANDS = 2  # every hand as it really is, the stock resampled
+
+
 @njit(cache=True)
-def evaluate(hand, pile, known, info, hidden, perfect: bool, skill: float,
+def evaluate(hand, pile, known, info, hidden, worlds: int, skill: float,
              actions: np.ndarray, first_world: int, n_worlds: int, table, scratch,
              seed: np.uint64, out: np.ndarray) -> bool:
-    """Fill ``out[a, w - first_world]`` (``float64[A, W, O_SIZE]``, ``O_*`` columns) for
+    """Fill ``out[a, w - first_world]`` (``float64[A, W, O_SIZE]``, ``Outcome`` columns) for
     worlds ``first_world`` … ``first_world + n_worlds - 1`` of the search seeded ``seed``.
 
     ``actions`` int64[A]: draw sources when the view is drawing, kinds to discard when it
     is discarding. World ``w`` is dealt from its own generator (``seed + w``), which also
-    makes its reshuffles, the same for every action. ``perfect``: every world is the real
-    one (``hidden`` is an oracle's); else worlds are sampled from the unseen cards
-    (``skill``: see :func:`~fcsim.strategies.search.worlds.deal_unseen`) and ``hidden``
-    is never read. Returns False, with the failed rollouts' rows set to
+    makes its reshuffles, the same for every action. ``worlds`` (``WORLDS_*``): sampled
+    from the unseen cards (``skill``: see
+    :func:`~fcsim.strategies.search.worlds.deal_unseen`; ``hidden`` is never read), or
+    read from an oracle's ``hidden``: the real state, or the real hands with the stock
+    resampled. Returns False, with the failed rollouts' rows set to
     ``ROLLOUT_ERROR``, if the policy made an illegal move.
     """
-    seat = info[I_SEAT]
+    seat = info[Info.SEAT]
     base = new_world(info)
     work = new_world(info)
     base_state = seen_part(base, hand, pile, known, info)
@@ -145,8 +152,10 @@ def evaluate(hand, pile, known, info, hidden, perfect: bool, skill: float,
     clean = True
     for w in range(first_world, first_world + n_worlds):
         seed_state(world_rng, seed + np.uint64(w))
-        if perfect:
+        if worlds == WORLDS_REAL:
             deal_hidden(base_state, hidden, info, world_rng)
+        elif worlds == WORLDS_REAL_HANDS:
+            deal_real_hands(base_state, hidden, info, world_rng)
         else:
             deal_unseen(base_state, unseen, known, info, world_rng, skill, table, scratch)
         base_state.rng[:] = world_rng
@@ -165,27 +174,27 @@ def anchor_move(hand, pile, known, info, table, scratch, rng) -> int:
     """The anchor's own choice in this view."""
     no_hidden = np.zeros((0, 0), dtype=np.int8)
     params = ANCHOR_PARAMS.copy()
-    if hand.sum() == wild_rank(info[I_ROUND]):
+    if hand.sum() == wild_rank(info[Info.ROUND]):
         return anchor_draw(hand, pile, known, info, no_hidden, params, table, scratch, rng)
     return anchor_discard(hand, pile, known, info, no_hidden, params, table, scratch, rng)
 
 
 @njit(cache=True)
 def search_decision(hand, pile, known, info, hidden, params, table, scratch, rng,
-                    perfect: bool) -> int:
+                    worlds: int) -> int:
     """A draw source or a kind to discard, by search (:mod:`fcsim.strategies.search.player`).
 
-    ``perfect``: analysis only, worlds are the real state read from ``hidden``; otherwise
-    ``hidden`` is never read. One number is drawn from ``rng`` (the game's play stream)
-    per searched decision: it seeds the worlds.
+    ``worlds`` (``WORLDS_*``): sampled from the view, or — analysis only — read from
+    ``hidden``; with sampled worlds ``hidden`` is never read. One number is drawn from
+    ``rng`` (the game's play stream) per searched decision: it seeds the worlds.
     """
     anchor = anchor_move(hand, pile, known, info, table, scratch, rng)
     actions = candidate_actions(hand, pile, known, info, table, scratch,
                                 int(params[Slot.candidates]), anchor)
     if actions.shape[0] == 1:
         return actions[0]
-    if not perfect and cards_missing(known, info) != unseen_cards(hand, pile, known,
-                                                                 info).shape[0]:
+    if worlds == WORLDS_SAMPLED and cards_missing(known, info) != unseen_cards(
+            hand, pile, known, info).shape[0]:
         return anchor  # a view that does not add up (never in a game): no worlds to deal
     n_worlds = int(params[Slot.worlds])
     out = np.empty((actions.shape[0], n_worlds, O_SIZE), dtype=np.float64)
@@ -195,12 +204,12 @@ def search_decision(hand, pile, known, info, hidden, params, table, scratch, rng
     first = max(MIN_FIRST, n_worlds // FIRST_SHARE)
     if first >= n_worlds:
         first = n_worlds
-    if not evaluate(hand, pile, known, info, hidden, perfect, skill, actions, 0, first, table,
+    if not evaluate(hand, pile, known, info, hidden, worlds, skill, actions, 0, first, table,
                     scratch, seed, out[:, :first]):
         return anchor
     done = first
     if done < n_worlds and not settled(out[:, :done, column], SETTLED_SE):
-        if not evaluate(hand, pile, known, info, hidden, perfect, skill, actions, done,
+        if not evaluate(hand, pile, known, info, hidden, worlds, skill, actions, done,
                         n_worlds - done, table, scratch, seed, out[:, done:]):
             return anchor
         done = n_worlds
@@ -211,11 +220,18 @@ def search_decision(hand, pile, known, info, hidden, params, table, scratch, rng
 def decide(hand, pile, known, info, hidden, params, table, scratch, rng):
     """The search's draw or discard (a fair player: ``hidden`` is never read)."""
     return search_decision(hand, pile, known, info, hidden, params, table, scratch, rng,
-                           False)
+                           WORLDS_SAMPLED)
 
 
 @decision
 def decide_perfect(hand, pile, known, info, hidden, params, table, scratch, rng):
     """The same on the real state (an oracle: analysis only)."""
     return search_decision(hand, pile, known, info, hidden, params, table, scratch, rng,
-                           True)
+                           WORLDS_REAL)
+
+
+@decision
+def decide_real_hands(hand, pile, known, info, hidden, params, table, scratch, rng):
+    """The same with the real hands and a resampled stock (an oracle: analysis only)."""
+    return search_decision(hand, pile, known, info, hidden, params, table, scratch, rng,
+                           WORLDS_REAL_HANDS)

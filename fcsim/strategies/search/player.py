@@ -34,12 +34,12 @@ from fcsim.core.view import (
 from fcsim.strategies.base import param_slots
 from fcsim.strategies.candidates import best_candidates, immediate_penalties, pile_outlook
 from fcsim.strategies.registry import Param
-from fcsim.strategies.search.rollout import O_PENALTY, O_STANDING, O_TABLE
+from fcsim.strategies.search.rollout import Outcome
 
 OBJECTIVE_PENALTY = 0  # own penalty this round
 OBJECTIVE_TABLE = 1  # own penalty less the others' mean
 OBJECTIVE_STANDING = 2  # own total after the round less the best other total
-OBJECTIVE_COLUMNS = np.array([O_PENALTY, O_TABLE, O_STANDING], dtype=np.int64)
+OBJECTIVE_COLUMNS = np.array([Outcome.PENALTY, Outcome.TABLE, Outcome.STANDING], dtype=np.int64)
 
 PARAMS = (
     Param("worlds", 64, "worlds sampled per decision (the same ones for every candidate)",

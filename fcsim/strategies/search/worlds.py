@@ -8,10 +8,11 @@ the rest drawn from the unseen cards) and the stock order. Every world holds exa
 unseen cards, each once; the solver kernels trust their input, so a wrong world would
 corrupt memory rather than fail (the tests sample under ``NUMBA_BOUNDSCHECK=1``).
 
-A world is laid out for the round being played only (``rules[R_ROUNDS]`` is that round),
+A world is laid out for the round being played only (``rules[Rule.ROUNDS]`` is that round),
 which is all a rollout to the end of the round needs. The rules a view does not carry
-(the turn cap) are the defaults. ``perfect`` worlds (analysis only) are the real state,
-read from an oracle's ``hidden``.
+(the turn cap) are the defaults. Analysis only, from an oracle's ``hidden``: *real*
+worlds are the real state; *real-hands* worlds hold every hand as it is and a resampled
+stock.
 """
 
 from __future__ import annotations
@@ -20,57 +21,28 @@ import numpy as np
 from numba import njit
 
 from fcsim.core.cards import COPIES, JOKER, N_JOKERS, N_KINDS, wild_rank
+from fcsim.core.records import Score
 from fcsim.core.rng import randbelow, shuffle
-from fcsim.core.rules import (
-    DEFAULT_TURN_CAP,
-    R_ALL_WILD_MELDS,
-    R_GO_OUT_BONUS,
-    R_PLAYERS,
-    R_ROUNDS,
-    R_TURN_CAP,
-    R_WILD_PENALTY,
-)
+from fcsim.core.rules import DEFAULT_TURN_CAP, Rule
 from fcsim.core.solver import penalty_memo
 from fcsim.core.state import (
     H_SIZE,
     PHASE_DISCARD,
     PHASE_DRAW,
-    S_BEST_DISCARD,
-    S_BEST_PENALTY,
-    S_DEALER,
-    S_OUT_SEAT,
-    S_PHASE,
-    S_PILE,
-    S_ROUND,
-    S_SEAT,
     S_SIZE,
-    S_STOCK,
-    S_TURN,
-    S_WILD_POINTS,
-    SC_PENALTY,
     STREAMS_SIZE,
     GameState,
+    Scalar,
     StateData,
     _sizes,
     unpack,
 )
 from fcsim.core.view import (
     HISTORY_BLOCK,
-    I_ALL_WILD,
-    I_BEST_DISCARD,
-    I_BEST_PENALTY,
-    I_DEALER,
-    I_GO_OUT_BONUS,
     I_HAND_SIZES,
     I_HISTORY,
-    I_OUT_SEAT,
-    I_PLAYERS,
-    I_ROUND,
-    I_SEAT,
-    I_STOCK_SIZE,
     I_TOTALS,
-    I_TURN,
-    I_WILD_POINTS,
+    Info,
 )
 from fcsim.strategies.lookahead import unseen_counts
 
@@ -82,12 +54,12 @@ state_sizes = njit(_sizes)  # the state layout's array lengths, in compiled code
 @njit(cache=True)
 def new_world(info: np.ndarray) -> StateData:
     """An empty state laid out for the table and round of ``info`` (``int64[INFO_SIZE]``)."""
-    players, rnd = info[I_PLAYERS], info[I_ROUND]
+    players, rnd = info[Info.PLAYERS], info[Info.ROUND]
     n_ints, n_cards = state_sizes(players, rnd)
     world = StateData(np.zeros(n_ints, np.int64), np.zeros(n_cards, np.int8),
                       np.zeros(STREAMS_SIZE, np.uint64))
-    world.ints[S_SIZE + R_PLAYERS] = players  # the layout unpack() reads
-    world.ints[S_SIZE + R_ROUNDS] = rnd
+    world.ints[S_SIZE + Rule.PLAYERS] = players  # the layout unpack() reads
+    world.ints[S_SIZE + Rule.ROUNDS] = rnd
     return world
 
 
@@ -105,20 +77,23 @@ def seen_part(world: StateData, hand: np.ndarray, pile: np.ndarray, known: np.nd
     """Write into ``world`` everything the view shows; the unknown cards are left empty
     (:func:`deal_unseen` or :func:`deal_hidden` fill them). Returns its parts."""
     state = unpack(world)
-    players, rnd, seat = info[I_PLAYERS], info[I_ROUND], info[I_SEAT]
+    players, rnd, seat = info[Info.PLAYERS], info[Info.ROUND], info[Info.SEAT]
     rules = state.rules  # players and rounds: set by new_world
-    rules[R_WILD_PENALTY] = info[I_WILD_POINTS]  # this round's points (face value or not)
-    rules[R_GO_OUT_BONUS], rules[R_ALL_WILD_MELDS] = info[I_GO_OUT_BONUS], info[I_ALL_WILD]
-    rules[R_TURN_CAP] = DEFAULT_TURN_CAP
+    rules[Rule.WILD_PENALTY] = info[Info.WILD_POINTS]  # this round's points (face value or not)
+    rules[Rule.GO_OUT_BONUS] = info[Info.GO_OUT_BONUS]
+    rules[Rule.ALL_WILD_MELDS] = info[Info.ALL_WILD]
+    rules[Rule.TURN_CAP] = DEFAULT_TURN_CAP
     sc = state.scalars
     sc[:] = 0
     discarding = hand.sum() > wild_rank(rnd)
-    sc[S_ROUND], sc[S_DEALER], sc[S_SEAT], sc[S_TURN] = rnd, info[I_DEALER], seat, info[I_TURN]
-    sc[S_OUT_SEAT] = info[I_OUT_SEAT]
-    sc[S_PHASE] = PHASE_DISCARD if discarding else PHASE_DRAW
-    sc[S_STOCK], sc[S_PILE] = info[I_STOCK_SIZE], pile.shape[0]
-    sc[S_BEST_DISCARD], sc[S_BEST_PENALTY] = info[I_BEST_DISCARD], info[I_BEST_PENALTY]
-    sc[S_WILD_POINTS] = info[I_WILD_POINTS]
+    sc[Scalar.ROUND], sc[Scalar.DEALER], sc[Scalar.SEAT] = rnd, info[Info.DEALER], seat
+    sc[Scalar.TURN] = info[Info.TURN]
+    sc[Scalar.OUT_SEAT] = info[Info.OUT_SEAT]
+    sc[Scalar.PHASE] = PHASE_DISCARD if discarding else PHASE_DRAW
+    sc[Scalar.STOCK], sc[Scalar.PILE] = info[Info.STOCK_SIZE], pile.shape[0]
+    sc[Scalar.BEST_DISCARD] = info[Info.BEST_DISCARD]
+    sc[Scalar.BEST_PENALTY] = info[Info.BEST_PENALTY]
+    sc[Scalar.WILD_POINTS] = info[Info.WILD_POINTS]
     for s in range(players):
         state.totals[s] = info[I_TOTALS + s]
     state.scores[:, :, :] = 0
@@ -133,10 +108,10 @@ def seen_part(world: StateData, hand: np.ndarray, pile: np.ndarray, known: np.nd
     state.hands[:, :] = 0
     state.hands[seat, :] = hand
     state.scored[:] = 0
-    out = info[I_OUT_SEAT]
+    out = info[Info.OUT_SEAT]
     if out >= 0:  # the seat that went out is scored; last turns played are scored again
         state.scored[out] = 1
-        state.scores[rnd - 1, out, SC_PENALTY] = info[I_GO_OUT_BONUS]
+        state.scores[rnd - 1, out, Score.PENALTY] = info[Info.GO_OUT_BONUS]
     return state
 
 
@@ -145,7 +120,7 @@ def unseen_cards(hand: np.ndarray, pile: np.ndarray, known: np.ndarray, info: np
                  ) -> np.ndarray:
     """The cards the seat has not seen, one entry per card (``int8[U]``, kind order)."""
     counts = np.empty(N_KINDS, dtype=np.int64)
-    n = unseen_counts(hand, pile, known, info[I_SEAT], counts)
+    n = unseen_counts(hand, pile, known, info[Info.SEAT], counts)
     cards = np.empty(n, dtype=np.int8)
     at = 0
     for k in range(N_KINDS):
@@ -158,8 +133,8 @@ def unseen_cards(hand: np.ndarray, pile: np.ndarray, known: np.ndarray, info: np
 @njit(cache=True)
 def cards_missing(known: np.ndarray, info: np.ndarray) -> int:
     """Cards the view cannot place: the other hands' unknown cards and the stock."""
-    players, seat = info[I_PLAYERS], info[I_SEAT]
-    missing = info[I_STOCK_SIZE]
+    players, seat = info[Info.PLAYERS], info[Info.SEAT]
+    missing = info[Info.STOCK_SIZE]
     for s in range(players):
         if s != seat:
             missing += info[I_HAND_SIZES + s] - known[s].sum()
@@ -169,17 +144,17 @@ def cards_missing(known: np.ndarray, info: np.ndarray) -> int:
 @njit(cache=True)
 def turns_played(info: np.ndarray, seat: int) -> int:
     """Turns ``seat`` has played this round (play starts left of the dealer)."""
-    players = info[I_PLAYERS]
-    offset = (seat - info[I_DEALER] - 1) % players
-    turns = info[I_TURN]
+    players = info[Info.PLAYERS]
+    offset = (seat - info[Info.DEALER] - 1) % players
+    turns = info[Info.TURN]
     return (turns - offset + players - 1) // players if turns > offset else 0
 
 
 @njit(cache=True)
 def _hand_penalty(row: np.ndarray, info: np.ndarray, table: np.ndarray, scratch: np.ndarray
                   ) -> int:
-    return penalty_memo(row, info[I_ROUND], info[I_WILD_POINTS], info[I_ALL_WILD] == 1, table,
-                        scratch)[0]
+    return penalty_memo(row, info[Info.ROUND], info[Info.WILD_POINTS], info[Info.ALL_WILD] == 1,
+                        table, scratch)[0]
 
 
 @njit(cache=True)
@@ -226,7 +201,7 @@ def deal_unseen(state: GameState, unseen: np.ndarray, known: np.ndarray, info: n
     :func:`cards_missing` cards (the caller checks).
     """
     shuffle(rng, unseen, unseen.shape[0])
-    players, seat = info[I_PLAYERS], info[I_SEAT]
+    players, seat = info[Info.PLAYERS], info[Info.SEAT]
     at = 0
     for s in range(players):
         if s == seat:
@@ -237,7 +212,7 @@ def deal_unseen(state: GameState, unseen: np.ndarray, known: np.ndarray, info: n
         tries = min(MAX_TRIES, 1 + int(skill * turns_played(info, s)))
         _deal_hand(row, unseen, at, need, tries, info, rng, table, scratch)
         at += need
-    stock_len = state.scalars[S_STOCK]
+    stock_len = state.scalars[Scalar.STOCK]
     for j in range(stock_len):
         state.stock[j] = unseen[at + j]
 
@@ -253,11 +228,9 @@ def deal_hidden(state: GameState, hidden: np.ndarray, info: np.ndarray, rng: np.
     a draw that reshuffled the pile, the new stock's order was never revealed: it is the
     cards in no hand and not on the pile, shuffled with ``rng``.
     """
-    players, seat = info[I_PLAYERS], info[I_SEAT]
-    for s in range(players):
-        if s != seat:
-            state.hands[s, :] = hidden[s, :N_KINDS]
-    stock_len = state.scalars[S_STOCK]
+    players = info[Info.PLAYERS]
+    _real_hands(state, hidden, info)
+    stock_len = state.scalars[Scalar.STOCK]
     revealed = 0
     while revealed < hidden.shape[1] and hidden[players, revealed] >= 0:
         revealed += 1
@@ -266,14 +239,38 @@ def deal_hidden(state: GameState, hidden: np.ndarray, info: np.ndarray, rng: np.
         for j in range(stock_len):
             state.stock[j] = hidden[players, first + stock_len - 1 - j]
         return
+    _shuffled_stock(state, rng)
+
+
+@njit(cache=True)
+def deal_real_hands(state: GameState, hidden: np.ndarray, info: np.ndarray, rng: np.ndarray
+                    ) -> None:
+    """A world with every hand as it really is (an oracle's ``hidden``) and the stock
+    resampled: the cards in no hand and not on the pile, shuffled with ``rng`` — what a
+    perfect reading of the opponents' hands could know, and no more."""
+    _real_hands(state, hidden, info)
+    _shuffled_stock(state, rng)
+
+
+@njit(cache=True)
+def _real_hands(state: GameState, hidden: np.ndarray, info: np.ndarray) -> None:
+    """Every other seat's hand from an oracle's ``hidden`` (rows 0 … P-1)."""
+    for s in range(info[Info.PLAYERS]):
+        if s != info[Info.SEAT]:
+            state.hands[s, :] = hidden[s, :N_KINDS]
+
+
+@njit(cache=True)
+def _shuffled_stock(state: GameState, rng: np.ndarray) -> None:
+    """The stock: the cards in no hand and not on the pile, in kind order, shuffled."""
     left = np.empty(N_KINDS, dtype=np.int64)
     for k in range(N_KINDS):
         left[k] = COPIES
     left[JOKER] = N_JOKERS
-    for s in range(players):
+    for s in range(state.hands.shape[0]):
         for k in range(N_KINDS):
             left[k] -= state.hands[s, k]
-    for j in range(state.scalars[S_PILE]):
+    for j in range(state.scalars[Scalar.PILE]):
         left[state.pile[j]] -= 1
     at = 0
     for k in range(N_KINDS):
@@ -283,5 +280,5 @@ def deal_hidden(state: GameState, hidden: np.ndarray, info: np.ndarray, rng: np.
     shuffle(rng, state.stock, at)
 
 
-__all__ = ["MAX_TRIES", "cards_missing", "copy_world", "deal_hidden", "deal_unseen", "new_world",
-           "seen_part", "turns_played", "unseen_cards"]
+__all__ = ["MAX_TRIES", "cards_missing", "copy_world", "deal_hidden", "deal_real_hands",
+           "deal_unseen", "new_world", "seen_part", "turns_played", "unseen_cards"]

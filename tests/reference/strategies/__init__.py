@@ -15,7 +15,17 @@ from types import ModuleType
 
 from fcsim.strategies import parse_strategy
 
-from . import aware, expected, greedy, learned, oracle, random, search, search_oracle
+from . import (
+    aware,
+    expected,
+    greedy,
+    learned,
+    oracle,
+    random,
+    search,
+    search_hands_oracle,
+    search_oracle,
+)
 
 TWINS: dict[str, ModuleType] = {
     "random": random,
@@ -26,6 +36,7 @@ TWINS: dict[str, ModuleType] = {
     "oracle": oracle,
     "search": search,
     "search_oracle": search_oracle,
+    "search_hands_oracle": search_hands_oracle,
 }
 
 

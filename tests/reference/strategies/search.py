@@ -116,13 +116,23 @@ def real_world(view: View, gen: Xoshiro256) -> tuple[list[list[int]], list[int]]
     The oracle's stock was shown as the turn began (top first), so after a stock draw its
     first card is the one drawn: the stock is its last ``stock_size`` cards. If fewer
     were shown, the draw rebuilt the stock from the pile and its order was never shown:
-    it is every card in no hand and not on the pile, in kind order, shuffled by ``gen``.
+    it is as in :func:`real_hands_world`.
     """
-    hands = [list(view.hand) if s == view.seat else list(view.hands[s])
-             for s in range(view.players)]
     shown = list(view.stock)
     if len(shown) >= view.stock_size:
-        return hands, shown[len(shown) - view.stock_size:][::-1]
+        return _real_hands(view), shown[len(shown) - view.stock_size:][::-1]
+    return real_hands_world(view, gen)
+
+
+def _real_hands(view: View) -> list[list[int]]:
+    return [list(view.hand) if s == view.seat else list(view.hands[s])
+            for s in range(view.players)]
+
+
+def real_hands_world(view: View, gen: Xoshiro256) -> tuple[list[list[int]], list[int]]:
+    """Every hand as it really is (an oracle's view), and a stock of every card in no hand
+    and not on the pile, in kind order, shuffled by ``gen``."""
+    hands = _real_hands(view)
     left = Counter(int(k) for k in full_deck())
     for cards in (*hands, view.pile):
         left.subtract(cards)
@@ -224,9 +234,10 @@ def choose(values: list[list[Fraction]], confidence: Fraction) -> int:
 
 
 def decide(view: View, params: Mapping[str, float], rng: Xoshiro256, *,
-           perfect: bool = False) -> int:
-    """The search's draw source or discard; ``perfect``: every world is the real state
-    (the oracle's, :func:`real_world`)."""
+           oracle_world=None) -> int:
+    """The search's draw source or discard; ``oracle_world``: None to deal worlds from the
+    view, else a function ``(view, gen) -> (hands, stock)`` reading an oracle's view
+    (:func:`real_world`, :func:`real_hands_world`)."""
     rollout, anchor = policy(params["rollout"]), policy(params["anchor"])
     first_move = anchor_move(view, anchor, rng)
     actions = candidate_actions(view, int(params["candidates"]), first_move)
@@ -235,7 +246,7 @@ def decide(view: View, params: Mapping[str, float], rng: Xoshiro256, *,
     n = wild_rank(view.round)
     missing = view.stock_size + sum(n - sum(view.known[s].values())
                                     for s in range(view.players) if s != view.seat)
-    if not perfect and missing != len(unseen_cards(view)):
+    if oracle_world is None and missing != len(unseen_cards(view)):
         return first_move  # a view that does not add up: no worlds to deal
     rules = RuleSet(players=view.players, wild_penalty=view.wild_points,
                     all_wild_melds=view.all_wild, go_out_bonus=view.go_out_bonus)
@@ -248,8 +259,8 @@ def decide(view: View, params: Mapping[str, float], rng: Xoshiro256, *,
         unseen = unseen_cards(view)  # in kind order at each batch
         for w in range(worlds_from, worlds_to):
             gen = Xoshiro256((seed + w) & MASK64)
-            hands, stock = (real_world(view, gen) if perfect
-                            else deal_world(view, unseen, gen, skill))
+            hands, stock = (deal_world(view, unseen, gen, skill) if oracle_world is None
+                            else oracle_world(view, gen))
             for a, action in enumerate(actions):
                 values[a].append(roll_out(view, hands, stock, gen, action, rollout,
                                           rules)[objective])

@@ -16,7 +16,7 @@ from .view import View
 
 def decide(view: View, params: Mapping[str, float], rng: Xoshiro256) -> int:
     """The perfect-information search's draw source or discard."""
-    return search.decide(view, params, rng, perfect=True)
+    return search.decide(view, params, rng, oracle_world=search.real_world)
 
 
 draw = discard = decide

@@ -14,3 +14,11 @@ def test_the_oracle_keeps_the_search_s_parameter_slots() -> None:
     assert oracle.params[oracle.param("worlds")].default == 1
     assert parse_strategy("search_oracle").spec == "search_oracle"
     assert "no effect" in oracle.params[oracle.param("skill")].help
+
+
+def test_the_hands_oracle_keeps_the_search_s_parameter_slots_and_is_labelled() -> None:
+    search = parse_strategy("search").family
+    hands = parse_strategy("search_hands_oracle").family
+    assert [p.name for p in hands.params] == [p.name for p in search.params]
+    assert [p.default for p in hands.params] == [p.default for p in search.params]
+    assert hands.oracle and hands.description.startswith("ANALYSIS ONLY")

@@ -34,6 +34,10 @@ from tests.strategies.positions import DISCARD, DRAW, SCALE, disagreements, posi
     ("search_oracle:confidence=0", DRAW, 24, {}),
     ("search_oracle:confidence=0", DISCARD, 24, {"short_stock_share": 0.3}),
     ("search_oracle:worlds=6,confidence=0.5", DISCARD, 16, {"unshown_stock_share": 0.6}),
+    # the real hands with the stock resampled: each world's generator shuffles the stock
+    ("search_hands_oracle:worlds=8,confidence=0", DRAW, 16, {}),
+    ("search_hands_oracle:worlds=8,confidence=0.5", DISCARD, 16,
+     {"short_stock_share": 0.3, "unshown_stock_share": 0.3}),
 ])
 def test_decisions_match_the_twin(spec: str, stage: str, count: int, options: dict) -> None:
     assert disagreements(spec, stage, seed=93, count=count, **options) == []
