@@ -55,15 +55,14 @@ def _wild_penalty(text: str) -> int | str:
 
 @dataclass(frozen=True)
 class Flag:
-    """How the command line sets a rule: ``name VALUE`` (read by ``parse``, which takes
-    ``what`` ``metavar`` stands for), or, when ``sets`` is given, ``name`` alone, which
-    sets the rule to ``sets``.
+    """How the command line sets a rule: ``name VALUE`` (``VALUE`` read by ``parse``;
+    ``metavar`` and ``what`` say what it may be), or, when ``sets`` is given, ``name``
+    alone, which sets the rule to ``sets``.
 
     Declared once, in the metadata of the rule's field of :class:`RuleSet` (under
-    ``"flag"``): every command's rule options
-    and the command line that plays a run again are built from it
-    (:mod:`fcsim.cli.options`). ``hand`` marks a rule that changes what a hand scores
-    (``fcsim solve`` takes those alone)."""
+    ``"flag"``): every command's rule options and the command line that plays a run
+    again are built from it (:mod:`fcsim.cli.options`). ``hand`` marks a rule that
+    changes what a hand scores (``fcsim solve`` takes those alone)."""
 
     name: str
     help: str
