@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from fcsim.core.rules import RulesError, RuleSet
     from fcsim.core.solver import best_discard, min_penalty
     from fcsim.core.view import IllegalMoveError, View
+    from fcsim.errors import FcsimError
     from fcsim.game import Game
     from fcsim.runner.run import simulate
 
@@ -40,7 +41,7 @@ _LAZY = {"advise": "fcsim.advice", "simulate": "fcsim.runner.run",
          "format_card": "fcsim.core.cards", "format_cards": "fcsim.core.cards",
          "parse_hand": "fcsim.core.cards", "RulesError": "fcsim.core.rules",
          "RuleSet": "fcsim.core.rules", "best_discard": "fcsim.core.solver",
-         "min_penalty": "fcsim.core.solver"}
+         "min_penalty": "fcsim.core.solver", "FcsimError": "fcsim.errors"}
 
 
 def __getattr__(name: str) -> Any:
@@ -53,6 +54,7 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "CardError",
+    "FcsimError",
     "Game",
     "IllegalMoveError",
     "RuleSet",

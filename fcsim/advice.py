@@ -49,6 +49,7 @@ from fcsim.core.state import (
 )
 from fcsim.core.tables import solver_table
 from fcsim.core.view import DRAW_ACTIONS, NO_HIDDEN, Info, View
+from fcsim.errors import FcsimError
 from fcsim.strategies.search.bind import bound_module
 from fcsim.strategies.search.rollout import O_SIZE, Outcome
 
@@ -58,7 +59,7 @@ WORLD_BATCH = 100  # worlds evaluated between looks at the clock
 MIN_WORLDS = 2  # an interval needs two
 
 
-class PositionError(ValueError):
+class PositionError(FcsimError, ValueError):
     """A position that cannot occur; the message says why, in one line."""
 
 

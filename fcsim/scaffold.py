@@ -20,6 +20,8 @@ import re
 from pathlib import Path
 from string import Template
 
+from fcsim.errors import FcsimError
+
 KINDS = ("numba", "python")
 NAME = re.compile(r"[a-z][a-z0-9_]*")
 
@@ -202,7 +204,7 @@ def test_against_greedy():
 '''
 
 
-class ScaffoldError(ValueError):
+class ScaffoldError(FcsimError, ValueError):
     """A name or folder the scaffold cannot use (the message says why)."""
 
 

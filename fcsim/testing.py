@@ -20,11 +20,12 @@ from fcsim.core.rules import RuleSet
 from fcsim.core.state import shared_scratch
 from fcsim.core.tables import solver_table
 from fcsim.core.view import DRAW_PILE, DRAW_STOCK, NO_HIDDEN, IllegalMoveError, View
+from fcsim.errors import FcsimError
 from fcsim.replay import game_events
 from fcsim.strategies import Strategy, parse_strategy
 
 
-class StrategyCheckError(AssertionError):
+class StrategyCheckError(FcsimError, AssertionError):
     """A strategy broke the contract; the message says how."""
 
 

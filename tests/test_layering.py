@@ -11,9 +11,9 @@ import pytest
 import fcsim
 
 PACKAGE = Path(fcsim.__file__).parent
-# What each layer may import from fcsim besides itself (fcsim's __init__ and the numba
-# cache set-up are the package's own plumbing).
-PLUMBING = ("fcsim.__version__", "fcsim._numba_cache")
+# What each layer may import from fcsim besides itself (fcsim's __init__, the numba
+# cache set-up and the errors' base are the package's own plumbing).
+PLUMBING = ("fcsim.__version__", "fcsim._numba_cache", "fcsim.errors")
 ALLOWED = {
     "core": set(),
     "strategies": {"fcsim.core"},

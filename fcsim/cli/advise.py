@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from fcsim.cli.options import InputError, make_rules, rule_options
+from fcsim.cli.options import InputError, rule_options
 
 
 def _known(values: tuple[str, ...]) -> dict[int, list[str]]:
@@ -66,8 +66,8 @@ def _render(advice) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @rule_options
 def advise_command(position_file, round_number, hand, pile, known, players, hand_sizes,
-                   scores, turn, last_turn, worlds, seconds, rollout, seed, as_json, short,
-                   wild_penalty, go_out_bonus, no_all_wild_melds, turn_cap) -> None:
+                   scores, turn, last_turn, worlds, seconds, rollout, seed, as_json,
+                   rules) -> None:
     """Every legal action in a position with its expected penalty this round, chance of
     going out first and expected points against the table (95% intervals), best first.
 
@@ -76,35 +76,28 @@ def advise_command(position_file, round_number, hand, pile, known, players, hand
     A position can also come from a JSON file (POSITION_FILE) with the keys round, hand,
     pile, known ({"2": ["7H"]}), players, hand_sizes, scores, turn, last_turn.
     """
-    from fcsim.advice import DEFAULT_WORLDS, Position, PositionError, advise, position_view
-    from fcsim.strategies import StrategyError
+    from fcsim.advice import DEFAULT_WORLDS, Position, advise, position_view
 
-    rules = make_rules(players if 2 <= players <= 7 else 4, short, wild_penalty, go_out_bonus,
-                       no_all_wild_melds, turn_cap)
-    try:
-        if position_file is not None:
-            try:
-                data = json.loads(position_file.read_text())
-            except (OSError, ValueError) as err:
-                raise InputError(f"{position_file}: not a readable JSON position ({err})"
-                                 ) from None
-            if not isinstance(data, dict):
-                raise InputError(f"{position_file}: a position is a JSON object")
-            position = Position.from_json(data, rules)
-        else:
-            if round_number is None or hand is None:
-                raise InputError("give --round and --hand (or a JSON position file)")
-            position = Position(round=round_number, hand=hand.replace(",", " ").split(),
-                                pile=pile.replace(",", " ").split(), players=players,
-                                known=_known(known),
-                                hand_sizes=_numbers(hand_sizes, "--hand-sizes"),
-                                scores=_numbers(scores, "--scores"), turn=turn,
-                                last_turn=last_turn, rules=rules)
-        view = position_view(position)
-        if seconds is not None and worlds is None:
-            worlds = 1_000_000
-        advice = advise(view, worlds=worlds or DEFAULT_WORLDS, seconds=seconds,
-                        rollout=rollout, seed=seed)
-    except (PositionError, StrategyError) as err:
-        raise InputError(str(err)) from None
+    if position_file is not None:
+        try:
+            data = json.loads(position_file.read_text())
+        except (OSError, ValueError) as err:
+            raise InputError(f"{position_file}: not a readable JSON position ({err})") from None
+        if not isinstance(data, dict):
+            raise InputError(f"{position_file}: a position is a JSON object")
+        position = Position.from_json(data, rules)
+    else:
+        if round_number is None or hand is None:
+            raise InputError("give --round and --hand (or a JSON position file)")
+        position = Position(round=round_number, hand=hand.replace(",", " ").split(),
+                            pile=pile.replace(",", " ").split(), players=players,
+                            known=_known(known),
+                            hand_sizes=_numbers(hand_sizes, "--hand-sizes"),
+                            scores=_numbers(scores, "--scores"), turn=turn,
+                            last_turn=last_turn, rules=rules)
+    view = position_view(position)
+    if seconds is not None and worlds is None:
+        worlds = 1_000_000
+    advice = advise(view, worlds=worlds or DEFAULT_WORLDS, seconds=seconds,
+                    rollout=rollout, seed=seed)
     click.echo(json.dumps(advice.to_json()) if as_json else _render(advice))

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 import click
 
-from fcsim.cli.options import Bounded, InputError, make_rules, rule_options
+from fcsim.cli.options import Bounded, InputError, rule_options
 from fcsim.cli.running import play_plan
 from fcsim.runner.format import MAX_GAMES, MAX_SEED, RunFolderError
-from fcsim.strategies import StrategyError, parse_strategy
+from fcsim.strategies import parse_strategy
 
 DEFAULT_PLAYERS = 2
 
@@ -66,17 +67,13 @@ def _print_comparison(path: Path, a: str, b: str) -> None:
               help="Keep the games in this run folder (default: a temporary one).")
 @click.option("--workers", type=int, help="Local worker processes (default: all cores).")
 @rule_options
-def compare_command(a, b, deals, players, seed, source, out, workers, short, wild_penalty,
-                    go_out_bonus, no_all_wild_melds, turn_cap) -> None:
+def compare_command(a, b, deals, players, seed, source, out, workers, rules) -> None:
     """Which of two strategies A and B scores less, by how much, and how sure that is:
     both play the same deals in every seat rotation (2 seats unless --players says more).
 
     Example: fcsim compare expected greedy --deals 20000 --players 4
     """
-    try:
-        a, b = parse_strategy(a).spec, parse_strategy(b).spec
-    except StrategyError as err:
-        raise InputError(str(err)) from None
+    a, b = parse_strategy(a).spec, parse_strategy(b).spec
     if a == b:
         raise InputError(f"compare two different strategies, not {a} with itself")
     if source is not None:
@@ -87,7 +84,7 @@ def compare_command(a, b, deals, players, seed, source, out, workers, short, wil
     if deals * players > MAX_GAMES:
         raise InputError(f"--deals {deals:,} at {players} seats are {deals * players:,} "
                          f"games, more than a run holds ({MAX_GAMES:,})")
-    rules = make_rules(players, short, wild_penalty, go_out_bonus, no_all_wild_melds, turn_cap)
+    rules = replace(rules, players=players)
     folder = out or Path(tempfile.mkdtemp(prefix="fcsim-compare-")) / "run"
     try:
         play_plan(_seating(a, b, players), rules, seed, deals * players, folder,

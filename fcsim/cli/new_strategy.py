@@ -6,8 +6,7 @@ from pathlib import Path
 
 import click
 
-from fcsim.cli.running import InputError
-from fcsim.scaffold import ScaffoldError, write_package
+from fcsim.scaffold import write_package
 
 
 @click.command("new-strategy", short_help="Write a pip-installable package for a new strategy.")
@@ -26,10 +25,7 @@ def new_strategy_command(name: str, kind: str, out: Path | None) -> None:
     fcsim-cautious && fcsim compare cautious greedy
     """
     out = out or Path(f"fcsim-{name}")
-    try:
-        files = write_package(name, kind, out)
-    except ScaffoldError as err:
-        raise InputError(str(err)) from None
+    files = write_package(name, kind, out)
     click.echo(f"wrote the {kind} strategy {name!r} in {out}/:")
     for path in files:
         click.echo(f"  {path.relative_to(out)}")

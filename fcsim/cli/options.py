@@ -1,18 +1,16 @@
-"""Options shared by several commands: the rule variants of RULES.md, bounded counts."""
+"""Options shared by several commands: the rule variants of RULES.md (built from their
+declarations on :class:`~fcsim.core.rules.RuleSet`), bounded counts."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
+from dataclasses import Field
 
 import click
 
-from fcsim.core.rules import DEFAULT_TURN_CAP, FACE, RulesError, RuleSet
-
-
-class InputError(click.ClickException):
-    """Bad input: one line on stderr, exit code 2."""
-
-    exit_code = 2
+from fcsim.cli import InputError
+from fcsim.core.rules import Flag, RuleSet, rule_flags
 
 
 class Bounded(click.ParamType):
@@ -38,59 +36,62 @@ class Bounded(click.ParamType):
         return number
 
 
-class WildPenalty(click.ParamType):
-    """``face`` or a positive whole number."""
+class RuleValue(click.ParamType):
+    """The value of a rule flag, read as its :class:`Flag` says; anything else is one
+    :class:`InputError` line saying what is allowed."""
 
-    name = "face|N"
+    def __init__(self, flag: Flag) -> None:
+        self.flag = flag
+        self.name = flag.metavar
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        return self.flag.metavar
 
     def convert(self, value, param, ctx):
-        if isinstance(value, int) or value == FACE:
+        if not isinstance(value, str):  # a default
             return value
-        text = str(value).strip().lower()
-        if text == FACE:
-            return FACE
         try:
-            return int(text)
+            return self.flag.parse(value)
         except ValueError:
-            self.fail(f"{value!r} is not 'face' or a whole number", param, ctx)
+            raise InputError(f"{self.flag.name} must be {self.flag.what}, not {value!r}"
+                             ) from None
 
 
-_SHORT = click.option("--short", is_flag=True, help="Short game: 6 rounds (3…8 cards).")
-_WILD_PENALTY = click.option("--wild-penalty", type=WildPenalty(), default=20, show_default=True,
-                             help="Points of an unmelded wild-rank card: N or 'face'.")
-_GO_OUT_BONUS = click.option("--go-out-bonus", type=int, default=0, show_default=True,
-                             help="Points for the player who goes out (e.g. -10).")
-_NO_ALL_WILD_MELDS = click.option(
-    "--no-all-wild-melds", is_flag=True,
-    help="Every meld needs a natural card (3+ wilds alone are no meld).")
-_TURN_CAP = click.option(
-    "--turn-cap", type=int, default=DEFAULT_TURN_CAP, show_default=True,
-    help="Turns after which a round nobody goes out of is stopped and flagged.")
+def _option(rule: Field, flag: Flag) -> Callable:
+    """The click option of one rule, its parameter named after the rule's field."""
+    if flag.sets is not None:
+        return click.option(flag.name, rule.name, flag_value=flag.sets, default=rule.default,
+                            help=flag.help)
+    return click.option(flag.name, rule.name, type=RuleValue(flag), default=rule.default,
+                        show_default=True, help=flag.help)
 
 
-def _with(options: list[Callable], func: Callable) -> Callable:
-    for option in reversed(options):
-        func = option(func)
-    return func
+def rule_options(func: Callable | None = None, *, hand: bool = False) -> Callable:
+    """Add the rule flags declared on :class:`RuleSet` (with ``hand``, only the rules
+    that change what a hand scores); the command receives them as ``rules``, a RuleSet
+    at the default table size: a command that seats a table says how many
+    (``dataclasses.replace(rules, players=n)``)."""
+    declared = [(rule, flag) for rule, flag in rule_flags() if flag.hand or not hand]
+
+    def decorate(func: Callable) -> Callable:
+        @functools.wraps(func)
+        def command(*args, **kwargs):
+            values = {rule.name: kwargs.pop(rule.name) for rule, _ in declared}
+            return func(*args, rules=RuleSet(**values), **kwargs)
+
+        for rule, flag in reversed(declared):
+            command = _option(rule, flag)(command)
+        return command
+
+    return decorate if func is None else decorate(func)
 
 
-def rule_options(func: Callable) -> Callable:
-    """Add the rule-variant flags that mirror :class:`RuleSet`."""
-    return _with([_SHORT, _WILD_PENALTY, _GO_OUT_BONUS, _NO_ALL_WILD_MELDS, _TURN_CAP], func)
-
-
-def hand_rule_options(func: Callable) -> Callable:
-    """Add the rule flags that change what a hand scores (for commands that solve hands
-    and play no game: the other rules could change nothing)."""
-    return _with([_WILD_PENALTY, _NO_ALL_WILD_MELDS], func)
-
-
-def make_rules(players: int = 4, short: bool = False, wild_penalty=20, go_out_bonus: int = 0,
-               no_all_wild_melds: bool = False, turn_cap: int = DEFAULT_TURN_CAP) -> RuleSet:
-    """The RuleSet the flags describe; a bad value becomes a one-line usage error."""
-    try:
-        return RuleSet(players=players, rounds=6 if short else 11, wild_penalty=wild_penalty,
-                       go_out_bonus=go_out_bonus, all_wild_melds=not no_all_wild_melds,
-                       turn_cap=turn_cap)
-    except RulesError as err:
-        raise click.UsageError(str(err)) from None
+def rule_words(rules: RuleSet) -> list[str]:
+    """The rule flags that give ``rules``, as words of a command line (none for a rule
+    at its default; the table size is not a rule flag)."""
+    words: list[str] = []
+    for rule, flag in rule_flags():
+        value = getattr(rules, rule.name)
+        if value != rule.default:
+            words += [flag.name] if flag.sets is not None else [flag.name, str(value)]
+    return words

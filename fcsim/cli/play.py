@@ -10,18 +10,20 @@ from __future__ import annotations
 
 import secrets
 import sys
+from dataclasses import replace
 
 import click
 
 from fcsim.agents import agent
 from fcsim.board import board, event_line, hand_text
-from fcsim.cli.options import make_rules, rule_options
+from fcsim.cli.options import InputError, rule_options
 from fcsim.cli.running import INTERRUPTED
 from fcsim.core.cards import CardError, format_card, parse_card
 from fcsim.core.rng import MAX_SEED
 from fcsim.core.view import IllegalMoveError
+from fcsim.errors import FcsimError
 from fcsim.game import Game
-from fcsim.strategies import StrategyError, parse_strategies
+from fcsim.strategies import parse_strategies
 
 QUIT = ("q", "quit", "exit")
 STOCK = ("s", "stock")
@@ -39,7 +41,7 @@ A meld is a book (3+ of a rank) or a run (3+ in a row of one suit); wilds ({wild
 jokers) stand for any card. q quits (the score so far is shown)."""
 
 
-class Stop(Exception):
+class Stop(FcsimError):
     """The person ended the game early (``q``, or end of input)."""
 
 
@@ -131,18 +133,15 @@ class Session:
 
 def _opponents(specs: str, players: int | None) -> tuple[list, int]:
     """The other seats' strategies and the table size, from ``--strategies`` and
-    ``--players``; bad input is a one-line usage error."""
-    try:
-        listed = parse_strategies(specs)
-    except StrategyError as err:
-        raise click.UsageError(str(err)) from None
+    ``--players``."""
+    listed = parse_strategies(specs)
     if len(listed) == 1:
         count = 4 if players is None else players
         listed = listed * max(count - 1, 0)
     else:
         count = len(listed) + 1
         if players is not None and players != count:
-            raise click.UsageError(f"--players {players} but --strategies lists {len(listed)} "
+            raise InputError(f"--players {players} but --strategies lists {len(listed)} "
                                    f"other seats: give one strategy, or {players - 1}")
     return listed, count
 
@@ -160,18 +159,14 @@ def _opponents(specs: str, players: int | None) -> tuple[list, int]:
 @click.option("--game", type=click.IntRange(0, MAX_SEED), default=0, show_default=True,
               help="Game index under that seed (the deal of fcsim replay --seed S --game G).")
 @rule_options
-def play_command(specs, players, seat, seed, game, short, wild_penalty, go_out_bonus,
-                 no_all_wild_melds, turn_cap) -> None:
+def play_command(specs, players, seat, seed, game, rules) -> None:
     """Play a game of Five Crowns in the terminal against built-in strategies."""
     listed, count = _opponents(specs, players)
-    rules = make_rules(count, short, wild_penalty, go_out_bonus, no_all_wild_melds, turn_cap)
+    rules = replace(rules, players=count)
     if not 0 <= seat < count:
-        raise click.UsageError(f"--seat must be 0 to {count - 1} at a table of {count}")
+        raise InputError(f"--seat must be 0 to {count - 1} at a table of {count}")
     others = [s for s in range(count) if s != seat]
-    try:
-        agents = {s: agent(strategy) for s, strategy in zip(others, listed, strict=True)}
-    except StrategyError as err:
-        raise click.UsageError(str(err)) from None
+    agents = {s: agent(strategy) for s, strategy in zip(others, listed, strict=True)}
     names = ["you" if s == seat else f"seat {s} ({agents[s].spec})" for s in range(count)]
     seed = secrets.randbits(32) if seed is None else seed
     click.echo(f"Five Crowns, {rules.rounds} rounds: you are seat {seat} of {count}. Deal: "

@@ -3,27 +3,24 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import click
 import numpy as np
 
-from fcsim.cli.options import Bounded, InputError, make_rules, rule_options
+from fcsim.cli.options import Bounded, InputError, rule_options
 from fcsim.core.rng import game_seed
-from fcsim.core.rules import RulesError
 from fcsim.replay import game_events, render_text
-from fcsim.runner.format import MAX_GAMES, MAX_SEED, RunFolderError
+from fcsim.runner.format import MAX_GAMES, MAX_SEED
 from fcsim.runner.store import stored_plan
-from fcsim.strategies import StrategyError, parse_strategies
+from fcsim.strategies import parse_strategies
 from fcsim.viewer.page import describe_game, write_page
 
 
 def _from_run(folder: Path, game: int):
     """Seed, strategies, rules and seating of game ``game`` of the run in ``folder``."""
-    try:
-        plan = stored_plan(folder)
-    except RunFolderError as err:
-        raise InputError(str(err)) from None
+    plan = stored_plan(folder)
     if plan is None:
         raise InputError(f"{folder} holds no fcsim run")
     if game >= plan.games:
@@ -53,34 +50,26 @@ def _from_run(folder: Path, game: int):
               help="Write the game as a self-contained page to play back in a browser.")
 @rule_options
 def replay_command(run_folder, seed, game, specs, seat_rotation, duplicate, only_round,
-                   as_json, html_file, short, wild_penalty, go_out_bonus, no_all_wild_melds,
-                   turn_cap) -> None:
+                   as_json, html_file, rules) -> None:
     """Print one game turn by turn so a person (or a program) can follow and check it.
 
     Example: fcsim replay --run results/quickstart --game 12
     """
     if as_json and html_file is not None:
-        raise click.UsageError("--json prints the events, --html writes a page: give one")
+        raise InputError("--json prints the events, --html writes a page: give one")
     if run_folder is not None:
         seed, listed, rules, seat_rotation, duplicate = _from_run(run_folder, game)
     else:
         if seed is None or specs is None:
-            raise click.UsageError("give --run FOLDER, or --seed and --strategies")
-        try:
-            listed = parse_strategies(specs)
-        except StrategyError as err:
-            raise click.UsageError(str(err)) from None
-        rules = make_rules(len(listed), short, wild_penalty, go_out_bonus, no_all_wild_melds,
-                           turn_cap)
+            raise InputError("give --run FOLDER, or --seed and --strategies")
+        listed = parse_strategies(specs)
+        rules = replace(rules, players=len(listed))
     players = rules.players
     rotation = game % players if (seat_rotation or duplicate) else 0
     deal = game // players if duplicate else game
     seated = [listed[(seat + rotation) % players] for seat in range(players)]
-    try:
-        events = game_events(int(game_seed(np.uint64(seed), np.uint64(deal))), seated, rules,
-                             only_round)
-    except RulesError as err:
-        raise click.UsageError(str(err)) from None
+    events = game_events(int(game_seed(np.uint64(seed), np.uint64(deal))), seated, rules,
+                         only_round)
     if html_file is not None:
         names = [s.spec for s in seated]
         lead = f"seed {seed}, game {game}" + (f", round {only_round}" if only_round else "")

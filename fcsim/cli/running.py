@@ -19,15 +19,13 @@ from rich.progress import (
 )
 from rich.text import Text
 
+from fcsim.cli import INTERRUPTED
 from fcsim.cli.options import InputError
 from fcsim.core.rules import RuleSet
-from fcsim.runner import PlanError, RunFolder, RunFolderError, RunPlan, execute, make_plan
+from fcsim.runner import RunFolder, RunPlan, execute, make_plan
 from fcsim.runner.format import ASIDE, Problem
 from fcsim.runner.pool import Executor, compile_once
 from fcsim.runner.run import default_workers, local_executor
-from fcsim.strategies import StrategyError
-
-INTERRUPTED = 130
 
 __all__ = ["INTERRUPTED", "InputError", "check_counts", "dask_cluster", "play_folder",
            "play_plan", "prepare_here", "say_set_aside"]
@@ -95,14 +93,11 @@ def play_folder(folder: RunFolder, executor: Executor, label: str = "simulate",
 def play_plan(specs: Sequence[str], rules: RuleSet, seed: int, games: int, out: Path, *,
               duplicate: bool = False, workers: int | None = None) -> None:
     """Play (or complete) a run of ``specs`` into ``out`` on local processes."""
-    try:
-        plan = make_plan(list(specs), rules, seed, games, duplicate=duplicate)
-        folder = RunFolder.open(out, plan, resume=True)
-        if not folder.missing and not folder.problems:
-            return
-        say_set_aside(folder, folder.create())
-    except (StrategyError, PlanError, RunFolderError) as err:
-        raise InputError(str(err)) from None
+    plan = make_plan(list(specs), rules, seed, games, duplicate=duplicate)
+    folder = RunFolder.open(out, plan, resume=True)
+    if not folder.missing and not folder.problems:
+        return
+    say_set_aside(folder, folder.create())
     try:
         if folder.missing:
             executor = local_executor(workers or default_workers(), len(folder.missing))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import TracebackType
 
@@ -14,13 +14,13 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from fcsim import __version__
-from fcsim.cli.options import make_rules, rule_options
-from fcsim.cli.running import GamesPerSecond, InputError, dask_cluster
+from fcsim.cli.options import rule_options, rule_words
+from fcsim.cli.running import GamesPerSecond, dask_cluster
 from fcsim.core.rules import RuleSet
 from fcsim.runner.pool import Executor, LastingPool
 from fcsim.runner.run import default_workers
-from fcsim.strategies import Strategy, StrategyError, parse_strategies, parse_strategy
-from fcsim.tune.lineup import Lineup, LineupError, make_lineup
+from fcsim.strategies import Strategy, parse_strategies, parse_strategy
+from fcsim.tune.lineup import Lineup, make_lineup
 
 DEFAULT_DEALS = 500
 
@@ -63,20 +63,12 @@ class Setting:
     rules: RuleSet
 
 
-def setting(spec: str, against: str | None, players: int | None, rule_flags: dict) -> Setting:
-    """Parse the strategy, the field and the rules; every problem is one line."""
-    try:
-        base = parse_strategy(spec)
-        field = ([s.spec for s in parse_strategies(against)] if against
-                 else [base.family.name])
-        lineup = make_lineup(field, players)
-    except (StrategyError, LineupError) as err:
-        raise InputError(str(err)) from None
-    try:
-        rules = make_rules(players=lineup.players, **rule_flags)
-    except click.UsageError as err:
-        raise InputError(err.message) from None
-    return Setting(base, lineup, rules)
+def setting(spec: str, against: str | None, players: int | None, rules: RuleSet) -> Setting:
+    """Parse the strategy and the field, and seat the rules at its table."""
+    base = parse_strategy(spec)
+    field = [s.spec for s in parse_strategies(against)] if against else [base.family.name]
+    lineup = make_lineup(field, players)
+    return Setting(base, lineup, replace(rules, players=lineup.players))
 
 
 def make_executor(workers: int | None, scheduler: str | None, dask_local: int | None
@@ -92,16 +84,17 @@ def record(command: str, setting: Setting, seed: int, deals: int) -> dict:
             "seed": seed, "deals": deals}
 
 
-def command_line(command: str, spec: str, options: list[tuple[str, object]]) -> str:
+def command_line(command: str, spec: str, options: list[tuple[str, object]],
+                 rules: RuleSet) -> str:
     """The command as a user would type it (options given as ``(flag, value)``; None and
-    False are left out, True is a bare flag)."""
+    False are left out, True is a bare flag), with the flags of its rules."""
     words = ["fcsim", command, spec]
     for flag, value in options:
         if value is True:
             words.append(flag)
         elif value is not None and value is not False:
             words += [flag, str(value)]
-    return shlex.join(words)
+    return shlex.join([*words, *rule_words(rules)])
 
 
 def header(command: str, setting: Setting, seed: int, deals: int, extra: list[str]) -> list[str]:

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import shlex
+from dataclasses import replace
 from pathlib import Path
 
 import click
 from rich.console import Console
 from rich.table import Table
 
-from fcsim.cli.options import Bounded, InputError, make_rules, rule_options
+from fcsim.cli.options import Bounded, InputError, rule_options, rule_words
 from fcsim.cli.running import check_counts, dask_cluster, play_folder, say_set_aside
 from fcsim.core.rules import RuleSet
-from fcsim.runner import PlanError, RunFolder, RunFolderError, RunPlan, make_plan
+from fcsim.runner import RunFolder, RunFolderError, RunPlan, make_plan
 from fcsim.runner.format import DECISIONS, MAX_CHUNK_SIZE, MAX_GAMES, MAX_SEED, PART_GLOB
 from fcsim.runner.lock import FolderBusyError
 from fcsim.runner.plan import CHUNKS_PER_RUN, DEFAULT_CHUNK_SIZE, MIN_DEFAULT_CHUNK_SIZE
@@ -36,18 +37,9 @@ def _players(count: int, players: int | None) -> int:
 def command_line(plan: RunPlan, out: Path) -> str:
     """The ``fcsim simulate`` command that plays ``plan`` into ``out`` (the rule flags
     that differ from the defaults, every other flag that the run's identity needs)."""
-    rules, default = plan.rules, RuleSet(players=plan.players)
     words = ["fcsim", "simulate", "--strategies", ",".join(plan.strategies),
              "--games", str(plan.games), "--seed", str(plan.seed),
-             "--chunk-size", str(plan.chunk_size)]
-    if rules.rounds != default.rounds:
-        words.append("--short")
-    for flag, name in (("--wild-penalty", "wild_penalty"), ("--go-out-bonus", "go_out_bonus"),
-                       ("--turn-cap", "turn_cap")):
-        if getattr(rules, name) != getattr(default, name):
-            words += [flag, str(getattr(rules, name))]
-    if not rules.all_wild_melds:
-        words.append("--no-all-wild-melds")
+             "--chunk-size", str(plan.chunk_size), *rule_words(plan.rules)]
     if plan.duplicate:
         words.append("--duplicate")
     if not plan.seat_rotation:
@@ -59,22 +51,16 @@ def command_line(plan: RunPlan, out: Path) -> str:
 
 
 def _plan(strategies: str, games: int, seed: int, out: Path, players: int | None,
-          rule_flags: dict, chunk_size: int | None, seat_rotation: bool, duplicate: bool,
+          rules: RuleSet, chunk_size: int | None, seat_rotation: bool, duplicate: bool,
           decisions: bool = False) -> RunPlan:
-    """The run the flags describe; every problem becomes an :class:`InputError`."""
-    try:
-        listed = parse_strategies(strategies)
-        rules = make_rules(players=_players(len(listed), players), **rule_flags)
-        if chunk_size is None and out.is_dir():
-            old = stored_plan(out)
-            chunk_size = old.chunk_size if old else None
-        return make_plan([s.spec for s in listed], rules, seed, games, duplicate=duplicate,
-                         seat_rotation=seat_rotation, chunk_size=chunk_size,
-                         decisions=decisions)
-    except click.UsageError as err:
-        raise InputError(err.message) from None
-    except (StrategyError, PlanError, RunFolderError) as err:
-        raise InputError(str(err)) from None
+    """The run the flags describe."""
+    listed = parse_strategies(strategies)
+    rules = replace(rules, players=_players(len(listed), players))
+    if chunk_size is None and out.is_dir():
+        old = stored_plan(out)
+        chunk_size = old.chunk_size if old else None
+    return make_plan([s.spec for s in listed], rules, seed, games, duplicate=duplicate,
+                     seat_rotation=seat_rotation, chunk_size=chunk_size, decisions=decisions)
 
 
 def _describe(plan: RunPlan, requested: int, workers: str, out: Path) -> None:
@@ -152,24 +138,20 @@ def _report(plan: RunPlan, folder: RunFolder) -> None:
 @click.option("--scheduler", metavar="tcp://HOST:PORT", help="Run on this Dask scheduler.")
 @click.option("--dask-local", type=int, metavar="N",
               help="Start a local Dask cluster of N workers and run on it.")
-def simulate_command(strategies, games, seed, out, players, short, wild_penalty, go_out_bonus,
-                     no_all_wild_melds, turn_cap, workers, chunk_size, seat_rotation, duplicate,
-                     decisions, resume, allow_code_change, scheduler, dask_local) -> None:
+def simulate_command(strategies, games, seed, out, players, rules, workers, chunk_size,
+                     seat_rotation, duplicate, decisions, resume, allow_code_change, scheduler,
+                     dask_local) -> None:
     """Play games between strategies and write one row per game and seat to Parquet.
 
     Example: fcsim simulate --strategies greedy,random --games 100000 --out results/run
     """
     check_counts({}, scheduler, dask_local, workers)
-    rule_flags = {"short": short, "wild_penalty": wild_penalty, "go_out_bonus": go_out_bonus,
-                  "no_all_wild_melds": no_all_wild_melds, "turn_cap": turn_cap}
-    plan = _plan(strategies, games, seed, out, players, rule_flags, chunk_size, seat_rotation,
+    plan = _plan(strategies, games, seed, out, players, rules, chunk_size, seat_rotation,
                  duplicate, decisions)
     try:
         folder = RunFolder.open(out, plan, resume, allow_code_change)
-    except FolderBusyError as err:
+    except FolderBusyError as err:  # not bad input: another process is writing there
         raise click.ClickException(str(err)) from None
-    except RunFolderError as err:
-        raise InputError(str(err)) from None
     if not folder.missing and not folder.problems:
         click.echo(f"{out} already holds this complete run; nothing to do", err=True)
         _report(plan, folder)

@@ -8,10 +8,10 @@ from collections.abc import Iterable
 
 import click
 
-from fcsim.cli.options import hand_rule_options, make_rules
+from fcsim.cli.options import InputError, rule_options
 from fcsim.core.arrangement import Arrangement, solve
-from fcsim.core.cards import CardError
 from fcsim.core.rules import RuleSet
+from fcsim.errors import FcsimError
 
 BAD_LINES = 2  # exit status of --file when some lines could not be solved
 
@@ -37,7 +37,7 @@ def _solve_lines(lines: Iterable[str], round_number: int, rules: RuleSet,
             continue
         try:
             arr = solve(line, round_number, rules, discard=best_discard)
-        except (CardError, ValueError) as err:
+        except FcsimError as err:
             click.echo(f"Error: line {number}: {err}", err=True)
             failed += 1
             continue
@@ -54,27 +54,22 @@ def _solve_lines(lines: Iterable[str], round_number: int, rules: RuleSet,
 @click.option("--file", "path", type=click.File("r"),
               help="Solve one hand per line (- for stdin), skipping blank lines; writes JSON "
                    "Lines in order, each with its line number.")
-@hand_rule_options
+@rule_options(hand=True)
 @click.argument("cards", nargs=-1)
-def solve_command(round_number, as_json, best_discard, path, cards, wild_penalty,
-                  no_all_wild_melds) -> None:
+def solve_command(round_number, as_json, best_discard, path, cards, rules) -> None:
     """Solve a hand exactly, for example: fcsim solve --round 5 9H JS 7D JK.
 
     With --file, a bad line is reported with its number, the other lines are still
     solved, and the exit status is 2 if any line failed.
     """
-    rules = make_rules(wild_penalty=wild_penalty, no_all_wild_melds=no_all_wild_melds)
     if path is not None:
         if cards:
-            raise click.UsageError("give cards as arguments or --file, not both")
+            raise InputError("give cards as arguments or --file, not both")
         if _solve_lines(path, round_number, rules, best_discard):
             sys.exit(BAD_LINES)
         return
     if not cards:
-        raise click.UsageError("give the cards of a hand (e.g. fcsim solve --round 5 9H JS "
+        raise InputError("give the cards of a hand (e.g. fcsim solve --round 5 9H JS "
                                "7D JK), or --file")
-    try:
-        arr = solve(list(cards), round_number, rules, discard=best_discard)
-    except (CardError, ValueError) as err:
-        raise click.UsageError(str(err)) from None
+    arr = solve(list(cards), round_number, rules, discard=best_discard)
     click.echo(json.dumps(arr.to_json()) if as_json else _render(arr, round_number))

@@ -10,7 +10,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from fcsim.cli.running import INTERRUPTED, InputError, check_counts
+from fcsim.cli.running import INTERRUPTED, check_counts
 from fcsim.cli.searching import (
     SearchProgress,
     command_line,
@@ -23,9 +23,9 @@ from fcsim.cli.searching import (
 )
 from fcsim.runner import RunFolderError
 from fcsim.tune.arena import Arena
-from fcsim.tune.output import OutputError, open_output
+from fcsim.tune.output import open_output
 from fcsim.tune.search import Search
-from fcsim.tune.space import SpaceError, grid_points, parse_grid, with_values
+from fcsim.tune.space import grid_points, parse_grid, with_values
 
 
 def _print_points(points, names: list[str]) -> None:
@@ -52,7 +52,7 @@ def _print_points(points, names: list[str]) -> None:
                    "of several parameters.")
 @search_options
 def sweep_command(spec, grids, against, players, deals, seed, out, resume, workers, scheduler,
-                  dask_local, **rule_flags) -> None:
+                  dask_local, rules) -> None:
     """Play every point of a parameter grid against the same field on the same deals.
 
     Each point is compared deal by deal with SPEC itself (the reference): its difference
@@ -64,20 +64,14 @@ def sweep_command(spec, grids, against, players, deals, seed, out, resume, worke
     from fcsim.tune.sweep import POINTS_FILE, best_row, run_sweep
 
     check_counts({"--deals": deals}, scheduler, dask_local, workers)
-    where = setting(spec, against, players, rule_flags)
-    try:
-        axes = parse_grid(where.base.family, grids)
-    except SpaceError as err:
-        raise InputError(str(err)) from None
+    where = setting(spec, against, players, rules)
+    axes = parse_grid(where.base.family, grids)
     names = [axis.param.name for axis in axes]
     specs = {with_values(where.base, values).spec for values in grid_points(axes)}
     runs = len(specs | {where.base.spec})
     described = {**record("sweep", where, seed, deals),
                  "grid": {axis.param.name: list(axis.values) for axis in axes}}
-    try:
-        open_output(out, described, resume)
-    except OutputError as err:
-        raise InputError(str(err)) from None
+    open_output(out, described, resume)
     executor = make_executor(workers, scheduler, dask_local)
     progress = SearchProgress(f"sweep {where.base.spec}", runs * deals * where.lineup.players)
     search = Search(where.base, Arena(where.lineup, where.rules, executor, progress.advance),
@@ -96,7 +90,7 @@ def sweep_command(spec, grids, against, players, deals, seed, out, resume, worke
         executor.close()
     typed = command_line("sweep", spec, [*(("--grid", g) for g in grids), ("--against", against),
                                          ("--players", players), ("--deals", deals),
-                                         ("--seed", seed), ("--out", out)])
+                                         ("--seed", seed), ("--out", out)], where.rules)
     page = sweep_page(out, header(typed, where, seed, deals, [f"**Grid:** {', '.join(grids)}"]),
                       points, axes)
     _print_points(points, names)

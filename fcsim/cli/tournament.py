@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+from dataclasses import replace
 from itertools import combinations
 from pathlib import Path
 
@@ -11,11 +12,11 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from fcsim.cli.options import Bounded, InputError, make_rules, rule_options
+from fcsim.cli.options import Bounded, InputError, rule_options
 from fcsim.cli.running import play_plan
 from fcsim.cli.strategies import load_plugins_noting_failures
 from fcsim.runner.format import MAX_GAMES, MAX_SEED
-from fcsim.strategies import StrategyError, families, parse_strategies
+from fcsim.strategies import families, parse_strategies
 
 
 def tables_for(specs: list[str], players: int) -> list[list[str]]:
@@ -62,21 +63,17 @@ def _leaderboard(paths: list[Path]) -> None:
               help="Keep the games here, one run folder per table (default: temporary).")
 @click.option("--workers", type=int, help="Local worker processes (default: all cores).")
 @rule_options
-def tournament_command(specs, players, games, seed, out, workers, short, wild_penalty,
-                       go_out_bonus, no_all_wild_melds, turn_cap) -> None:
+def tournament_command(specs, players, games, seed, out, workers, rules) -> None:
     """Play the strategies in rotated tables and print a leaderboard of ratings."""
     if not specs:
         load_plugins_noting_failures()
-    try:
-        listed = (parse_strategies(specs) if specs else
-                  parse_strategies(",".join(f.name for f in families()
-                                            if f.leaderboard and not f.oracle)))
-    except StrategyError as err:
-        raise InputError(str(err)) from None
+    listed = (parse_strategies(specs) if specs else
+              parse_strategies(",".join(f.name for f in families()
+                                        if f.leaderboard and not f.oracle)))
     names = list(dict.fromkeys(s.spec for s in listed))
     if len(names) < 2:
         raise InputError("a tournament needs at least two different strategies")
-    rules = make_rules(players, short, wild_penalty, go_out_bonus, no_all_wild_melds, turn_cap)
+    rules = replace(rules, players=players)
     root = out or Path(tempfile.mkdtemp(prefix="fcsim-tournament-"))
     try:
         paths = []

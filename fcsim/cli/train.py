@@ -5,13 +5,14 @@ from __future__ import annotations
 import shlex
 import shutil
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import click
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-from fcsim.cli.options import Bounded, InputError, make_rules, rule_options
+from fcsim.cli.options import Bounded, InputError, rule_options
 from fcsim.cli.running import (
     INTERRUPTED,
     check_counts,
@@ -19,12 +20,12 @@ from fcsim.cli.running import (
     play_folder,
     say_set_aside,
 )
-from fcsim.runner import PlanError, RunFolder, RunFolderError, make_plan
+from fcsim.runner import RunFolder, make_plan
 from fcsim.runner.format import MAX_GAMES, MAX_SEED
 from fcsim.runner.lock import FolderBusyError
 from fcsim.runner.pool import ProcessPool
 from fcsim.runner.run import default_workers
-from fcsim.strategies import StrategyError, parse_strategies
+from fcsim.strategies import parse_strategies
 
 DEFAULT_STRATEGIES = "aware,expected"
 MIN_RECORDED_GAMES = 5  # games x share below this hold too few positions to fit anything
@@ -63,15 +64,14 @@ def _progress(label: str, unit: str) -> Progress:
 @click.option("--scheduler", metavar="tcp://HOST:PORT", help="Play on this Dask scheduler.")
 @click.option("--dask-local", type=int, metavar="N",
               help="Start a local Dask cluster of N workers and play on it.")
-def train_command(strategies, games, seed, out, players, short, wild_penalty, go_out_bonus,
-                  no_all_wild_melds, turn_cap, share, hidden, epochs, check_deals, workers,
-                  resume, scheduler, dask_local) -> None:
+def train_command(strategies, games, seed, out, players, rules, share, hidden, epochs,
+                  check_deals, workers, resume, scheduler, dask_local) -> None:
     """Learn the value of a discard from self-play games and write OUT/model.npz, played by
     the strategy learned:model=OUT/model.npz.
 
     Example: fcsim train --games 2000 --out results/train
     """
-    from fcsim.learn.fit import FitError, fit
+    from fcsim.learn.fit import fit
     from fcsim.learn.report import write_report
     from fcsim.learn.training import GAMES, derive_positions, save_model
 
@@ -79,20 +79,17 @@ def train_command(strategies, games, seed, out, players, short, wild_penalty, go
     if games * share < MIN_RECORDED_GAMES:
         raise InputError(f"--games {games:,} at --share {share:g} are too few to fit anything "
                          f"(games x share must be at least {MIN_RECORDED_GAMES})")
+    listed = [s.spec for s in parse_strategies(strategies)]
+    if len(listed) > players:
+        raise InputError(f"{len(listed)} strategies for --players {players}: list at most one "
+                         f"per seat")
+    rules = replace(rules, players=players)
+    seating = [listed[seat % len(listed)] for seat in range(players)]
+    plan = make_plan(seating, rules, seed, games)
     try:
-        listed = [s.spec for s in parse_strategies(strategies)]
-        if len(listed) > players:
-            raise InputError(f"{len(listed)} strategies for --players {players}: list at "
-                             f"most one per seat")
-        rules = make_rules(players, short, wild_penalty, go_out_bonus, no_all_wild_melds,
-                           turn_cap)
-        seating = [listed[seat % len(listed)] for seat in range(players)]
-        plan = make_plan(seating, rules, seed, games)
         folder = RunFolder.open(out / GAMES, plan, resume)
-    except FolderBusyError as err:
+    except FolderBusyError as err:  # not bad input: another process is writing there
         raise click.ClickException(str(err)) from None
-    except (StrategyError, PlanError, RunFolderError) as err:
-        raise InputError(str(err)) from None
     command = shlex.join(["fcsim", "train", *sys.argv[2:]])
     cluster = dask_cluster(scheduler, dask_local)
     try:
@@ -114,8 +111,6 @@ def train_command(strategies, games, seed, out, players, short, wild_penalty, go
             task = progress.add_task("fit", total=epochs)
             result = fit(paths, seed=seed, hidden=hidden, epochs=epochs,
                          on_epoch=lambda *_: progress.advance(task))
-    except FitError as err:
-        raise InputError(str(err)) from None
     except KeyboardInterrupt:
         click.echo(f"Interrupted: the games and the positions done are kept in {out}; run "
                    f"the same command with --resume to complete it.", err=True)

@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from fcsim.cli.running import INTERRUPTED, InputError, check_counts
+from fcsim.cli.running import INTERRUPTED, check_counts
 from fcsim.cli.searching import (
     SearchProgress,
     command_line,
@@ -21,9 +21,9 @@ from fcsim.cli.searching import (
 )
 from fcsim.runner import RunFolderError
 from fcsim.tune.arena import Arena
-from fcsim.tune.output import OutputError, open_output
+from fcsim.tune.output import open_output
 from fcsim.tune.search import Search
-from fcsim.tune.space import SpaceError, inside, parse_ranges
+from fcsim.tune.space import inside, parse_ranges
 
 DEFAULT_TRIALS = 40
 CONFIRMATION_FILE = "confirmation.json"
@@ -60,7 +60,7 @@ def _print_confirmation(result) -> None:
               help="Fresh deals of the confirmation [default: --deals].")
 @search_options
 def tune_command(spec, params, trials, sampler, prune, confirm_deals, against, players, deals,
-                 seed, out, resume, workers, scheduler, dask_local, **rule_flags) -> None:
+                 seed, out, resume, workers, scheduler, dask_local, rules) -> None:
     """Search parameter ranges of a strategy with Optuna, then confirm on fresh deals.
 
     Every trial plays the same deals against the same field; the objective is the
@@ -85,26 +85,17 @@ def tune_command(spec, params, trials, sampler, prune, confirm_deals, against, p
     confirm_deals = confirm_deals or deals
     check_counts({"--deals": deals, "--trials": trials, "--confirm-deals": confirm_deals},
                  scheduler, dask_local, workers)
-    where = setting(spec, against, players, rule_flags)
-    try:
-        ranges = parse_ranges(where.base.family, params)
-    except SpaceError as err:
-        raise InputError(str(err)) from None
+    where = setting(spec, against, players, rules)
+    ranges = parse_ranges(where.base.family, params)
     described = {**record("tune", where, seed, deals), "params": [r.text() for r in ranges],
                  "sampler": sampler, "prune": prune, "confirm_deals": confirm_deals,
                  "trials": trials}
-    try:
-        check_sampler(sampler, ranges)
-    except StudyError as err:
-        raise InputError(str(err)) from None
+    check_sampler(sampler, ranges)
     try:
         import_optuna()
     except StudyError as err:
         raise click.ClickException(str(err)) from None
-    try:
-        open_output(out, described, resume, free=("trials",))
-    except OutputError as err:
-        raise InputError(str(err)) from None
+    open_output(out, described, resume, free=("trials",))
     seats = where.lineup.players
     runs = trials + (0 if inside(where.base, ranges) else 1)
     progress = SearchProgress(f"tune {where.base.spec}", (runs * deals + 2 * confirm_deals) * seats)
@@ -135,7 +126,8 @@ def tune_command(spec, params, trials, sampler, prune, confirm_deals, against, p
                                          encoding="utf-8")
     typed = command_line("tune", spec, [*(("--param", p) for p in params), ("--against", against),
                                         ("--players", players), ("--trials", trials),
-                                        ("--deals", deals), ("--seed", seed), ("--out", out)])
+                                        ("--deals", deals), ("--seed", seed), ("--out", out)],
+                         where.rules)
     page = tune_page(out, header(typed, where, seed, deals, [
         f"**Search:** {', '.join(r.text() for r in ranges)}; Optuna {sampler.upper()}, "
         f"{'Wilcoxon pruning' if prune else 'no pruning'}; study `{STUDY_NAME}` in "

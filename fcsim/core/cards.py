@@ -16,6 +16,8 @@ from collections.abc import Iterable
 import numpy as np
 from numba import njit
 
+from fcsim.errors import FcsimError
+
 SUITS = "SHDCX"
 N_SUITS = 5
 N_RANKS = 11  # 3 … K
@@ -36,7 +38,7 @@ _SUIT_TOKENS = {"S": 0, "H": 1, "D": 2, "C": 3, "X": 4, "*": 4, "★": 4}
 _SEPARATORS = re.compile(r"[\s,]+")
 
 
-class CardError(ValueError):
+class CardError(FcsimError, ValueError):
     """A card token or a hand that RULES.md notation does not allow."""
 
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from collections.abc import Callable
+from dataclasses import Field, asdict, dataclass, field, fields
 from enum import IntEnum
 
 import numpy as np
 
 from fcsim.core.cards import wild_rank
+from fcsim.errors import FcsimError
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 7
@@ -37,13 +39,38 @@ R_TURN_CAP = Rule.TURN_CAP
 FACE_VALUE = -1  # Rule.WILD_PENALTY of face-value wilds
 
 
-class RulesError(ValueError):
+class RulesError(FcsimError, ValueError):
     """A rule set that RULES.md does not allow."""
 
 
 def _whole(value: object) -> bool:
     """An int that is not a bool (``True`` is no player count)."""
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _wild_penalty(text: str) -> int | str:
+    """``face`` (any case) or a whole number."""
+    return FACE if text.strip().lower() == FACE else int(text)
+
+
+@dataclass(frozen=True)
+class Flag:
+    """How the command line sets a rule: ``name VALUE`` (``VALUE`` read by ``parse``;
+    ``metavar`` and ``what`` say what it may be), or, when ``sets`` is given, ``name``
+    alone, which sets the rule to ``sets``.
+
+    Declared once, in the metadata of the rule's field of :class:`RuleSet` (under
+    ``"flag"``): every command's rule options and the command line that plays a run
+    again are built from it (:mod:`fcsim.cli.options`). ``hand`` marks a rule that
+    changes what a hand scores (``fcsim solve`` takes those alone)."""
+
+    name: str
+    help: str
+    sets: object = None
+    parse: Callable[[str], object] = int
+    metavar: str = "N"
+    what: str = "a whole number"
+    hand: bool = False
 
 
 @dataclass(frozen=True)
@@ -60,12 +87,19 @@ class RuleSet:
     turn_cap : turns after which a round nobody goes out of is stopped and flagged.
     """
 
-    players: int = 4
-    rounds: int = 11
-    wild_penalty: int | str = 20
-    go_out_bonus: int = 0
-    all_wild_melds: bool = True
-    turn_cap: int = DEFAULT_TURN_CAP
+    players: int = 4  # no rule flag: each command seats its own table
+    rounds: int = field(default=11, metadata={"flag": Flag(
+        "--short", "Short game: 6 rounds (3…8 cards).", sets=6)})
+    wild_penalty: int | str = field(default=20, metadata={"flag": Flag(
+        "--wild-penalty", "Points of an unmelded wild-rank card: N or 'face'.",
+        parse=_wild_penalty, metavar="face|N", what="'face' or a whole number", hand=True)})
+    go_out_bonus: int = field(default=0, metadata={"flag": Flag(
+        "--go-out-bonus", "Points for the player who goes out (e.g. -10).")})
+    all_wild_melds: bool = field(default=True, metadata={"flag": Flag(
+        "--no-all-wild-melds", "Every meld needs a natural card (3+ wilds alone are no meld).",
+        sets=False, hand=True)})
+    turn_cap: int = field(default=DEFAULT_TURN_CAP, metadata={"flag": Flag(
+        "--turn-cap", "Turns after which a round nobody goes out of is stopped and flagged.")})
 
     def __post_init__(self) -> None:
         if not _whole(self.players) or not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
@@ -126,3 +160,6 @@ class RuleSet:
             raise RulesError(f"round must be 1 to {self.rounds}, not {round_number!r}")
 
 
+def rule_flags() -> list[tuple[Field, Flag]]:
+    """The rules the command line sets, each with its :class:`Flag`, in field order."""
+    return [(f, f.metadata["flag"]) for f in fields(RuleSet) if "flag" in f.metadata]

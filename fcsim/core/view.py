@@ -71,6 +71,7 @@ from fcsim.core.state import (
     lend,
     players_of,
 )
+from fcsim.errors import FcsimError
 
 DECISION_SIGNATURE = types.int64(
     types.int8[:],
@@ -130,7 +131,7 @@ I_BEST_PENALTY = Info.BEST_PENALTY
 NO_HIDDEN = np.zeros((0, 0), dtype=np.int8)  # what every fair strategy gets as ``hidden``
 
 
-class IllegalMoveError(ValueError):
+class IllegalMoveError(FcsimError, ValueError):
     """A strategy or agent chose a move the game does not allow (the message names both)."""
 
 

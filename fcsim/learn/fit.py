@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow.parquet as pq
 
+from fcsim.errors import FcsimError
 from fcsim.learn.positions import FEATURE_COLUMNS, LABEL
 from fcsim.strategies.learned.features import N_FEATURES
 
@@ -27,7 +28,7 @@ BINS = 10  # predicted-vs-actual bins
 MIN_POSITIONS = 200  # fewer training positions than this fit nothing worth playing
 
 
-class FitError(ValueError):
+class FitError(FcsimError, ValueError):
     """Too few positions to fit, or no scikit-learn to fit with."""
 
 

@@ -50,6 +50,7 @@ from fcsim.core.state import (
 )
 from fcsim.core.tables import solver_table
 from fcsim.core.view import I_ALL_WILD, I_LAST_TURN, I_WILD_POINTS, INFO_SIZE
+from fcsim.errors import FcsimError
 from fcsim.runner import format as fmt
 from fcsim.runner.durable import write_durably
 from fcsim.runner.plan import RunPlan, chunk_layout
@@ -68,7 +69,7 @@ FEATURE_COLUMNS = tuple(f"f_{name}" for name, _ in FEATURES)
 LABEL = "label"  # the seat's round penalty less the mean of the other seats'
 
 
-class PositionsError(ValueError):
+class PositionsError(FcsimError, ValueError):
     """A positions chunk that does not belong to the run, or a replay that diverged."""
 
 

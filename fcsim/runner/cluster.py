@@ -15,13 +15,14 @@ from itertools import islice
 import dask
 from distributed import Client, LocalCluster, WorkerPlugin, as_completed, get_worker
 
+from fcsim.errors import FcsimError
 from fcsim.runner.chunk import ChunkOutput, prepare, run_chunk
 from fcsim.runner.plan import RunPlan
 from fcsim.runner.pool import IN_FLIGHT_PER_WORKER, Progress
 from fcsim.strategies import StrategyError
 
 
-class ClusterError(RuntimeError):
+class ClusterError(FcsimError, RuntimeError):
     """A Dask cluster that cannot be reached or has no workers."""
 
 

@@ -34,6 +34,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from fcsim.core.records import RoundInfo, Score
+from fcsim.errors import FcsimError
 
 FORMAT_VERSION = 2
 METADATA_KEY = b"fcsim"
@@ -88,7 +89,7 @@ BASE_COLUMNS = tuple(name for name, _ in (*GAME_COLUMNS, *SEAT_COLUMNS))
 ROUND_FAMILIES = tuple(name for name, _ in (*ROUND_SEAT_COLUMNS, *ROUND_COLUMNS))
 
 
-class RunFolderError(ValueError):
+class RunFolderError(FcsimError, ValueError):
     """A folder that is not a usable run folder, or runs that cannot be combined; the
     message says why and what to do."""
 

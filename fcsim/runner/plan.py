@@ -20,6 +20,7 @@ from fcsim import __version__
 from fcsim.core.cards import COPIES, JOKER_PENALTY, MAX_RANK, N_JOKERS, N_SUITS
 from fcsim.core.rng import game_seed
 from fcsim.core.rules import RuleSet
+from fcsim.errors import FcsimError
 from fcsim.runner import format as fmt
 
 DEFAULT_CHUNK_SIZE = 10_000  # games per chunk of a large run
@@ -30,7 +31,7 @@ MAX_SEED = fmt.MAX_SEED
 IDENTITY = fmt.IDENTITY
 
 
-class PlanError(ValueError):
+class PlanError(FcsimError, ValueError):
     """A run configuration that cannot be played."""
 
 

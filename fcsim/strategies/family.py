@@ -16,9 +16,10 @@ from fcsim.core.cards import format_card
 from fcsim.core.state import shared_scratch
 from fcsim.core.tables import solver_table
 from fcsim.core.view import DRAW_ACTIONS, NO_HIDDEN, View, compiled
+from fcsim.errors import FcsimError
 
 
-class StrategyError(ValueError):
+class StrategyError(FcsimError, ValueError):
     """An unknown strategy, parameter or value; the message lists what exists."""
 
 

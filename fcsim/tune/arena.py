@@ -18,6 +18,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 from fcsim.core.rules import RuleSet
+from fcsim.errors import FcsimError
 from fcsim.runner import RunFolder, RunPlan, execute, make_plan
 from fcsim.runner.chunk import ChunkOutput
 from fcsim.runner.format import part_name
@@ -34,7 +35,7 @@ MAX_CHUNK_DEALS = 2_500
 OnDeals = Callable[[DealResults], bool]
 
 
-class _Stop(Exception):
+class _Stop(FcsimError):
     """Raised inside a run's chunk loop when the caller wants no more deals."""
 
 

@@ -11,10 +11,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from fcsim.errors import FcsimError
+
 DEFAULT_PLAYERS = 4
 
 
-class LineupError(ValueError):
+class LineupError(FcsimError, ValueError):
     """A field that does not fit the table."""
 
 

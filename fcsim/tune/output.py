@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from fcsim.errors import FcsimError
 from fcsim.tune.arena import folder_name
 
 RECORD = "search.json"
@@ -27,7 +28,7 @@ RUNS = "runs"
 CONFIRM = "confirm"
 
 
-class OutputError(ValueError):
+class OutputError(FcsimError, ValueError):
     """An output folder the search must not write into (the message says what to do)."""
 
 

@@ -13,13 +13,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import product
 
+from fcsim.errors import FcsimError
 from fcsim.strategies import Family, Param, Strategy, StrategyError, parse_strategy
 
 # Grid values are rounded to this many decimals, so 0:1:0.1 gives 0.3, not 0.30000000000000004.
 GRID_DECIMALS = 10
 
 
-class SpaceError(ValueError):
+class SpaceError(FcsimError, ValueError):
     """A grid or a range that cannot be searched (the message says what is allowed)."""
 
 

@@ -27,6 +27,7 @@ import numpy as np
 import polars as pl
 
 from fcsim.core.rng import game_seed
+from fcsim.errors import FcsimError
 from fcsim.tune.deals import DealResults
 from fcsim.tune.search import Search
 from fcsim.tune.space import Range, inside, with_values
@@ -49,7 +50,7 @@ PRUNE_AFTER_DEALS = 20
 INSTALL_HINT = "Optuna is not installed: pip install 'fcsim[tune]'"
 
 
-class StudyError(ValueError):
+class StudyError(FcsimError, ValueError):
     """A study that cannot run (missing Optuna, a sampler that does not fit the space)."""
 
 

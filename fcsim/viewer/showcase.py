@@ -17,6 +17,7 @@ from typing import Any
 import polars as pl
 
 from fcsim.analysis.load import game_keys
+from fcsim.errors import FcsimError
 from fcsim.viewer.page import describe_game, write_page
 
 PICKS = (  # name, why it is shown
@@ -77,7 +78,7 @@ def pick_games(lf: pl.LazyFrame) -> list[Pick]:
             for (name, reason), row in zip(PICKS, chosen, strict=True)]
 
 
-class ReplayError(ValueError):
+class ReplayError(FcsimError, ValueError):
     """A game of a run that cannot be replayed from the run's metadata."""
 
 

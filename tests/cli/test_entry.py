@@ -3,11 +3,42 @@
 from __future__ import annotations
 
 import gc
+import os
+import signal
+import subprocess
 import sys
+import textwrap
+import time
+from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+import fcsim
 from fcsim import cli
+from tests.waiting import PATIENCE_S, POLL_S, default_sigint
+
+ROOT = Path(fcsim.__file__).resolve().parent.parent
+SOLVE = ["solve", "--round", "3", "9H", "JS", "7D", "5H", "6H"]
+
+# Runs the command line as the console script does, Ctrl-C arriving (the process sends
+# itself SIGINT) at the first import of module TARGET.
+INTERRUPTED_AT_IMPORT = """
+    import builtins, os, signal, sys
+
+    real = builtins.__import__
+
+    def interrupting(name, *args, **kwargs):
+        if name == {target!r}:
+            builtins.__import__ = real
+            os.kill(os.getpid(), signal.SIGINT)
+        return real(name, *args, **kwargs)
+
+    builtins.__import__ = interrupting
+    sys.argv = ["fcsim", *{args!r}]
+    from fcsim.cli import main
+    main()
+"""
 
 
 def test_the_entry_point_freezes_the_collector_before_exiting(monkeypatch) -> None:
@@ -19,3 +50,69 @@ def test_the_entry_point_freezes_the_collector_before_exiting(monkeypatch) -> No
     with pytest.raises(SystemExit):
         cli.main()
     assert frozen == [True]
+
+
+def _assert_interrupted(proc: subprocess.Popen) -> None:
+    out, err = proc.communicate(timeout=PATIENCE_S)
+    assert proc.returncode == 130, err
+    assert err == "Interrupted.\n" and out == ""
+
+
+@pytest.mark.parametrize(("args", "target"), [
+    (SOLVE, "numba"),  # importing the command's modules
+    (["--help"], "numba"),  # listing the commands imports each
+    (["info", "nowhere"], "fcsim.runner.store"),
+    (["report", "nowhere"], "polars"),
+])
+def test_ctrl_c_during_an_import_exits_130_with_one_line(args: list[str], target: str) -> None:
+    code = textwrap.dedent(INTERRUPTED_AT_IMPORT).format(target=target, args=args)
+    _assert_interrupted(subprocess.Popen(
+        [sys.executable, "-c", code], cwd=ROOT, text=True, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, preexec_fn=default_sigint))
+
+
+@pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="needs Linux's /proc")
+def test_ctrl_c_while_numba_loads_exits_130_with_one_line() -> None:
+    """A real Ctrl-C from outside, sent once numba's first library is loaded: start-up."""
+    proc = subprocess.Popen([sys.executable, "-m", "fcsim", *SOLVE], cwd=ROOT, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=default_sigint)
+    maps = Path(f"/proc/{proc.pid}/maps")
+    deadline = time.monotonic() + PATIENCE_S
+    while "numba" not in maps.read_text():
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline
+        time.sleep(POLL_S / 10)
+    os.kill(proc.pid, signal.SIGINT)
+    _assert_interrupted(proc)
+
+
+@pytest.mark.parametrize(("args", "fragment"), [
+    (["solve", "--round", "3", "9H", "ZZ", "7D"], "ZZ"),
+    (["play", "--strategies", "gredy"], "unknown strategy 'gredy'"),
+    (["replay", "--seed", "1", "--strategies", "gredy"], "unknown strategy 'gredy'"),
+    (["compare", "greedy", "gredy"], "unknown strategy 'gredy'"),
+    (["new-strategy", "no good"], "no good"),
+    (["simulate", "--strategies", "greedy", "--games", "1", "--out", "x", "--turn-cap", "5"],
+     "turn_cap must be 10 to 1,000,000 turns, not 5"),
+])
+def test_bad_input_is_one_line_and_exit_2(args: list[str], fragment: str) -> None:
+    result = CliRunner().invoke(cli.cli, args)
+    assert result.exit_code == 2, result.output
+    assert result.output.startswith("Error: ") and result.output.count("\n") == 1
+    assert fragment in result.output
+
+
+def test_any_fcsim_error_is_one_line_and_exit_2(monkeypatch) -> None:
+    """Held in one place, for every command: a command need not catch fcsim's errors."""
+    from fcsim.cli import info
+
+    class NewError(fcsim.FcsimError):
+        """An error no command knows of."""
+
+    def fails(*args, **kwargs):
+        raise NewError("what went wrong")
+
+    monkeypatch.setattr(info.info_command, "callback", fails)
+    result = CliRunner().invoke(cli.cli, ["info", "."])
+    assert (result.exit_code, result.output) == (2, "Error: what went wrong\n")

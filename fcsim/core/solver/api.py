@@ -14,7 +14,7 @@ from fcsim.core.cards import (
     parse_cards,
 )
 from fcsim.core.late_link import link_kernels
-from fcsim.core.rules import ROUND_COUNTS, RuleSet
+from fcsim.core.rules import ROUND_COUNTS, RulesError, RuleSet
 from fcsim.core.solver.discard import best_discard_kernel, discard_kernel
 from fcsim.core.solver.layout import SCRATCH_SIZE, new_scratch
 from fcsim.core.solver.penalty import penalty_kernel, penalty_kernel_late
@@ -53,7 +53,7 @@ def setup_hand(hand, round_number: int, rules: RuleSet | None) -> tuple[np.ndarr
     """Validated counts, wild points and all-wild flag for the Python API."""
     rules = rules or RuleSet()
     if not isinstance(round_number, (int, np.integer)) or not 1 <= round_number <= _MAX_ROUND:
-        raise ValueError(f"round must be 1 to {_MAX_ROUND}, not {round_number!r}")
+        raise RulesError(f"round must be 1 to {_MAX_ROUND}, not {round_number!r}")
     counts = as_counts(hand)
     size = int(counts.sum())
     if size > MAX_HAND:

@@ -1,0 +1,11 @@
+"""The one base of the errors fcsim raises on purpose."""
+
+from __future__ import annotations
+
+
+class FcsimError(Exception):
+    """An error fcsim raises on purpose — bad input, a refused state — whose message
+    alone says what went wrong: the command line prints it as one line (exit code 2).
+
+    Each subclass keeps the built-in base it had (``CardError`` is a ``ValueError`` too),
+    so code that catches those still does."""
