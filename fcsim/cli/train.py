@@ -12,7 +12,7 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-from fcsim.cli.options import Bounded, InputError, rule_options
+from fcsim.cli.options import Bounded, InputError, rule_options, rule_words
 from fcsim.cli.running import (
     INTERRUPTED,
     check_counts,
@@ -90,7 +90,10 @@ def train_command(strategies, games, seed, out, players, rules, share, hidden, e
         folder = RunFolder.open(out / GAMES, plan, resume)
     except FolderBusyError as err:  # not bad input: another process is writing there
         raise click.ClickException(str(err)) from None
-    command = shlex.join(["fcsim", "train", *sys.argv[2:]])
+    command = shlex.join(["fcsim", "train", "--strategies", ",".join(listed), "--games",
+                          str(games), "--seed", str(seed), "--players", str(players),
+                          *rule_words(rules), "--share", f"{share:g}", "--hidden", str(hidden),
+                          "--epochs", str(epochs)])
     cluster = dask_cluster(scheduler, dask_local)
     try:
         say_set_aside(folder, folder.create())
