@@ -35,6 +35,8 @@ def parse_strategy(spec: str | Strategy | Callable) -> Strategy:
     if is_file_spec(text):
         return with_params(*file_family(text))
     name, _, rest = text.partition(":")
+    if name.strip().lower() in SPEC_PREFIXES:
+        return _prefixed(name.strip().lower(), rest)
     family = lookup(name) or find_plugin(name)
     if family is None:
         attribute, _, params = rest.partition(":")
@@ -46,6 +48,21 @@ def parse_strategy(spec: str | Strategy | Callable) -> Strategy:
             f"(or path/to/file.py, or module:attribute for one defined in a module)"
         )
     return with_params(family, rest)
+
+
+# Spec prefixes resolved by a module of a higher layer, named here, not imported (it may
+# need an extra): ``prefix:name:key=value,…`` is ``module.family(name)`` with parameters.
+SPEC_PREFIXES = {"openspiel": "fcsim.openspiel.agents"}
+
+
+def _prefixed(prefix: str, rest: str) -> Strategy:
+    """The strategy of a prefixed spec (``openspiel:ismcts:simulations=50``)."""
+    name, _, params = rest.partition(":")
+    try:
+        module = importlib.import_module(SPEC_PREFIXES[prefix])
+    except ImportError as err:
+        raise StrategyError(f"strategy {prefix}:{name.strip()}: {err}") from None
+    return with_params(module.family(name), params)
 
 
 def imported_family(module_name: str, attribute: str) -> Family:

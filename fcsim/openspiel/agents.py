@@ -1,0 +1,62 @@
+"""The ``openspiel:…`` strategies: OpenSpiel's bots as fcsim agents, by spec.
+
+``openspiel:ismcts`` (``simulations``, ``uct_c``, ``max_world_samples``, ``final_policy``,
+``take_margin``) and ``openspiel:random`` play wherever a Python agent plays: ``compare``,
+``tournament``, :class:`fcsim.Game`, the report. The spec parser resolves the
+``openspiel:`` prefix here (:func:`family`, found by the module's name in
+``fcsim.strategies.registry.SPEC_PREFIXES``); without the ``[openspiel]`` extra, importing
+this package fails with one line naming the extra, which the parser passes on.
+"""
+
+from __future__ import annotations
+
+from fcsim.strategies.registry import Family, Param, StrategyError
+
+PREFIX = "openspiel"
+
+ISMCTS_PARAMS = (
+    Param("simulations", 100, "ISMCTS simulations per decision", low=1, high=1_000_000),
+    Param("uct_c", 10.0, "UCT exploration constant, in points (returns are minus the "
+          "totals)", integer=False, low=0, high=1e6),
+    Param("max_world_samples", -1, "worlds sampled at the root and reused (-1: a new one "
+          "every simulation)", low=-1, high=1_000_000),
+    Param("final_policy", 2, "the move played: 1 by normalized visit counts, 2 the most "
+          "visited, 3 the best valued", low=1, high=3),
+    Param("take_margin", 8, "the greedy rollout policy's take margin", low=0, high=100),
+)
+
+
+def _ismcts(**params: float) -> object:
+    from fcsim.openspiel.bots import ismcts_agent
+
+    return ismcts_agent(**params)
+
+
+def _random() -> object:
+    from fcsim.openspiel.bots import random_agent
+
+    return random_agent()
+
+
+FAMILIES = {
+    "ismcts": Family(f"{PREFIX}:ismcts", "OpenSpiel's information-set MCTS (ISMCTSBot): "
+                     "worlds resampled from the seat's view, leaves valued by a compiled "
+                     "greedy rollout of the round", agent=_ismcts, params=ISMCTS_PARAMS,
+                     source="open_spiel", leaderboard=False),
+    "random": Family(f"{PREFIX}:random", "OpenSpiel's uniform random bot", agent=_random,
+                     source="open_spiel", leaderboard=False),
+}
+
+
+def family(name: str) -> Family:
+    """The family ``openspiel:<name>`` (a one-line :class:`StrategyError` for an unknown
+    one). The spec parser reaches it by importing this module, which needs OpenSpiel: its
+    ImportError names the extra to install."""
+    found = FAMILIES.get(name.strip().lower())
+    if found is None:
+        raise StrategyError(f"unknown strategy {PREFIX}:{name.strip()!r}; OpenSpiel's: "
+                            + ", ".join(f"{PREFIX}:{n}" for n in FAMILIES))
+    return found
+
+
+__all__ = ["FAMILIES", "ISMCTS_PARAMS", "PREFIX", "family"]

@@ -1,0 +1,523 @@
+"""``python_five_crowns``: Five Crowns as an OpenSpiel game, played on fcsim's steps.
+
+A state holds an fcsim game state (:class:`~fcsim.core.state.StateData`) and steps it
+with :func:`~fcsim.core.state.play_action`, the function :class:`fcsim.Game` steps with:
+the rules are fcsim's, once. OpenSpiel's chance nodes choose the cards: a round starts
+with ``n * P + 1`` chance nodes (the dealt cards in dealing order, then the upcard), and
+every stock draw is a chance node after the player's ``stock`` action (over the stock's
+cards, or the pile's but its top when the stock is empty and will be reshuffled). How an
+outcome is laid onto fcsim's deal and draw: :mod:`fcsim.openspiel.kernels`.
+
+Actions are the environments' (:mod:`fcsim.env.encoding`): ``0`` stock, ``1`` pile,
+``2 + kind`` discard that card; chance outcomes are card kinds (``0`` … ``55``, the joker
+55). Rewards come at the end of each round: minus each seat's penalty, so the returns are
+minus the totals.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyspiel
+
+from fcsim.core.cards import (
+    DECK_SIZE,
+    JOKER_PENALTY,
+    MAX_RANK,
+    N_KINDS,
+    format_card,
+    format_cards,
+    full_deck,
+    hand_kinds,
+    wild_rank,
+)
+from fcsim.core.events import (
+    EV_DEAL,
+    EV_HAND,
+    HAND_COL,
+    TRACE_WIDTH,
+    EventDecoder,
+    rows_per_step,
+)
+from fcsim.core.rules import DEFAULT_TURN_CAP, FACE, MAX_PLAYERS, MIN_PLAYERS, RulesError, RuleSet
+from fcsim.core.state import (
+    H_SIZE,
+    OK,
+    PHASE_DISCARD,
+    PHASE_DRAW,
+    PHASE_GAME_OVER,
+    S_DEALER,
+    S_PHASE,
+    S_PILE,
+    S_ROUND,
+    S_SEAT,
+    S_STOCK,
+    StateData,
+    copy_state,
+    new_game,
+    new_state,
+    play_action,
+    shared_scratch,
+    state_views,
+)
+from fcsim.core.tables import solver_table
+from fcsim.core.view import (
+    I_BEST_PENALTY,
+    I_HAND_SIZES,
+    I_OUT_SEAT,
+    I_STOCK_SIZE,
+    I_TOTALS,
+    I_TURN,
+    View,
+    history_of,
+)
+from fcsim.env.encoding import (
+    ACTION_PILE,
+    ACTION_STOCK,
+    DISCARD_BASE,
+    N_ACTIONS,
+    Encoder,
+    action_name,
+)
+from fcsim.openspiel import kernels
+
+GAME_NAME = "python_five_crowns"
+DEFAULTS = RuleSet()
+PARAMETERS = {
+    "players": DEFAULTS.players,
+    "rounds": DEFAULTS.rounds,
+    "wild_penalty": DEFAULTS.wild_penalty,  # 0: face value (fcsim's "face")
+    "go_out_bonus": DEFAULTS.go_out_bonus,
+    "all_wild_melds": DEFAULTS.all_wild_melds,
+    "turn_cap": DEFAULTS.turn_cap,
+}
+FACE_VALUE_PARAM = 0  # wild_penalty=0 is fcsim's wild_penalty="face"
+
+GAME_TYPE = pyspiel.GameType(
+    short_name=GAME_NAME,
+    long_name="Five Crowns (fcsim)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.GENERAL_SUM,
+    reward_model=pyspiel.GameType.RewardModel.REWARDS,
+    max_num_players=MAX_PLAYERS,
+    min_num_players=MIN_PLAYERS,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=PARAMETERS,
+)
+
+_DECK_COUNTS = np.bincount(full_deck(), minlength=N_KINDS).astype(np.int64)
+
+
+def rules_of(params: dict) -> RuleSet:
+    """The fcsim rules of OpenSpiel game parameters; an out-of-range value raises
+    :class:`pyspiel.SpielError` naming it (one line)."""
+    values = {**PARAMETERS, **(params or {})}
+    unknown = sorted(set(values) - set(PARAMETERS))
+    if unknown:
+        raise pyspiel.SpielError(f"Unknown parameter '{unknown[0]}'. Available parameters "
+                                 f"are: {', '.join(PARAMETERS)}")
+    wild = values["wild_penalty"]
+    if wild == FACE_VALUE_PARAM:
+        values["wild_penalty"] = FACE
+    try:
+        return RuleSet(**values)
+    except RulesError as err:
+        text = str(err)
+        if text.startswith("wild_penalty"):
+            text = f"wild_penalty must be 0 (face value) or 1 to 1000, not {wild!r}"
+        raise pyspiel.SpielError(f"{GAME_NAME}: {text}") from None
+
+
+def _worst_round(rules: RuleSet) -> int:
+    wild_points = MAX_RANK if rules.wild_penalty == FACE else rules.wild_penalty
+    return wild_rank(rules.rounds) * max(JOKER_PENALTY, MAX_RANK, wild_points)
+
+
+class FiveCrownsGame(pyspiel.Game):
+    """``python_five_crowns``: parameters ``players`` (2-7), ``rounds`` (11, or 6 for the
+    short game), ``wild_penalty`` (points of an unmelded wild-rank card; 0 face value),
+    ``go_out_bonus``, ``all_wild_melds``, ``turn_cap`` — fcsim's defaults."""
+
+    def __init__(self, params: dict | None = None) -> None:
+        self.rules = rules_of(params or {})
+        rules = self.rules
+        info = pyspiel.GameInfo(
+            num_distinct_actions=N_ACTIONS,
+            max_chance_outcomes=N_KINDS,
+            num_players=rules.players,
+            min_utility=-float(rules.rounds * _worst_round(rules)),
+            max_utility=-float(rules.rounds * rules.go_out_bonus),
+            utility_sum=None,
+            max_game_length=rules.rounds * (3 * rules.most_turns + DECK_SIZE),
+        )
+        super().__init__(GAME_TYPE, info, params or {})
+        self.fixed = _Fixed(rules)
+        self.encoder = self.fixed.encoder
+
+    def new_initial_state(self) -> FiveCrownsState:
+        """A game about to be dealt (its first chance node deals the first card)."""
+        return FiveCrownsState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None) -> FiveCrownsObserver:
+        """The observer of information states (``perfect_recall``) or observations."""
+        if params:
+            raise pyspiel.SpielError(f"{GAME_NAME}: observer parameters are not supported "
+                                     f"(got {params})")
+        perfect = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        return FiveCrownsObserver(self, perfect)
+
+
+class _Fixed:
+    """What every state of one game shares: its rules, encoder, solver table and work
+    arrays (a deep copy of it is itself)."""
+
+    def __init__(self, rules: RuleSet) -> None:
+        self.rules = rules
+        self.encoder = Encoder(rules)
+        self.table, self.scratch = solver_table(), shared_scratch()
+        self.trace = np.zeros((rows_per_step(rules.players), TRACE_WIDTH), np.int16)
+        self.no_trace = np.zeros((0, TRACE_WIDTH), np.int16)
+
+    def __deepcopy__(self, memo: dict) -> _Fixed:
+        return self
+
+
+class _Rows:
+    """One step's trace rows and the ones before (never changed once made: a deep copy of
+    it is itself)."""
+
+    __slots__ = ("earlier", "rows")
+
+    def __init__(self, rows: np.ndarray | None, earlier: _Rows | None) -> None:
+        self.rows, self.earlier = rows, earlier
+
+    def __deepcopy__(self, memo: dict) -> _Rows:
+        return self
+
+
+class FiveCrownsState(pyspiel.State):
+    """A state of ``python_five_crowns``: fcsim's state of the game, plus what the chance
+    nodes in progress have chosen (the deal's cards so far, or a stock draw pending)."""
+
+    def __init__(self, game: FiveCrownsGame, traced: bool = True, seed: int = 0) -> None:
+        super().__init__(game)
+        # OpenSpiel clones a Python state by deep-copying each attribute: what never
+        # changes, and the history, are shared (copying them would cost a whole game).
+        self._fixed = game.fixed
+        self._data = new_state(game.rules)
+        self._rows = _Rows(None, None)  # the event trace so far, when traced
+        self._traced = traced
+        self._dealt: list[int] | None = []  # the deal's chance outcomes; None: not dealing
+        self._drawing = False  # the mover chose the stock: its card is a chance node
+        self._over = False
+        self._horizon = 0  # > 0: the state ends with that round (a search's horizon)
+        self._rewards = [0.0] * game.rules.players
+        fixed = self._fixed
+        self._keep(new_game(self._data, np.uint64(seed), fixed.table, fixed.scratch,
+                            self._trace, 0))
+
+    @property
+    def rules(self) -> RuleSet:
+        return self._fixed.rules
+
+    @property
+    def _trace(self) -> np.ndarray:
+        return self._fixed.trace if self._traced else self._fixed.no_trace
+
+    # --- fcsim's side ---------------------------------------------------------------
+
+    @property
+    def data(self) -> StateData:
+        """fcsim's state of the game (every hand and the stock: not for a fair player)."""
+        return self._data
+
+    @property
+    def dealing(self) -> bool:
+        """Whether the round's deal is being chosen by chance nodes."""
+        return self._dealt is not None
+
+    def view(self, player: int) -> View:
+        """What ``player`` sees when it is to decide (fcsim's :class:`View`)."""
+        if self.is_chance_node() or self.is_terminal() or self.current_player() != player:
+            raise pyspiel.SpielError(f"{GAME_NAME}: player {player} is not to decide here")
+        view = View.of(self._data)
+        view.rng = view.rng.copy()  # a bot draws from its own copy: the state stays as it is
+        return view
+
+    @property
+    def events(self) -> list[dict]:
+        """The events so far, as :attr:`fcsim.Game.events` gives them."""
+        if not self._traced:
+            raise pyspiel.SpielError(f"{GAME_NAME}: this state keeps no event trace")
+        blocks = []
+        block = self._rows
+        while block.rows is not None:
+            blocks.append(block.rows)
+            block = block.earlier
+        if not blocks:
+            return []
+        rows = np.concatenate(blocks[::-1])
+        return list(EventDecoder(self.rules).decode(rows))
+
+    def _keep(self, rows: int) -> None:
+        if rows and self._traced:
+            self._rows = _Rows(self._trace[:rows].copy(), self._rows)
+
+    def _step(self, move: int) -> None:
+        """One fcsim step; a round's end brings its rewards and the next deal."""
+        before = state_views(self._data).totals.copy()
+        round_before = int(self._data.ints[S_ROUND])
+        status, rows = play_action(self._data, move, self._fixed.table, self._fixed.scratch,
+                                   self._trace, 0)
+        if status != OK:  # the legal actions were checked: this is a bug, say so
+            raise pyspiel.SpielError(f"{GAME_NAME}: fcsim refused move {move} (status "
+                                     f"{status})")
+        self._keep(rows)
+        phase = int(self._data.ints[S_PHASE])
+        if phase == PHASE_GAME_OVER or int(self._data.ints[S_ROUND]) != round_before:
+            after = state_views(self._data).totals
+            self._rewards = [-float(a - b) for a, b in zip(after, before, strict=True)]
+            if phase == PHASE_GAME_OVER or (self._horizon and round_before >= self._horizon):
+                self._over = True
+            else:
+                self._dealt = []
+
+    def _finish_deal(self) -> None:
+        dealt = np.array(self._dealt, dtype=np.int64)
+        if not kernels.arrange_deal(self._data, dealt):
+            raise pyspiel.SpielError(f"{GAME_NAME}: the deal {dealt.tolist()} is not a deck's")
+        self._dealt = None
+        if self._traced and self._rows.rows is not None:  # the deal's events: these cards
+            rows = self._rows.rows.copy()
+            state = state_views(self._data)
+            r = int(self._data.ints[S_ROUND])
+            for row in rows:
+                if row[0] == EV_DEAL and row[1] == r:
+                    row[3] = state.pile[0]
+                elif row[0] == EV_HAND and row[1] == r:
+                    kinds = hand_kinds(state.hands[row[2]])
+                    row[HAND_COL : HAND_COL + len(kinds)] = kinds
+            self._rows = _Rows(rows, self._rows.earlier)
+
+    def _deal_size(self) -> int:
+        return wild_rank(int(self._data.ints[S_ROUND])) * self.rules.players + 1
+
+    # --- OpenSpiel's side -----------------------------------------------------------
+
+    def current_player(self) -> int:
+        if self._over:
+            return pyspiel.PlayerId.TERMINAL
+        if self._dealt is not None or self._drawing:
+            return pyspiel.PlayerId.CHANCE
+        return int(self._data.ints[S_SEAT])
+
+    def is_terminal(self) -> bool:
+        return self._over
+
+    def _legal_actions(self, player: int) -> list[int]:
+        if self._over or self._dealt is not None or self._drawing:
+            return []
+        if player != int(self._data.ints[S_SEAT]):
+            return []
+        if int(self._data.ints[S_PHASE]) == PHASE_DRAW:
+            return [ACTION_STOCK, ACTION_PILE]
+        hand = state_views(self._data).hands[player]
+        return [DISCARD_BASE + int(k) for k in np.flatnonzero(hand)]
+
+    def _chance_counts(self) -> np.ndarray:
+        if self._dealt is not None:
+            return _DECK_COUNTS - np.bincount(np.array(self._dealt, dtype=np.int64),
+                                              minlength=N_KINDS)
+        counts = np.zeros(N_KINDS, np.int64)
+        kernels.draw_counts(self._data, counts)
+        return counts
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The cards the chance node can bring, each with its share of the cards left."""
+        if not self.is_chance_node():
+            raise pyspiel.SpielError(f"{GAME_NAME}: chance_outcomes of a decision node")
+        counts = self._chance_counts()
+        total = counts.sum()
+        return [(int(k), float(counts[k]) / total) for k in np.flatnonzero(counts)]
+
+    def _apply_action(self, action: int) -> None:
+        self._rewards = [0.0] * self.rules.players
+        if self.is_chance_node():
+            counts = self._chance_counts()
+            if not 0 <= action < N_KINDS or counts[action] == 0:
+                legal = " ".join(str(int(k)) for k in np.flatnonzero(counts))
+                raise pyspiel.SpielError(f"{GAME_NAME}: chance outcome {action} is not a "
+                                         f"card the chance node can bring (legal: {legal})")
+            if self._dealt is not None:
+                self._dealt.append(int(action))
+                if len(self._dealt) == self._deal_size():
+                    self._finish_deal()
+            else:
+                kernels.arrange_draw(self._data, int(action))
+                self._drawing = False
+                self._step(ACTION_STOCK)
+            return
+        legal = self._legal_actions(self.current_player())
+        if action not in legal:
+            names = ", ".join(f"{a} ({action_name(a)})" for a in legal)
+            what = action_name(action) if 0 <= action < N_ACTIONS else "no action"
+            raise pyspiel.SpielError(f"{GAME_NAME}: action {action} ({what}) is not legal; "
+                                     f"legal actions: {names or 'none'}")
+        if action == ACTION_STOCK:
+            self._drawing = True
+        elif action == ACTION_PILE:
+            self._step(ACTION_PILE)
+        else:
+            self._step(action - DISCARD_BASE)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"card {format_card(action)}" if 0 <= action < N_KINDS else f"card {action}?"
+        return action_name(action)
+
+    def rewards(self) -> list[float]:
+        """Minus each seat's penalty of the round the last action ended (else 0)."""
+        return list(self._rewards)
+
+    def returns(self) -> list[float]:
+        """Minus each seat's total so far."""
+        return [-float(t) for t in state_views(self._data).totals]
+
+    def resample_from_infostate(self, player_id: int, probability_sampler) -> FiveCrownsState:
+        """A state ``player_id`` cannot tell from this one: the other hands (their known
+        cards kept) and the stock dealt afresh from the cards it has not seen, as the
+        search samples worlds (:mod:`fcsim.strategies.search.worlds`)."""
+        if self._dealt is not None or self._over:
+            raise pyspiel.SpielError(f"{GAME_NAME}: resample_from_infostate needs a decision "
+                                     f"node or a stock draw, not a deal or the end")
+        seed = np.uint64(int(probability_sampler() * 2.0**53))
+        twin = self.clone()
+        twin._traced = False  # a world: no history to show
+        twin._rows = _Rows(None, None)
+        if not kernels.resample(twin._data, int(player_id), seed, self._fixed.table,
+                                self._fixed.scratch):
+            raise pyspiel.SpielError(f"{GAME_NAME}: player {player_id}'s view does not add up")
+        return twin
+
+    def __str__(self) -> str:
+        """Every hand and the pile (for debugging: it shows hidden cards)."""
+        if self._over:
+            return f"game over, totals {list(state_views(self._data).totals)}"
+        state = state_views(self._data)
+        lines = [f"round {int(self._data.ints[S_ROUND])}, dealer {int(self._data.ints[S_DEALER])}"]
+        if self._dealt is not None:
+            lines.append(f"dealing: {' '.join(format_cards(self._dealt))}")
+        else:
+            for s in range(self.rules.players):
+                lines.append(f"p{s}: {' '.join(format_cards(hand_kinds(state.hands[s])))}")
+            pile = state.pile[: int(self._data.ints[S_PILE])]
+            lines.append(f"pile: {' '.join(format_cards(pile))}; stock "
+                         f"{int(self._data.ints[S_STOCK])}")
+        return "\n".join(lines)
+
+
+def _masked(state: FiveCrownsState, player: int) -> StateData:
+    """While a deal is chosen: a copy of fcsim's state showing only what ``player`` has
+    been dealt so far (fcsim's own deal underneath is nobody's to see)."""
+    data = copy_state(state.data)
+    parts = state_views(data)
+    parts.hands[:, :] = 0
+    for t, kind in enumerate(state._dealt):
+        if kernels.deal_seat(state.data, t) == player:
+            parts.hands[player, kind] += 1
+    data.ints[S_PILE] = 0
+    data.ints[S_STOCK] = DECK_SIZE - len(state._dealt)
+    data.ints[S_PHASE] = PHASE_DRAW
+    return data
+
+
+class FiveCrownsObserver:
+    """What a seat may see, as strings and tensors (OpenSpiel's observer interface).
+
+    The observation is the environments' (:class:`fcsim.env.encoding.Encoder`: own hand,
+    the pile, its top, the wilds, the unseen cards, the known cards of each other seat,
+    the public scalars). The information state adds the round's public history (per seat:
+    discarded, taken from the pile, passed up; three planes of seats × 56 kinds, the seat
+    itself first) and, in its string, the pile in order: everything fcsim shows a seat
+    (its :class:`View`). Earlier rounds enter through the totals only.
+    """
+
+    def __init__(self, game: FiveCrownsGame, perfect_recall: bool) -> None:
+        self.game = game
+        self.perfect_recall = perfect_recall
+        players = game.rules.players
+        pieces = [("observation", game.encoder.size, (game.encoder.size,))]
+        if perfect_recall:
+            pieces.append(("history", H_SIZE * players * N_KINDS, (H_SIZE, players, N_KINDS)))
+        self.tensor = np.zeros(sum(size for _, size, _ in pieces), np.float32)
+        self.dict = {}
+        at = 0
+        for name, size, shape in pieces:
+            self.dict[name] = self.tensor[at : at + size].reshape(shape)
+            at += size
+
+    def _data(self, state: FiveCrownsState, player: int) -> StateData:
+        return _masked(state, player) if state.dealing else state.data
+
+    def set_from(self, state: FiveCrownsState, player: int) -> None:
+        data = self._data(state, player)
+        parts = state_views(data)
+        self.dict["observation"][:] = self.game.encoder.observation(parts, player)
+        if self.perfect_recall:
+            players = self.game.rules.players
+            order = [(player + i) % players for i in range(players)]
+            self.dict["history"][:] = parts.history[:, order]
+
+    def string_from(self, state: FiveCrownsState, player: int) -> str:
+        if state.is_terminal():
+            totals = " ".join(str(int(t)) for t in state_views(state.data).totals)
+            return f"p{player} game over | totals {totals}"
+        data = self._data(state, player)
+        parts = state_views(data)
+        info = kernels.seat_info(data, player)
+        players = self.game.rules.players
+        r = int(data.ints[S_ROUND])
+        hand = " ".join(format_cards(hand_kinds(parts.hands[player])))
+        out = [f"p{player} round {r} dealer p{int(data.ints[S_DEALER])}"]
+        if state.dealing:
+            out.append(f"dealing card {len(state._dealt) + 1} of {state._deal_size()}")
+        else:
+            phase = "discard" if int(data.ints[S_PHASE]) == PHASE_DISCARD else "draw"
+            pending = " (stock card pending)" if state._drawing else ""
+            out.append(f"p{int(data.ints[S_SEAT])} to {phase}{pending}")
+            out.append(f"turn {int(info[I_TURN])} stock {int(info[I_STOCK_SIZE])}")
+            if info[I_OUT_SEAT] >= 0:
+                out.append(f"out p{int(info[I_OUT_SEAT])}")
+            if info[I_BEST_PENALTY] >= 0:
+                out.append(f"best penalty {int(info[I_BEST_PENALTY])}")
+        out.append(f"hand {hand}")
+        pile = parts.pile[: int(data.ints[S_PILE])]
+        if not state.dealing:
+            if self.perfect_recall:
+                out.append(f"pile {' '.join(format_cards(pile))}")
+            else:
+                out.append(f"pile top {format_card(int(pile[-1])) if len(pile) else '-'} "
+                           f"({len(pile)})")
+            known = [f"p{s}:{''.join(format_cards(hand_kinds(parts.known[s])))}"
+                     for s in range(players) if s != player and parts.known[s].any()]
+            if known:
+                out.append("known " + " ".join(known))
+            if self.perfect_recall:
+                history = history_of(info, players)
+                for name, plane in zip(("discarded", "taken", "passed"), history, strict=True):
+                    seen = [f"p{s}:{''.join(format_cards(hand_kinds(plane[s])))}"
+                            for s in range(players) if plane[s].any()]
+                    if seen:
+                        out.append(f"{name} " + " ".join(seen))
+            sizes = " ".join(str(int(x)) for x in info[I_HAND_SIZES : I_HAND_SIZES + players])
+            out.append(f"sizes {sizes}")
+        totals = " ".join(str(int(x)) for x in info[I_TOTALS : I_TOTALS + players])
+        out.append(f"totals {totals}")
+        return " | ".join(out)
+
+
+pyspiel.register_game(GAME_TYPE, FiveCrownsGame)
