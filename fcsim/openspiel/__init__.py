@@ -9,13 +9,11 @@ strategy as an OpenSpiel bot (:func:`bot`). docs/OPENSPIEL.md shows them in use.
 
 from __future__ import annotations
 
-EXTRA = "pip install 'fcsim[openspiel]'"
-
 try:
     import pyspiel  # noqa: F401
 except ImportError as err:
     raise ImportError(f"fcsim.openspiel needs OpenSpiel ({err}): install it with "
-                      f"{EXTRA}") from None
+                      f"pip install 'fcsim[openspiel]'") from None
 
 from fcsim.openspiel.bots import FcsimBot, bot, ismcts_bot
 from fcsim.openspiel.game import (
@@ -26,6 +24,8 @@ from fcsim.openspiel.game import (
     FiveCrownsState,
     rules_of,
 )
+
+EXTRA = "pip install 'fcsim[openspiel]'"
 
 __all__ = ["EXTRA", "GAME_NAME", "GAME_TYPE", "FcsimBot", "FiveCrownsGame",
            "FiveCrownsObserver", "FiveCrownsState", "bot", "ismcts_bot", "rules_of"]

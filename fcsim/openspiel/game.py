@@ -38,7 +38,7 @@ from fcsim.core.events import (
     EventDecoder,
     rows_per_step,
 )
-from fcsim.core.rules import DEFAULT_TURN_CAP, FACE, MAX_PLAYERS, MIN_PLAYERS, RulesError, RuleSet
+from fcsim.core.rules import FACE, MAX_PLAYERS, MIN_PLAYERS, RulesError, RuleSet
 from fcsim.core.state import (
     H_SIZE,
     OK,
