@@ -240,6 +240,12 @@ class FiveCrownsState(pyspiel.State):
         """Whether the round's deal is being chosen by chance nodes."""
         return self._dealt is not None
 
+    @property
+    def dealt(self) -> list[int]:
+        """The deal's chance outcomes so far (card kinds in dealing order; [] when no deal
+        is being chosen)."""
+        return list(self._dealt or [])
+
     def view(self, player: int) -> View:
         """What ``player`` sees when it is to decide (fcsim's :class:`View`)."""
         if self.is_chance_node() or self.is_terminal() or self.current_player() != player:
@@ -250,7 +256,8 @@ class FiveCrownsState(pyspiel.State):
 
     @property
     def events(self) -> list[dict]:
-        """The events so far, as :attr:`fcsim.Game.events` gives them."""
+        """The events so far, as :attr:`fcsim.Game.events` gives them (a deal once its
+        chance nodes have chosen it)."""
         if not self._traced:
             raise pyspiel.SpielError(f"{GAME_NAME}: this state keeps no event trace")
         blocks = []
@@ -261,6 +268,8 @@ class FiveCrownsState(pyspiel.State):
         if not blocks:
             return []
         rows = np.concatenate(blocks[::-1])
+        if self._dealt is not None:  # fcsim's deal underneath is not the one being chosen
+            rows = rows[: np.flatnonzero(rows[:, 0] == EV_DEAL)[-1]]
         return list(EventDecoder(self.rules).decode(rows))
 
     def _keep(self, rows: int) -> None:
@@ -280,7 +289,8 @@ class FiveCrownsState(pyspiel.State):
         phase = int(self._data.ints[S_PHASE])
         if phase == PHASE_GAME_OVER or int(self._data.ints[S_ROUND]) != round_before:
             after = state_views(self._data).totals
-            self._rewards = [-float(a - b) for a, b in zip(after, before, strict=True)]
+            self._rewards = [r - float(a - b)
+                             for r, a, b in zip(self._rewards, after, before, strict=True)]
             if phase == PHASE_GAME_OVER or (self._horizon and round_before >= self._horizon):
                 self._over = True
             else:
@@ -345,7 +355,6 @@ class FiveCrownsState(pyspiel.State):
         return [(int(k), float(counts[k]) / total) for k in np.flatnonzero(counts)]
 
     def _apply_action(self, action: int) -> None:
-        self._rewards = [0.0] * self.rules.players
         if self.is_chance_node():
             counts = self._chance_counts()
             if not 0 <= action < N_KINDS or counts[action] == 0:
@@ -367,6 +376,7 @@ class FiveCrownsState(pyspiel.State):
             what = action_name(action) if 0 <= action < N_ACTIONS else "no action"
             raise pyspiel.SpielError(f"{GAME_NAME}: action {action} ({what}) is not legal; "
                                      f"legal actions: {names or 'none'}")
+        self._rewards = [0.0] * self.rules.players  # rewards since the last decision
         if action == ACTION_STOCK:
             self._drawing = True
         elif action == ACTION_PILE:
@@ -380,7 +390,9 @@ class FiveCrownsState(pyspiel.State):
         return action_name(action)
 
     def rewards(self) -> list[float]:
-        """Minus each seat's penalty of the round the last action ended (else 0)."""
+        """Minus each seat's penalty of a round ended since the last decision (the stock
+        card that ends a round is a chance outcome: OpenSpiel reads rewards at the next
+        decision); else 0."""
         return list(self._rewards)
 
     def returns(self) -> list[float]:
