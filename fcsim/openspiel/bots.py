@@ -113,12 +113,17 @@ def ismcts_bot(game: FiveCrownsGame, simulations: int = 100, uct_c: float = 10.0
                take_margin: float = ROLLOUT_TAKE_MARGIN) -> ismcts.ISMCTSBot:
     """OpenSpiel's ISMCTS on ``python_five_crowns``: ``simulations`` per decision, UCT
     exploration ``uct_c`` (in points: returns are minus the totals), worlds from the
-    state's ``resample_from_infostate``, leaves valued by :class:`RoundRollout`."""
-    return ismcts.ISMCTSBot(
+    state's ``resample_from_infostate``, leaves valued by :class:`RoundRollout`; a
+    function of ``seed``."""
+    random_state = np.random.RandomState(int(seed) % 2**32)
+    search = ismcts.ISMCTSBot(
         game, RoundRollout(take_margin), float(uct_c), int(simulations),
-        max_world_samples=int(max_world_samples),
-        random_state=np.random.RandomState(int(seed) % 2**32),
+        max_world_samples=int(max_world_samples), random_state=random_state,
         final_policy_type=FINAL_POLICIES[int(final_policy)])
+    # Worlds from the bot's own seeded stream (OpenSpiel's default sampler is unseeded).
+    search.set_resampler(lambda state, player: state.resample_from_infostate(
+        player, random_state.uniform))
+    return search
 
 
 @cache
