@@ -108,15 +108,26 @@ class RoundRollout:
         return [(action, 1.0 / len(legal)) for action in legal]
 
 
+class ISMCTSBot(ismcts.ISMCTSBot):
+    """OpenSpiel's ``ISMCTSBot``, able to play in ``evaluate_bots`` (which restarts and
+    informs every bot; a search keeps nothing between its decisions)."""
+
+    def restart_at(self, state: FiveCrownsState) -> None:
+        self.reset()
+
+    def inform_action(self, state: FiveCrownsState, player_id: int, action: int) -> None:
+        pass
+
+
 def ismcts_bot(game: FiveCrownsGame, simulations: int = 100, uct_c: float = 10.0,
                max_world_samples: int = -1, final_policy: int = 2, seed: int = 0,
-               take_margin: float = ROLLOUT_TAKE_MARGIN) -> ismcts.ISMCTSBot:
+               take_margin: float = ROLLOUT_TAKE_MARGIN) -> ISMCTSBot:
     """OpenSpiel's ISMCTS on ``python_five_crowns``: ``simulations`` per decision, UCT
     exploration ``uct_c`` (in points: returns are minus the totals), worlds from the
     state's ``resample_from_infostate``, leaves valued by :class:`RoundRollout`; a
     function of ``seed``."""
     random_state = np.random.RandomState(int(seed) % 2**32)
-    search = ismcts.ISMCTSBot(
+    search = ISMCTSBot(
         game, RoundRollout(take_margin), float(uct_c), int(simulations),
         max_world_samples=int(max_world_samples), random_state=random_state,
         final_policy_type=FINAL_POLICIES[int(final_policy)])
@@ -182,5 +193,5 @@ def random_agent() -> Callable[[View], str]:
     return decide
 
 
-__all__ = ["FINAL_POLICIES", "FcsimBot", "RoundRollout", "bot", "fcsim_action", "game_for",
-           "ismcts_agent", "ismcts_bot", "random_agent", "root_from_view"]
+__all__ = ["FINAL_POLICIES", "FcsimBot", "ISMCTSBot", "RoundRollout", "bot", "fcsim_action",
+           "game_for", "ismcts_agent", "ismcts_bot", "random_agent", "root_from_view"]

@@ -19,9 +19,10 @@ from fcsim.openspiel.bots import RoundRollout, fcsim_action, root_from_view
 SHORT = {"players": 3, "rounds": 6}
 
 
-def test_fcsim_strategies_play_in_openspiels_evaluate_bots() -> None:
+def test_fcsim_strategies_and_ismcts_play_in_openspiels_evaluate_bots() -> None:
     game = pyspiel.load_game(GAME_NAME, SHORT)
-    bots = [bot("greedy", 0), bot("aware", 1), pyspiel.make_uniform_random_bot(2, 5)]
+    bots = [bot("greedy", 0), ismcts_bot(game, simulations=4, seed=2),
+            pyspiel.make_uniform_random_bot(2, 5)]
     returns = evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(3))
     assert len(returns) == 3 and all(r <= 0 for r in returns)
 
