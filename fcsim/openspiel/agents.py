@@ -4,7 +4,7 @@
 ``take_margin``) and ``openspiel:random`` play wherever a Python agent plays: ``compare``,
 ``tournament``, :class:`fcsim.Game`, the report. The spec parser resolves the
 ``openspiel:`` prefix here (:func:`family`, found by the module's name in
-``fcsim.strategies.registry.SPEC_PREFIXES``); without the ``[openspiel]`` extra, importing
+``fcsim.strategies.spec.SPEC_PREFIXES``); without the ``[openspiel]`` extra, importing
 this package fails with one line naming the extra, which the parser passes on.
 """
 

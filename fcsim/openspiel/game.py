@@ -40,7 +40,6 @@ from fcsim.core.events import (
 )
 from fcsim.core.rules import FACE, MAX_PLAYERS, MIN_PLAYERS, RulesError, RuleSet
 from fcsim.core.state import (
-    H_SIZE,
     OK,
     PHASE_DISCARD,
     PHASE_DRAW,
@@ -172,12 +171,13 @@ class FiveCrownsGame(pyspiel.Game):
 
 
 class _Fixed:
-    """What every state of one game shares: its rules, encoder, solver table and work
+    """What every state of one game shares: its rules, encoders, solver table and work
     arrays (a deep copy of it is itself)."""
 
     def __init__(self, rules: RuleSet) -> None:
         self.rules = rules
-        self.encoder = Encoder(rules)
+        self.encoder = Encoder(rules)  # the latest version: with the public history
+        self.now_encoder = Encoder(rules, version=0)  # what is on the table now
         self.table, self.scratch = solver_table(), shared_scratch()
         self.trace = np.zeros((rows_per_step(rules.players), TRACE_WIDTH), np.int16)
         self.no_trace = np.zeros((0, TRACE_WIDTH), np.int16)
@@ -450,39 +450,30 @@ def _masked(state: FiveCrownsState, player: int) -> StateData:
 class FiveCrownsObserver:
     """What a seat may see, as strings and tensors (OpenSpiel's observer interface).
 
-    The observation is the environments' (:class:`fcsim.env.encoding.Encoder`: own hand,
-    the pile, its top, the wilds, the unseen cards, the known cards of each other seat,
-    the public scalars). The information state adds the round's public history (per seat:
-    discarded, taken from the pile, passed up; three planes of seats × 56 kinds, the seat
-    itself first) and, in its string, the pile in order: everything fcsim shows a seat
-    (its :class:`View`). Earlier rounds enter through the totals only.
+    Tensors are the environments' observations (:class:`fcsim.env.encoding.Encoder`):
+    the observation is version 0 (own hand, the pile, its top, the wilds, the unseen
+    cards, the known cards of each other seat, the public scalars), the information state
+    the latest version, which adds the round's public history (per seat: discarded, taken
+    from the pile, passed up). The information state's string also lists the pile in
+    order: everything fcsim shows a seat (its :class:`View`). Earlier rounds enter
+    through the totals only.
     """
 
     def __init__(self, game: FiveCrownsGame, perfect_recall: bool) -> None:
         self.game = game
         self.perfect_recall = perfect_recall
-        players = game.rules.players
-        pieces = [("observation", game.encoder.size, (game.encoder.size,))]
-        if perfect_recall:
-            pieces.append(("history", H_SIZE * players * N_KINDS, (H_SIZE, players, N_KINDS)))
-        self.tensor = np.zeros(sum(size for _, size, _ in pieces), np.float32)
-        self.dict = {}
-        at = 0
-        for name, size, shape in pieces:
-            self.dict[name] = self.tensor[at : at + size].reshape(shape)
-            at += size
+        fixed = game.fixed
+        self.encoder = fixed.encoder if perfect_recall else fixed.now_encoder
+        name = "info_state" if perfect_recall else "observation"
+        self.tensor = np.zeros(self.encoder.size, np.float32)
+        self.dict = {name: self.tensor}
 
     def _data(self, state: FiveCrownsState, player: int) -> StateData:
         return _masked(state, player) if state.dealing else state.data
 
     def set_from(self, state: FiveCrownsState, player: int) -> None:
-        data = self._data(state, player)
-        parts = state_views(data)
-        self.dict["observation"][:] = self.game.encoder.observation(parts, player)
-        if self.perfect_recall:
-            players = self.game.rules.players
-            order = [(player + i) % players for i in range(players)]
-            self.dict["history"][:] = parts.history[:, order]
+        parts = state_views(self._data(state, player))
+        self.tensor[:] = self.encoder.observation(parts, player)
 
     def string_from(self, state: FiveCrownsState, player: int) -> str:
         if state.is_terminal():
