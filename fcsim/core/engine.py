@@ -51,6 +51,8 @@ from fcsim.core.state import (
 from fcsim.core.tables import solver_table
 from fcsim.core.view import (
     INFO_SIZE,
+    SEES_HIDDEN,
+    SEES_HISTORY,
     IllegalMoveError,
     JitStrategy,
     View,
@@ -130,14 +132,15 @@ class GameResults:
 
 @njit(cache=True)
 def advance(state: GameState, seating: np.ndarray, draws, discards, params: np.ndarray,
-            oracle: np.ndarray, external: np.ndarray, info: np.ndarray, hidden: np.ndarray,
+            sees: np.ndarray, external: np.ndarray, info: np.ndarray, hidden: np.ndarray,
             table: np.ndarray, scratch: np.ndarray, trace: np.ndarray, row: int
             ) -> tuple[int, int, int, int]:
     """Play on until a seat whose strategy is ``external`` must decide, or the game ends.
 
     ``seating`` int8[P]: the strategy index of each seat; ``draws`` / ``discards``: the
-    strategies' decision functions; ``params`` float64[S, :]; ``oracle`` and
-    ``external`` bool[S]; ``info`` int64[INFO_SIZE] and ``hidden`` int8[P + 1, 116] are
+    strategies' decision functions; ``params`` float64[S, :]; ``sees`` int8[S], what
+    each sees beyond its view's scalars (``SEES_*`` bits); ``external`` bool[S]; ``info``
+    int64[INFO_SIZE] and ``hidden`` int8[P + 1, 116] are
     work space. Returns ``(status, strategy, move, next trace row)``: status
     ``GAME_OVER``, ``WAITING``, or a step's ``ERR_*`` with the strategy and its move.
     """
@@ -153,7 +156,7 @@ def advance(state: GameState, seating: np.ndarray, draws, discards, params: np.n
         who = seating[sc[Scalar.SEAT]]
         if external[who]:
             return WAITING, who, 0, row
-        move = seat_move(state, who, draws, discards, params, oracle, info, hidden, table,
+        move = seat_move(state, who, draws, discards, params, sees, info, hidden, table,
                          scratch)
         if phase == PHASE_DRAW:
             status, row = apply_draw(state, move, table, scratch, trace, row)
@@ -165,21 +168,23 @@ def advance(state: GameState, seating: np.ndarray, draws, discards, params: np.n
 
 @njit(cache=True, inline=INLINE_STEP)
 def seat_move(state: GameState, who: int, draws, discards, params: np.ndarray,
-              oracle: np.ndarray, info: np.ndarray, hidden: np.ndarray, table: np.ndarray,
+              sees: np.ndarray, info: np.ndarray, hidden: np.ndarray, table: np.ndarray,
               scratch: np.ndarray) -> int:
     """The pending decision of the seat to move, made by its numba strategy ``who``: the
-    view cut from ``state`` into ``info`` (and, for an oracle, ``hidden``), its draw or
-    discard function called. The move is not applied."""
+    view cut from ``state`` into ``info`` (with the public history if ``sees[who]`` says
+    so, and for an oracle ``hidden``), its draw or discard function called. The move is
+    not applied."""
     sc = state.scalars
     seat = sc[Scalar.SEAT]
     hand = state.hands[seat]
     pile = state.pile[: sc[Scalar.PILE]]
     seen = hidden[:0, :0]  # what a fair seat gets
-    if oracle[who]:
+    oracle = sees[who] & SEES_HIDDEN != 0
+    if oracle:
         seen = hidden
-    fill_info(state, info)
+    fill_info(state, info, sees[who] & SEES_HISTORY != 0)
     if sc[Scalar.PHASE] == PHASE_DRAW:
-        if oracle[who]:
+        if oracle:
             reveal(state, hidden)  # as the turn starts; the discard sees the same
         return draws[who](hand, pile, state.known, info, seen, params[who], table, scratch,
                           state.rng)
@@ -189,12 +194,12 @@ def seat_move(state: GameState, who: int, draws, discards, params: np.ndarray,
 
 @njit(cache=True)
 def run_to_decision(data: StateData, seating: np.ndarray, draws, discards,
-                    params: np.ndarray, oracle: np.ndarray, external: np.ndarray,
+                    params: np.ndarray, sees: np.ndarray, external: np.ndarray,
                     info: np.ndarray, hidden: np.ndarray, table: np.ndarray,
                     scratch: np.ndarray, trace: np.ndarray, row: int
                     ) -> tuple[int, int, int, int]:
     """:func:`advance` on ``data``, for callers in Python."""
-    return advance(lend(data), seating, draws, discards, params, oracle, external, info,
+    return advance(lend(data), seating, draws, discards, params, sees, external, info,
                    hidden, table, scratch, trace, row)
 
 
@@ -240,7 +245,7 @@ Progress = IntEnum("Progress", [
 
 
 @njit(cache=True)
-def _play_games(seeds, seating, draws, discards, params, oracle, external, data, table,
+def _play_games(seeds, seating, draws, discards, params, sees, external, data, table,
                 scratch, out, trace, decisions, progress):
     """Play one game per seed with numba seats only, from game ``progress[Progress.GAMES]``; see
     :func:`play_games`.
@@ -263,7 +268,7 @@ def _play_games(seeds, seating, draws, discards, params, oracle, external, data,
                 break
             row = first_row
         reset_game(state, seeds[g])
-        status, who, move, row = advance(state, seating[g], draws, discards, params, oracle,
+        status, who, move, row = advance(state, seating[g], draws, discards, params, sees,
                                          external, info, hidden, table, scratch, trace, row)
         if status != GAME_OVER:
             progress[Progress.STATUS], progress[Progress.STRATEGY] = status, who
@@ -308,10 +313,11 @@ def decision_tables(strategies: Sequence[object]) -> tuple:
     params = np.zeros((len(strategies), max([1] + [v.size for v in vectors])), np.float64)
     for i, v in enumerate(vectors):
         params[i, : v.size] = v
-    oracle = np.array([j and bool(s.oracle) for s, j in zip(strategies, jit, strict=True)],
-                      dtype=np.bool_)
+    sees = np.array([(SEES_HIDDEN if s.oracle else 0)
+                     | (SEES_HISTORY if getattr(s, "history", False) else 0) if j else 0
+                     for s, j in zip(strategies, jit, strict=True)], dtype=np.int8)
     external = np.array([not j for j in jit], dtype=np.bool_)
-    return draws, discards, params, oracle, external
+    return draws, discards, params, sees, external
 
 
 def _check(seeds: np.ndarray, seating: np.ndarray, strategies: Sequence[object],
@@ -331,7 +337,7 @@ def _play_with_agents(seeds, seating, strategies, rules, tables, out, trace,
     """Play games where some seats are Python agents: a Python loop over :func:`advance`
     for the numba seats and the same steps for the agents. Returns trace rows used.
     With a ``recorder``, each game is traced on its own and its turns are recorded."""
-    draws, discards, params, oracle, external = tables
+    draws, discards, params, sees, external = tables
     table, scratch = solver_table(), shared_scratch()
     data = new_state(rules)
     info = np.zeros(INFO_SIZE, dtype=np.int64)
@@ -343,7 +349,7 @@ def _play_with_agents(seeds, seating, strategies, rules, tables, out, trace,
         row = new_game(data, seeds[g], table, scratch, trace, row)
         while True:
             status, who, move, row = run_to_decision(data, seating[g], draws, discards, params,
-                                                     oracle, external, info, hidden, table,
+                                                     sees, external, info, hidden, table,
                                                      scratch, trace, row)
             if status == GAME_OVER:
                 break
@@ -397,14 +403,14 @@ def _run(seeds, seating, strategies: Sequence[object], rules: RuleSet, trace_row
                                  recorder)
         return GameResults.of(out), trace[:rows]
     progress = np.zeros(len(Progress), np.int64)
-    draws, discards, params, oracle, external = tables
+    draws, discards, params, sees, external = tables
     data, table, scratch = new_state(rules), solver_table(), shared_scratch()
     no_decisions = empty_decisions(0)
     while True:
         if recorder is not None:
             recorder.make_room()
             progress[Progress.DECISIONS] = recorder.used
-        _play_games(seeds, seating, draws, discards, params, oracle, external, data, table,
+        _play_games(seeds, seating, draws, discards, params, sees, external, data, table,
                     scratch, out, trace, no_decisions if recorder is None else recorder.rows,
                     progress)
         if progress[Progress.STATUS] != OK:
@@ -465,8 +471,8 @@ def warm_up(strategies: Sequence[object], rules: RuleSet) -> None:
     no_games = np.zeros(0, np.uint64)
     seating = np.zeros((0, rules.players), np.int8)
     out = ResultArrays.empty(0, rules)
-    draws, discards, params, oracle, external = decision_tables(strategies)
-    _play_games(no_games, seating, draws, discards, params, oracle, external,
+    draws, discards, params, sees, external = decision_tables(strategies)
+    _play_games(no_games, seating, draws, discards, params, sees, external,
                 new_state(rules), solver_table(), shared_scratch(), out,
                 np.zeros((0, TRACE_WIDTH), np.int16), empty_decisions(0),
                 np.zeros(len(Progress), np.int64))

@@ -23,7 +23,8 @@ Two ways to decide, on the same view:
                             round's public history: per seat, counts per kind of the
                             cards it discarded (``info[I_DISCARDED + seat * 56 + kind]``),
                             took from the pile (``I_TAKEN``) and passed up on the pile
-                            (``I_PASSED``: it drew from the stock instead)
+                            (``I_PASSED``: it drew from the stock instead) — filled for a
+                            strategy whose family declares ``history=True`` only
   ``hidden``   int8[:, :]   0 × 0 unless an oracle; then rows 0…P-1 hold every hand
                             (counts) and row P the stock, top first, padded with -1
   ``params``   float64[:]   the strategy's parameters, in the order of its declaration
@@ -192,6 +193,7 @@ class JitStrategy(Protocol):
 
     spec: str  # its name in messages and results
     oracle: bool  # sees hidden cards (analysis only)
+    history: bool  # reads the round's public history in info
 
     @property
     def draw(self) -> object: ...  # a compiled decision function
@@ -201,11 +203,20 @@ class JitStrategy(Protocol):
     def param_vector(self) -> np.ndarray: ...  # float64[:]
 
 
+# What a strategy sees beyond the public scalars (bits of the engine's per-strategy flags).
+SEES_HIDDEN = 1  # every hand and the stock: an oracle, analysis only
+SEES_HISTORY = 2  # the round's public history in info (the family declares history=True)
+
+
 @njit(cache=True, inline=INLINE_STEP)
-def fill_info(state: GameState, info: np.ndarray) -> None:
-    """Write the public scalars and history of the pending decision into ``info``
-    (:data:`Info` and the blocks after it; rows past the table are left as they are:
-    zero in a fresh ``info``)."""
+def fill_info(state: GameState, info: np.ndarray, history: bool = True) -> None:
+    """Write the public scalars of the pending decision into ``info`` (:data:`Info` and
+    the totals and hand sizes after it), and with ``history`` the round's public history
+    (its blocks; rows past the table are left as they are: zero in a fresh ``info``).
+
+    The history is 3 x P x 56 numbers: copying it at every decision would cost a fast
+    strategy a quarter of its speed, so the engine copies it only for the strategies
+    that declare they read it."""
     sc = state.scalars
     players = players_of(state)
     r = sc[Scalar.ROUND]
@@ -225,10 +236,11 @@ def fill_info(state: GameState, info: np.ndarray) -> None:
         at_table = s < players
         info[I_TOTALS + s] = state.totals[s] if at_table else 0
         info[I_HAND_SIZES + s] = (n + 1 if discarding and s == seat else n) if at_table else 0
-    for h in range(H_SIZE):
-        for s in range(players):
-            at = I_HISTORY + h * HISTORY_BLOCK + s * N_KINDS
-            info[at : at + N_KINDS] = state.history[h, s]
+    if history:
+        for h in range(H_SIZE):
+            for s in range(players):
+                at = I_HISTORY + h * HISTORY_BLOCK + s * N_KINDS
+                info[at : at + N_KINDS] = state.history[h, s]
 
 
 def history_of(info: np.ndarray, players: int) -> np.ndarray:
@@ -467,6 +479,8 @@ __all__ = [
     "I_WILD_POINTS",
     "I_WILD_RANK",
     "NO_HIDDEN",
+    "SEES_HIDDEN",
+    "SEES_HISTORY",
     "IllegalMoveError",
     "Info",
     "JitStrategy",

@@ -49,7 +49,7 @@ from fcsim.core.state import (
     state_views,
 )
 from fcsim.core.tables import solver_table
-from fcsim.core.view import I_ALL_WILD, I_LAST_TURN, I_WILD_POINTS, INFO_SIZE
+from fcsim.core.view import I_ALL_WILD, I_LAST_TURN, I_WILD_POINTS, INFO_SIZE, fill_info
 from fcsim.errors import FcsimError
 from fcsim.runner import format as fmt
 from fcsim.runner.durable import write_durably
@@ -81,7 +81,7 @@ def _keep(seed: np.uint64, decision: int, share: float) -> bool:
 
 
 @njit(cache=True)
-def record_game(data, seed, game, seating, draws, discards, params, oracle, info, hidden,
+def record_game(data, seed, game, seating, draws, discards, params, sees, info, hidden,
                 table, scratch, trace, share, features, record, labels, at) -> int:
     """Play the game of ``seed`` with ``seating`` (int8[P]) and record a ``share`` of its
     discards (not last turns) from row ``at`` of ``features`` (float64[n, F]), ``record``
@@ -101,7 +101,7 @@ def record_game(data, seed, game, seating, draws, discards, params, oracle, info
             break
         seat = sc[S_SEAT]
         who = seating[seat]
-        move = seat_move(state, who, draws, discards, params, oracle, info, hidden, table,
+        move = seat_move(state, who, draws, discards, params, sees, info, hidden, table,
                          scratch)
         if phase == PHASE_DRAW:
             status, _ = apply_draw(state, move, table, scratch, trace, 0)
@@ -109,6 +109,7 @@ def record_game(data, seed, game, seating, draws, discards, params, oracle, info
             if info[I_LAST_TURN] == 0 and 0 <= move < N_KINDS and state.hands[seat, move] > 0:
                 decision += 1
                 if _keep(seed, decision, share) and at < features.shape[0]:
+                    fill_info(state, info)  # as learned sees it: the history included
                     hand = state.hands[seat]
                     pile = state.pile[: sc[S_PILE]]
                     n_unseen = unseen_counts(hand, pile, state.known, seat, unseen)
@@ -171,7 +172,7 @@ def derive_chunk(plan: RunPlan, index: int, games_file: Path, share: float) -> b
 
     layout = chunk_layout(plan, index)
     strategies = prepare(plan)
-    draws, discards, params, oracle, _ = decision_tables(strategies)
+    draws, discards, params, sees, _ = decision_tables(strategies)
     rules = plan.rules
     data = new_state(rules)
     table, scratch = solver_table(), new_scratch()
@@ -192,7 +193,7 @@ def derive_chunk(plan: RunPlan, index: int, games_file: Path, share: float) -> b
             record = np.resize(record, (capacity, M_SIZE))
             labels = np.resize(labels, capacity)
         at = record_game(data, layout.seeds[g], layout.game[g], layout.seating[g], draws,
-                         discards, params, oracle, info, hidden, table, scratch, trace, share,
+                         discards, params, sees, info, hidden, table, scratch, trace, share,
                          features, record, labels, at)
         played = state_views(data).totals
         if at < 0 or not np.array_equal(played, totals[g]):

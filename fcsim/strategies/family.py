@@ -78,6 +78,7 @@ class Family:
     leaderboard: bool = True  # played by default in tournaments (fair ones only)
     data: Callable[..., np.ndarray] | None = None
     table_note: Callable[..., str | None] | None = None
+    history: bool = False  # its decisions read the round's public history in info
 
     def __post_init__(self) -> None:
         numba = self.bind is not None or (self.draw is not None and self.discard is not None)
@@ -127,6 +128,12 @@ class Strategy:
             if v != p.default
         ]
         return self.name + (":" + ",".join(changed) if changed else "")
+
+    @property
+    def history(self) -> bool:
+        """Whether its decisions read the round's public history in ``info`` (the engine
+        copies it there only for such strategies)."""
+        return self.family.history
 
     @property
     def oracle(self) -> bool:

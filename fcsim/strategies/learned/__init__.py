@@ -83,4 +83,5 @@ FAMILY = check_slots(register(Family(
     PARAMS,
     data=model_data,
     table_note=model_note,
+    history=True,
 )), ExpectedSlot)  # it plays expected's draw

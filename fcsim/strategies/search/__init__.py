@@ -22,4 +22,5 @@ FAMILY = register(Family(
     "(the same worlds for each); keeps the anchor's move unless one beats it.",
     params=PARAMS,
     bind=bound_decisions,
+    history=True,  # its worlds carry the public history to a rollout policy that reads it
 ))

@@ -54,12 +54,15 @@ def _bindings(role: str, strategy: Strategy) -> dict[str, str]:
     draw_at = _where(strategy.family.draw, role)
     discard_at = _where(strategy.family.discard, role)
     params = [float(x) for x in strategy.param_vector]
-    return {
+    bound = {
         f"{role} draw": f"from {draw_at[0]} import {draw_at[1]} as {role}_draw",
         f"{role} discard": f"from {discard_at[0]} import {discard_at[1]} as {role}_discard",
         f"{role} spec": f"{role.upper()}_SPEC = \"{strategy.spec}\"",
         f"{role} params": f"{role.upper()}_PARAMS = np.array({params!r})",
     }
+    if role == "rollout":  # the anchor decides on the search's own view, history and all
+        bound[f"{role} history"] = f"{role.upper()}_HISTORY = {strategy.family.history}"
+    return bound
 
 
 def bound_source(rollout: str, anchor: str) -> str:

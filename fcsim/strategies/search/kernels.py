@@ -65,6 +65,7 @@ from fcsim.strategies.search.worlds import (
 ROLLOUT_SPEC = "greedy"  # bound: rollout spec
 ANCHOR_SPEC = "aware"  # bound: anchor spec
 ROLLOUT_PARAMS = np.array([8.0])  # bound: rollout params
+ROLLOUT_HISTORY = False  # bound: rollout history
 ANCHOR_PARAMS = np.array([0.0, 6.0, 0.5, 7.0, 0.5])  # bound: anchor params
 
 
@@ -79,7 +80,7 @@ def play_out(state: GameState, params: np.ndarray, info: np.ndarray, table: np.n
         seat = sc[Scalar.SEAT]
         hand = state.hands[seat]
         pile = state.pile[: sc[Scalar.PILE]]
-        fill_info(state, info)
+        fill_info(state, info, ROLLOUT_HISTORY)
         if sc[Scalar.PHASE] == PHASE_DRAW:
             move = rollout_draw(hand, pile, state.known, info, no_hidden, params, table,
                                 scratch, state.rng)

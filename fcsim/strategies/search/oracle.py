@@ -34,6 +34,7 @@ FAMILY = register(Family(
     params=PARAMS,
     oracle=True,
     bind=bound_perfect_decisions,
+    history=True,
 ))
 
 # The real hands: the worlds differ in the stock's order only.
@@ -49,4 +50,5 @@ HANDS_FAMILY = register(Family(
     params=HANDS_PARAMS,
     oracle=True,
     bind=bound_real_hands_decisions,
+    history=True,
 ))
