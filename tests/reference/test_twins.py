@@ -23,7 +23,8 @@ from .strategies.view import (
 
 
 def test_every_registered_family_has_a_twin() -> None:
-    assert set(TWINS) == {family.name for family in families()}
+    # built-in families (an agent another test registered, from outside fcsim, has none)
+    assert set(TWINS) == {family.name for family in families() if family.source == "fcsim"}
     twin, params = twin_of("aware:urgency=0.25")
     assert twin is TWINS["aware"]
     assert params == dict(zip([p.name for p in parse_strategy("aware").family.params],
