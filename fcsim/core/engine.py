@@ -58,6 +58,7 @@ from fcsim.core.view import (
     View,
     action_code,
     compiled,
+    fill_history,
     fill_info,
     illegal_action,
     no_decision,
@@ -182,7 +183,9 @@ def seat_move(state: GameState, who: int, draws, discards, params: np.ndarray,
     oracle = sees[who] & SEES_HIDDEN != 0
     if oracle:
         seen = hidden
-    fill_info(state, info, sees[who] & SEES_HISTORY != 0)
+    fill_info(state, info)
+    if sees[who] & SEES_HISTORY:
+        fill_history(state, info)
     if sc[Scalar.PHASE] == PHASE_DRAW:
         if oracle:
             reveal(state, hidden)  # as the turn starts; the discard sees the same

@@ -49,7 +49,7 @@ from fcsim.core.state import (
     state_views,
 )
 from fcsim.core.tables import solver_table
-from fcsim.core.view import I_ALL_WILD, I_LAST_TURN, I_WILD_POINTS, INFO_SIZE, fill_info
+from fcsim.core.view import I_ALL_WILD, I_LAST_TURN, I_WILD_POINTS, INFO_SIZE, fill_history
 from fcsim.errors import FcsimError
 from fcsim.runner import format as fmt
 from fcsim.runner.durable import write_durably
@@ -109,7 +109,7 @@ def record_game(data, seed, game, seating, draws, discards, params, sees, info, 
             if info[I_LAST_TURN] == 0 and 0 <= move < N_KINDS and state.hands[seat, move] > 0:
                 decision += 1
                 if _keep(seed, decision, share) and at < features.shape[0]:
-                    fill_info(state, info)  # as learned sees it: the history included
+                    fill_history(state, info)  # as learned sees it: the history included
                     hand = state.hands[seat]
                     pile = state.pile[: sc[S_PILE]]
                     n_unseen = unseen_counts(hand, pile, state.known, seat, unseen)

@@ -37,7 +37,14 @@ from fcsim.core.state import (
     finish_round,
     lend,
 )
-from fcsim.core.view import I_BEST_DISCARD, I_BEST_PENALTY, I_SEAT, INFO_SIZE, fill_info
+from fcsim.core.view import (
+    I_BEST_DISCARD,
+    I_BEST_PENALTY,
+    I_SEAT,
+    INFO_SIZE,
+    fill_history,
+    fill_info,
+)
 from fcsim.strategies.search.kernels import play_out
 from fcsim.strategies.search.worlds import (
     cards_missing,
@@ -134,6 +141,7 @@ def seat_info(data: StateData, seat: int) -> np.ndarray:
     state = lend(data)
     info = np.zeros(INFO_SIZE, dtype=np.int64)
     fill_info(state, info)
+    fill_history(state, info)
     info[I_SEAT] = seat
     if not (state.scalars[S_PHASE] == PHASE_DISCARD and state.scalars[S_SEAT] == seat):
         info[I_BEST_DISCARD] = -1

@@ -35,7 +35,7 @@ from fcsim.core.state import (
     finish_round,
     lend,
 )
-from fcsim.core.view import INFO_SIZE, Info, decision, fill_info
+from fcsim.core.view import INFO_SIZE, Info, decision, fill_history, fill_info
 from fcsim.strategies.aware import discard as anchor_discard  # bound: anchor discard
 from fcsim.strategies.expected import draw as anchor_draw  # bound: anchor draw
 from fcsim.strategies.greedy import discard as rollout_discard  # bound: rollout discard
@@ -80,7 +80,9 @@ def play_out(state: GameState, params: np.ndarray, info: np.ndarray, table: np.n
         seat = sc[Scalar.SEAT]
         hand = state.hands[seat]
         pile = state.pile[: sc[Scalar.PILE]]
-        fill_info(state, info, ROLLOUT_HISTORY)
+        fill_info(state, info)
+        if ROLLOUT_HISTORY:
+            fill_history(state, info)
         if sc[Scalar.PHASE] == PHASE_DRAW:
             move = rollout_draw(hand, pile, state.known, info, no_hidden, params, table,
                                 scratch, state.rng)
