@@ -26,8 +26,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from numba import njit
 
-from fcsim.core.cards import N_KINDS
+from fcsim.core.cards import DECK_SIZE, N_KINDS
 from fcsim.core.engine import decision_tables, seat_move
+from fcsim.core.events import TRACE_WIDTH
 from fcsim.core.rng import stream_seed
 from fcsim.core.solver import new_scratch, penalty_memo
 from fcsim.core.state import (
@@ -177,8 +178,8 @@ def derive_chunk(plan: RunPlan, index: int, games_file: Path, share: float) -> b
     data = new_state(rules)
     table, scratch = solver_table(), new_scratch()
     info = np.zeros(INFO_SIZE, np.int64)
-    hidden = np.full((rules.players + 1, 116), -1, np.int8)
-    trace = np.zeros((0, 1), np.int16)
+    hidden = np.full((rules.players + 1, DECK_SIZE), -1, np.int8)
+    trace = np.zeros((0, TRACE_WIDTH), np.int16)  # no trace: the run has the games
     totals = _run_totals(games_file, layout.game, rules.players)
     size = len(layout.game) * MAX_POSITIONS_PER_GAME
     capacity = min(size, max(1024, int(size * share * 1.5)))
