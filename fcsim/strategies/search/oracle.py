@@ -17,38 +17,32 @@ from fcsim.strategies.registry import Family, register
 from fcsim.strategies.search.bind import bound_perfect_decisions, bound_real_hands_decisions
 from fcsim.strategies.search.player import PARAMS as SEARCH_PARAMS
 
-# The search's parameters, in the same slots; its worlds are all the real one, so they
-# differ only in the order of a stock the draw rebuilt from the pile, and no opponent's
-# hand is guessed.
+
+def oracle_family(name: str, description: str, changed: dict, bind) -> Family:
+    """A search oracle: the search's parameters in the same slots (its decision reads
+    them there), ``changed`` by name, bound to the decision ``bind`` makes."""
+    params = tuple(replace(p, **changed.get(p.name, {})) for p in SEARCH_PARAMS)
+    return register(Family(name, description, params=params, oracle=True, bind=bind,
+                           history=True))
+
+
+# Its worlds are all the real one, so they differ only in the order of a stock the draw
+# rebuilt from the pile, and no opponent's hand is guessed.
 CHANGED = {
     "worlds": {"default": 1, "help": "worlds per decision: the real one each time (they "
                "differ only in the order of a stock rebuilt from the pile)"},
     "skill": {"help": "no effect: the oracle's worlds hold the real hands"},
 }
-PARAMS = tuple(replace(p, **CHANGED.get(p.name, {})) for p in SEARCH_PARAMS)
-
-FAMILY = register(Family(
+FAMILY = oracle_family(
     "search_oracle",
     "ANALYSIS ONLY: search on the real state (sees the stock and all hands); perfect-"
     "information rollouts, an upper reference.",
-    params=PARAMS,
-    oracle=True,
-    bind=bound_perfect_decisions,
-    history=True,
-))
+    CHANGED, bound_perfect_decisions)
 
 # The real hands: the worlds differ in the stock's order only.
-HANDS_CHANGED = {
-    "skill": {"help": "no effect: the worlds hold the real hands"},
-}
-HANDS_PARAMS = tuple(replace(p, **HANDS_CHANGED.get(p.name, {})) for p in SEARCH_PARAMS)
-
-HANDS_FAMILY = register(Family(
+HANDS_FAMILY = oracle_family(
     "search_hands_oracle",
     "ANALYSIS ONLY: search on the real hands with the stock resampled (sees every hand); "
     "what perfect inference of the hands could give.",
-    params=HANDS_PARAMS,
-    oracle=True,
-    bind=bound_real_hands_decisions,
-    history=True,
-))
+    {"skill": {"help": "no effect: the worlds hold the real hands"}},
+    bound_real_hands_decisions)
