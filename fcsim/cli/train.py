@@ -20,6 +20,7 @@ from fcsim.cli.running import (
     play_folder,
     say_set_aside,
 )
+from fcsim.learn.sampling import LABELS, MAX_CANDIDATES, OUTCOME, ROLLOUTS, Sampling
 from fcsim.runner import RunFolder, make_plan
 from fcsim.runner.format import MAX_GAMES, MAX_SEED
 from fcsim.runner.lock import FolderBusyError
@@ -52,6 +53,13 @@ def _progress(label: str, unit: str) -> Progress:
 @rule_options
 @click.option("--share", type=click.FloatRange(0.001, 1.0), default=0.25, show_default=True,
               help="Share of the discards recorded as training positions.")
+@click.option("--labels", type=click.Choice(LABELS), default=OUTCOME, show_default=True,
+              help="What a position is labelled with: outcome (the round's outcome of the "
+                   "discard made) or rollouts (each of the --candidates best discards now "
+                   "played out to the round's end, labelled with its advantage).")
+@click.option("--candidates", type=click.IntRange(2, MAX_CANDIDATES), default=5,
+              show_default=True, help="Discards played out per position (--labels rollouts); "
+                                      "play the model with the same learned:candidates.")
 @click.option("--hidden", type=click.IntRange(1, 1024), default=24, show_default=True,
               help="Hidden units of the network.")
 @click.option("--epochs", type=click.IntRange(1, 1000), default=6, show_default=True,
@@ -64,8 +72,8 @@ def _progress(label: str, unit: str) -> Progress:
 @click.option("--scheduler", metavar="tcp://HOST:PORT", help="Play on this Dask scheduler.")
 @click.option("--dask-local", type=int, metavar="N",
               help="Start a local Dask cluster of N workers and play on it.")
-def train_command(strategies, games, seed, out, players, rules, share, hidden, epochs,
-                  check_deals, workers, resume, scheduler, dask_local) -> None:
+def train_command(strategies, games, seed, out, players, rules, share, labels, candidates,
+                  hidden, epochs, check_deals, workers, resume, scheduler, dask_local) -> None:
     """Learn the value of a discard from self-play games and write OUT/model.npz, played by
     the strategy learned:model=OUT/model.npz.
 
@@ -74,6 +82,7 @@ def train_command(strategies, games, seed, out, players, rules, share, hidden, e
     from fcsim.learn.fit import fit
     from fcsim.learn.report import write_report
     from fcsim.learn.training import GAMES, derive_positions, save_model
+    from fcsim.strategies.learned.model import FEATURES_ONLY, RELATIVE
 
     check_counts({}, scheduler, dask_local, workers)
     if games * share < MIN_RECORDED_GAMES:
@@ -92,8 +101,10 @@ def train_command(strategies, games, seed, out, players, rules, share, hidden, e
         raise click.ClickException(str(err)) from None
     command = shlex.join(["fcsim", "train", "--strategies", ",".join(listed), "--games",
                           str(games), "--seed", str(seed), "--players", str(players),
-                          *rule_words(rules), "--share", f"{share:g}", "--hidden", str(hidden),
-                          "--epochs", str(epochs)])
+                          *rule_words(rules), "--share", f"{share:g}", "--labels", labels,
+                          *(["--candidates", str(candidates)] if labels == ROLLOUTS else []),
+                          "--hidden", str(hidden), "--epochs", str(epochs)])
+    sampling = Sampling(share, labels, candidates)
     cluster = dask_cluster(scheduler, dask_local)
     try:
         say_set_aside(folder, folder.create())
@@ -108,17 +119,18 @@ def train_command(strategies, games, seed, out, players, rules, share, hidden, e
     try:
         with _progress("positions", "games") as progress:
             task = progress.add_task("positions", total=plan.games)
-            paths = derive_positions(plan, out, share,
+            paths = derive_positions(plan, out, sampling, workers or default_workers(),
                                      lambda n: progress.advance(task, n))
         with _progress("fit", "epochs") as progress:
             task = progress.add_task("fit", total=epochs)
             result = fit(paths, seed=seed, hidden=hidden, epochs=epochs,
+                         inputs=RELATIVE if labels == ROLLOUTS else FEATURES_ONLY,
                          on_epoch=lambda *_: progress.advance(task))
     except KeyboardInterrupt:
         click.echo(f"Interrupted: the games and the positions done are kept in {out}; run "
                    f"the same command with --resume to complete it.", err=True)
         sys.exit(INTERRUPTED)
-    model = save_model(out, result, plan, share, hidden, paths, command)
+    model = save_model(out, result, plan, sampling, hidden, paths, command)
     check = _strength_check(out, listed[0], rules, seed, check_deals, workers)
     write_report(out, model, result, check)
     click.echo(f"model: {out / 'model.npz'} (held-out error {result.held_out_loss[-1]:.1f}, "

@@ -21,6 +21,7 @@ import pyarrow.parquet as pq
 from fcsim.errors import FcsimError
 from fcsim.learn.positions import FEATURE_COLUMNS, LABEL
 from fcsim.strategies.learned.features import N_FEATURES
+from fcsim.strategies.learned.model import FEATURES_ONLY, RELATIVE
 
 HELD_OUT_EVERY = 10  # one game in ten is held out
 BATCH = 2048  # positions per gradient step
@@ -37,6 +38,7 @@ class FitResult:
     """The fitted arrays and what the fit measured."""
 
     arrays: dict[str, np.ndarray]
+    inputs: str = FEATURES_ONLY  # what the network reads (the model's metadata "inputs")
     train_loss: list[float] = field(default_factory=list)  # mean squared error per epoch
     held_out_loss: list[float] = field(default_factory=list)
     baseline_loss: float = 0.0  # held-out error of predicting the training mean
@@ -52,19 +54,34 @@ class FitResult:
                 "held_out_positions": self.held_out_positions}
 
 
-def _read(path: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(features float64[n, F], labels float64[n], held-out mask bool[n]) of a chunk."""
-    table = pq.read_table(path, columns=["game", *FEATURE_COLUMNS, LABEL])
+def read_inputs(path: Path, inputs: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(inputs float64[n, I], labels float64[n], held-out mask bool[n]) of a chunk: the
+    features, and for ``relative`` inputs also their differences from the mean of their
+    position's candidates (as :func:`~fcsim.strategies.learned.features.network_inputs`
+    computes them at the table; a position's rows are consecutive)."""
+    table = pq.read_table(path, columns=["game", "decision", *FEATURE_COLUMNS, LABEL])
     x = np.column_stack([table[name].to_numpy().astype(np.float64)
                          for name in FEATURE_COLUMNS]).reshape(-1, N_FEATURES)
     y = table[LABEL].to_numpy().astype(np.float64)
-    held = table["game"].to_numpy() % HELD_OUT_EVERY == 0
+    games = table["game"].to_numpy()
+    held = games % HELD_OUT_EVERY == 0
+    if inputs == RELATIVE:
+        decisions = table["decision"].to_numpy()
+        new = np.ones(len(y), bool)
+        new[1:] = (games[1:] != games[:-1]) | (decisions[1:] != decisions[:-1])
+        position = np.cumsum(new) - 1
+        sums = np.zeros((position[-1] + 1 if len(y) else 0, N_FEATURES))
+        np.add.at(sums, position, x)
+        counts = np.bincount(position).astype(np.float64)
+        x = np.hstack([x, x - (sums / counts[:, None])[position]])
     return x, y, held
 
 
 def fit(files: Sequence[Path], *, seed: int, hidden: int = 24, epochs: int = 6,
+        inputs: str = FEATURES_ONLY,
         on_epoch: Callable[[int, float, float], None] | None = None) -> FitResult:
-    """Fit the network on the positions ``files`` (chunks), ``epochs`` passes.
+    """Fit the network on the positions ``files`` (chunks), ``epochs`` passes, on
+    ``inputs`` (``features`` or ``relative``, :data:`~fcsim.strategies.learned.model.INPUTS`).
 
     ``on_epoch(epoch, train_mse, held_out_mse)`` hears each finished epoch.
     """
@@ -72,10 +89,10 @@ def fit(files: Sequence[Path], *, seed: int, hidden: int = 24, epochs: int = 6,
         from sklearn.neural_network import MLPRegressor
     except ImportError:
         raise FitError("fitting needs scikit-learn: pip install 'fcsim[learn]'") from None
-    n, total, squares, label_sum = 0, np.zeros(N_FEATURES), np.zeros(N_FEATURES), 0.0
+    n, total, squares, label_sum = 0, 0.0, 0.0, 0.0
     held_count = 0
     for path in files:
-        x, y, held = _read(path)
+        x, y, held = read_inputs(path, inputs)
         train = x[~held]
         n += train.shape[0]
         held_count += int(held.sum())
@@ -92,11 +109,11 @@ def fit(files: Sequence[Path], *, seed: int, hidden: int = 24, epochs: int = 6,
     net = MLPRegressor(hidden_layer_sizes=(hidden,), activation="relu", solver="adam",
                        alpha=1e-4, learning_rate_init=1e-3, random_state=seed)
     rng = np.random.default_rng(seed)
-    result = FitResult({}, train_positions=n, held_out_positions=held_count)
+    result = FitResult({}, inputs, train_positions=n, held_out_positions=held_count)
     for epoch in range(epochs):
         sq, count = 0.0, 0
         for i in rng.permutation(len(files)):
-            x, y, held = _read(files[i])
+            x, y, held = read_inputs(files[i], inputs)
             x, y = (x[~held] - mean) / scale, y[~held]
             order = rng.permutation(x.shape[0])
             for start in range(0, len(order), BATCH):
@@ -104,26 +121,26 @@ def fit(files: Sequence[Path], *, seed: int, hidden: int = 24, epochs: int = 6,
                 net.partial_fit(x[batch], y[batch])
             sq += float(((net.predict(x) - y) ** 2).sum())
             count += x.shape[0]
-        held_mse, baseline = _held_out(net, files, mean, scale, label_mean)
+        held_mse, baseline = _held_out(net, files, inputs, mean, scale, label_mean)
         result.train_loss.append(sq / count)
         result.held_out_loss.append(held_mse)
         result.baseline_loss = baseline
         if on_epoch is not None:
             on_epoch(epoch + 1, sq / count, held_mse)
-    result.calibration = _calibration(net, files, mean, scale)
+    result.calibration = _calibration(net, files, inputs, mean, scale)
     result.arrays = {"mean": mean, "scale": scale, "w1": net.coefs_[0],
                      "b1": net.intercepts_[0], "w2": net.coefs_[1][:, 0],
                      "b2": net.intercepts_[1]}
     return result
 
 
-def _held_out(net, files: Sequence[Path], mean: np.ndarray, scale: np.ndarray,
+def _held_out(net, files: Sequence[Path], inputs: str, mean: np.ndarray, scale: np.ndarray,
               label_mean: float) -> tuple[float, float]:
     """Mean squared error on the held-out positions: the network's, and the training
     mean's (what a model that learned nothing scores)."""
     sq, base, count = 0.0, 0.0, 0
     for path in files:
-        x, y, held = _read(path)
+        x, y, held = read_inputs(path, inputs)
         if held.any():
             sq += float(((net.predict((x[held] - mean) / scale) - y[held]) ** 2).sum())
             base += float(((label_mean - y[held]) ** 2).sum())
@@ -131,13 +148,13 @@ def _held_out(net, files: Sequence[Path], mean: np.ndarray, scale: np.ndarray,
     return sq / count, base / count
 
 
-def _calibration(net, files: Sequence[Path], mean: np.ndarray, scale: np.ndarray
-                 ) -> list[tuple[float, float, int]]:
+def _calibration(net, files: Sequence[Path], inputs: str, mean: np.ndarray,
+                 scale: np.ndarray) -> list[tuple[float, float, int]]:
     """Held-out positions in BINS bins of equal count by prediction: (mean predicted,
     mean actual, positions) per bin."""
     predicted, actual = [], []
     for path in files:
-        x, y, held = _read(path)
+        x, y, held = read_inputs(path, inputs)
         if held.any():
             predicted.append(net.predict((x[held] - mean) / scale))
             actual.append(y[held])

@@ -8,6 +8,16 @@ and at a sampled share of the discard decisions the features of the discard made
 on) are recorded with the round's outcome for that seat. Each replayed game's totals are
 checked against the run's rows: a position never comes from a game the run did not play.
 
+Two labellings (:class:`Sampling`): ``outcome`` records the discard made, labelled with the
+round's outcome (a Monte Carlo return); ``rollouts`` records the ``candidates`` discards
+that leave the least penalty now (the ones ``learned`` compares), each played out to the
+round's end from the true position by the table's own strategies, and labels each with
+its outcome less the mean of the candidates' (an advantage: the one-step improvement of
+policy iteration). The play-outs use the game's true cards and stock, so the candidates
+of a position share their randomness and their differences are sharp; the model sees only
+the features of the seat's view, so what it learns is the fair expectation of the
+advantage given that view.
+
 A chunk is a checksummed Parquet file (the run format's encoding), written durably and
 atomically, named like its games chunk, with the run's identity, the feature set and the
 games chunk's checksum in its metadata: a positions folder is resumed chunk by chunk and
@@ -35,6 +45,7 @@ from fcsim.core.state import (
     OK,
     PHASE_DRAW,
     PHASE_GAME_OVER,
+    PHASE_ROUND_END,
     RI_OUT_SEAT,
     S_PHASE,
     S_PILE,
@@ -43,6 +54,7 @@ from fcsim.core.state import (
     SC_PENALTY,
     apply_discard,
     apply_draw,
+    finish_round,
     lend,
     new_state,
     reset_game,
@@ -52,22 +64,27 @@ from fcsim.core.state import (
 from fcsim.core.tables import solver_table
 from fcsim.core.view import I_ALL_WILD, I_LAST_TURN, I_WILD_POINTS, INFO_SIZE, fill_history
 from fcsim.errors import FcsimError
+from fcsim.learn.sampling import ROLLOUTS, Sampling
 from fcsim.runner import format as fmt
 from fcsim.runner.durable import write_durably
 from fcsim.runner.plan import RunPlan, chunk_layout
+from fcsim.strategies.expected import discard_candidates
 from fcsim.strategies.learned.features import FEATURE_SET, FEATURES, N_FEATURES, discard_features
 from fcsim.strategies.lookahead import unseen_counts
 
-POSITIONS_FORMAT = 1
+POSITIONS_FORMAT = 2
 META_KEY = b"fcsim.positions"
 SAMPLE_STREAM = 1 << 20  # the stream of a game seed that decides which positions are kept
-MAX_POSITIONS_PER_GAME = 4096  # more discards than any game under the turn cap has
+MAX_DISCARDS_PER_GAME = 4096  # more discards than any game under the turn cap has
 
 # Columns of the int64 record array, beside the features and the labels.
-(M_GAME, M_ROUND, M_SEAT, M_STRATEGY, M_OWN, M_OUT) = range(6)
-M_SIZE = 6
+(M_GAME, M_ROUND, M_SEAT, M_STRATEGY, M_DECISION, M_OWN, M_OUT) = range(7)
+M_SIZE = 7
 FEATURE_COLUMNS = tuple(f"f_{name}" for name, _ in FEATURES)
-LABEL = "label"  # the seat's round penalty less the mean of the other seats'
+LABEL = "label"  # outcome: the seat's round penalty less the other seats' mean; rollouts:
+# that, less its mean over the position's candidates
+
+
 
 
 class PositionsError(FcsimError, ValueError):
@@ -82,12 +99,86 @@ def _keep(seed: np.uint64, decision: int, share: float) -> bool:
 
 
 @njit(cache=True)
-def record_game(data, seed, game, seating, draws, discards, params, sees, info, hidden,
-                table, scratch, trace, share, features, record, labels, at) -> int:
+def _round_outcome(state, r: int, seat: int, players: int) -> float:
+    """The seat's penalty in round ``r`` (from 0, scored) less the other seats' mean."""
+    others = 0.0
+    for o in range(players):
+        if o != seat:
+            others += state.scores[r, o, SC_PENALTY]
+    return state.scores[r, seat, SC_PENALTY] - others / (players - 1)
+
+
+@njit(cache=True)
+def play_out(data, roll_data, kind, seating, draws, discards, params, sees, info, hidden,
+             table, scratch, trace) -> tuple[float, int, int]:
+    """Discard ``kind`` in a copy of ``data`` (in ``roll_data``) and play the round out
+    with the table's strategies; ``(outcome, own penalty, went out)`` for the seat that
+    discarded, or ``(nan, 0, 0)`` if a strategy made an illegal move. ``data`` is left as
+    it was."""
+    roll_data.ints[:] = data.ints
+    roll_data.cards[:] = data.cards
+    roll_data.streams[:] = data.streams
+    state = lend(roll_data)
+    sc = state.scalars
+    seat, players = sc[S_SEAT], seating.shape[0]
+    status, _ = apply_discard(state, kind, table, scratch, trace, 0)
+    while status == OK and sc[S_PHASE] != PHASE_ROUND_END:
+        phase = sc[S_PHASE]
+        move = seat_move(state, seating[sc[S_SEAT]], draws, discards, params, sees, info,
+                         hidden, table, scratch)
+        if phase == PHASE_DRAW:
+            status, _ = apply_draw(state, move, table, scratch, trace, 0)
+        else:
+            status, _ = apply_discard(state, move, table, scratch, trace, 0)
+    if status != OK:
+        return np.nan, 0, 0
+    finish_round(state, table, scratch, trace, 0)
+    r = sc[S_ROUND] - 1
+    went_out = 1 if state.round_info[r, RI_OUT_SEAT] == seat else 0
+    return (_round_outcome(state, r, seat, players), state.scores[r, seat, SC_PENALTY],
+            went_out)
+
+
+@njit(cache=True)
+def _record_rollouts(data, roll_data, seating, draws, discards, params, sees, info,
+                     roll_info, hidden, table, scratch, trace, candidates, features, record,
+                     labels, at) -> int:
+    """Record the ``candidates`` best discards now of the seat to move, each played out
+    (:func:`play_out`), from row ``at``; the next free row, or -1 on an illegal move."""
+    state = lend(data)
+    sc = state.scalars
+    seat = sc[S_SEAT]
+    hand = state.hands[seat]
+    pile = state.pile[: sc[S_PILE]]
+    n, kinds, now, unseen, n_unseen = discard_candidates(hand, pile, state.known, info,
+                                                         table, scratch, candidates)
+    total = 0.0
+    for j in range(n):
+        discard_features(hand, kinds[j], now[j], state.known, info, unseen, n_unseen, table,
+                         scratch, features[at + j])
+        outcome, own, went_out = play_out(data, roll_data, kinds[j], seating, draws,
+                                          discards, params, sees, roll_info, hidden, table,
+                                          scratch, trace)
+        if np.isnan(outcome):
+            return -1
+        labels[at + j] = outcome
+        record[at + j, M_OWN], record[at + j, M_OUT] = own, went_out
+        total += outcome
+    for j in range(n):
+        labels[at + j] -= total / n
+    return at + n
+
+
+@njit(cache=True)
+def record_game(data, roll_data, seed, game, seating, draws, discards, params, sees, info,
+                roll_info, hidden, table, scratch, trace, share, candidates, features,
+                record, labels, at) -> int:
     """Play the game of ``seed`` with ``seating`` (int8[P]) and record a ``share`` of its
     discards (not last turns) from row ``at`` of ``features`` (float64[n, F]), ``record``
-    (int64[n, M_SIZE]) and ``labels`` (float64[n]); the next free row, or -1 if a
-    strategy made an illegal move."""
+    (int64[n, M_SIZE]) and ``labels`` (float64[n]): the discard made with the round's
+    outcome if ``candidates`` is 0, else the ``candidates`` best discards now, each
+    played out in ``roll_data`` (a state of the same table; ``roll_info`` its view). The
+    next free row, or -1 if a strategy made an illegal move."""
     state = lend(data)
     sc = state.scalars
     players = seating.shape[0]
@@ -109,33 +200,41 @@ def record_game(data, seed, game, seating, draws, discards, params, sees, info, 
         else:
             if info[I_LAST_TURN] == 0 and 0 <= move < N_KINDS and state.hands[seat, move] > 0:
                 decision += 1
-                if _keep(seed, decision, share) and at < features.shape[0]:
+                if (_keep(seed, decision, share)
+                        and at + max(candidates, 1) <= features.shape[0]):
                     fill_history(state, info)  # as learned sees it: the history included
-                    hand = state.hands[seat]
-                    pile = state.pile[: sc[S_PILE]]
-                    n_unseen = unseen_counts(hand, pile, state.known, seat, unseen)
-                    hand[move] -= 1
-                    now, _ = penalty_memo(hand, sc[S_ROUND], info[I_WILD_POINTS],
-                                          info[I_ALL_WILD] == 1, table, scratch)
-                    hand[move] += 1
-                    discard_features(hand, move, now, state.known, info, unseen, n_unseen,
-                                     table, scratch, features[at])
-                    record[at, M_GAME], record[at, M_ROUND] = game, sc[S_ROUND]
-                    record[at, M_SEAT], record[at, M_STRATEGY] = seat, who
-                    at += 1
+                    first = at
+                    if candidates > 0:
+                        at = _record_rollouts(data, roll_data, seating, draws, discards,
+                                              params, sees, info, roll_info, hidden, table,
+                                              scratch, trace, candidates, features, record,
+                                              labels, at)
+                        if at < 0:
+                            return -1
+                    else:
+                        hand = state.hands[seat]
+                        pile = state.pile[: sc[S_PILE]]
+                        n_unseen = unseen_counts(hand, pile, state.known, seat, unseen)
+                        hand[move] -= 1
+                        now, _ = penalty_memo(hand, sc[S_ROUND], info[I_WILD_POINTS],
+                                              info[I_ALL_WILD] == 1, table, scratch)
+                        hand[move] += 1
+                        discard_features(hand, move, now, state.known, info, unseen,
+                                         n_unseen, table, scratch, features[at])
+                        at += 1
+                    for i in range(first, at):
+                        record[i, M_GAME], record[i, M_ROUND] = game, sc[S_ROUND]
+                        record[i, M_SEAT], record[i, M_STRATEGY] = seat, who
+                        record[i, M_DECISION] = decision
             status, _ = apply_discard(state, move, table, scratch, trace, 0)
         if status != OK:
             return -1
-    for i in range(start, at):
-        r, s = record[i, M_ROUND] - 1, record[i, M_SEAT]
-        own = state.scores[r, s, SC_PENALTY]
-        others = 0.0
-        for o in range(players):
-            if o != s:
-                others += state.scores[r, o, SC_PENALTY]
-        record[i, M_OWN] = own
-        record[i, M_OUT] = 1 if state.round_info[r, RI_OUT_SEAT] == s else 0
-        labels[i] = own - others / (players - 1)
+    if candidates == 0:
+        for i in range(start, at):
+            r, s = record[i, M_ROUND] - 1, record[i, M_SEAT]
+            record[i, M_OWN] = state.scores[r, s, SC_PENALTY]
+            record[i, M_OUT] = 1 if state.round_info[r, RI_OUT_SEAT] == s else 0
+            labels[i] = _round_outcome(state, r, s, players)
     return at
 
 
@@ -149,9 +248,12 @@ class PositionsChunk:
 
 
 def positions_schema(metadata: dict[str, Any] | None = None) -> pa.Schema:
-    """One row per recorded discard: who and when, the features, the round's outcome."""
+    """One row per recorded discard (per candidate, with rollout labels): who and when
+    (``decision``: the discard's number in its game, shared by a position's candidates),
+    the features, the outcome."""
     fields = [pa.field("game", pa.int64()), pa.field("round", pa.int8()),
               pa.field("seat", pa.int8()), pa.field("strategy", pa.int8()),
+              pa.field("decision", pa.int32()),
               pa.field("own_penalty", pa.int16()), pa.field("went_out", pa.bool_()),
               *[pa.field(name, pa.float32()) for name in FEATURE_COLUMNS],
               pa.field(LABEL, pa.float32())]
@@ -159,14 +261,14 @@ def positions_schema(metadata: dict[str, Any] | None = None) -> pa.Schema:
     return pa.schema(fields, metadata=encoded)
 
 
-def identity(plan: RunPlan, share: float) -> dict[str, Any]:
+def identity(plan: RunPlan, sampling: Sampling) -> dict[str, Any]:
     """What makes two positions folders interchangeable: the run, the sampling and the
     feature set."""
-    return {"format": POSITIONS_FORMAT, "feature_set": FEATURE_SET, "share": share,
-            "run": plan.metadata()}
+    return {"format": POSITIONS_FORMAT, "feature_set": FEATURE_SET,
+            "sampling": sampling.as_dict(), "run": plan.metadata()}
 
 
-def derive_chunk(plan: RunPlan, index: int, games_file: Path, share: float) -> bytes:
+def derive_chunk(plan: RunPlan, index: int, games_file: Path, sampling: Sampling) -> bytes:
     """The positions of chunk ``index`` of ``plan`` (its games replayed; their totals
     checked against ``games_file``), encoded as a checksummed Parquet file."""
     from fcsim.runner.chunk import prepare
@@ -175,27 +277,30 @@ def derive_chunk(plan: RunPlan, index: int, games_file: Path, share: float) -> b
     strategies = prepare(plan)
     draws, discards, params, sees, _ = decision_tables(strategies)
     rules = plan.rules
-    data = new_state(rules)
+    data, roll_data = new_state(rules), new_state(rules)
     table, scratch = solver_table(), new_scratch()
-    info = np.zeros(INFO_SIZE, np.int64)
+    info, roll_info = np.zeros(INFO_SIZE, np.int64), np.zeros(INFO_SIZE, np.int64)
     hidden = np.full((rules.players + 1, DECK_SIZE), -1, np.int8)
     trace = np.zeros((0, TRACE_WIDTH), np.int16)  # no trace: the run has the games
     totals = _run_totals(games_file, layout.game, rules.players)
-    size = len(layout.game) * MAX_POSITIONS_PER_GAME
-    capacity = min(size, max(1024, int(size * share * 1.5)))
+    candidates = sampling.candidates if sampling.labels == ROLLOUTS else 0
+    per_game = MAX_DISCARDS_PER_GAME * sampling.rows_per_position
+    size = len(layout.game) * per_game
+    capacity = min(size, max(per_game, int(size * sampling.share * 1.5)))
     features = np.zeros((capacity, N_FEATURES))
     record = np.zeros((capacity, M_SIZE), np.int64)
     labels = np.zeros(capacity)
     at = 0
     for g in range(len(layout.game)):
-        if capacity - at < MAX_POSITIONS_PER_GAME:
+        if capacity - at < per_game:
             capacity *= 2
             features = np.resize(features, (capacity, N_FEATURES))
             record = np.resize(record, (capacity, M_SIZE))
             labels = np.resize(labels, capacity)
-        at = record_game(data, layout.seeds[g], layout.game[g], layout.seating[g], draws,
-                         discards, params, sees, info, hidden, table, scratch, trace, share,
-                         features, record, labels, at)
+        at = record_game(data, roll_data, layout.seeds[g], layout.game[g], layout.seating[g],
+                         draws, discards, params, sees, info, roll_info, hidden, table,
+                         scratch, trace, sampling.share, candidates, features, record,
+                         labels, at)
         played = state_views(data).totals
         if at < 0 or not np.array_equal(played, totals[g]):
             raise PositionsError(f"game {layout.game[g]} replayed to totals "
@@ -204,12 +309,13 @@ def derive_chunk(plan: RunPlan, index: int, games_file: Path, share: float) -> b
     columns = {"game": record[:at, M_GAME], "round": record[:at, M_ROUND].astype(np.int8),
                "seat": record[:at, M_SEAT].astype(np.int8),
                "strategy": record[:at, M_STRATEGY].astype(np.int8),
+               "decision": record[:at, M_DECISION].astype(np.int32),
                "own_penalty": record[:at, M_OWN].astype(np.int16),
                "went_out": record[:at, M_OUT].astype(bool)}
     for j, name in enumerate(FEATURE_COLUMNS):
         columns[name] = features[:at, j].astype(np.float32)
     columns[LABEL] = labels[:at].astype(np.float32)
-    meta = {**identity(plan, share), "chunk": index,
+    meta = {**identity(plan, sampling), "chunk": index,
             "games_sha256": chunk_checksum(games_file.read_bytes())}
     return fmt.encode(pa.table(columns, schema=positions_schema(meta)))
 

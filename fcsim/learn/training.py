@@ -11,7 +11,10 @@ is missing or damaged.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+import os
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
@@ -24,9 +27,11 @@ from fcsim.learn.positions import (
     identity,
     write_chunk,
 )
+from fcsim.learn.sampling import Sampling
 from fcsim.runner import format as fmt
 from fcsim.runner.durable import make_folder, write_durably
 from fcsim.runner.plan import RunPlan
+from fcsim.runner.pool import IN_FLIGHT_PER_WORKER, watch_parent
 from fcsim.strategies.learned.model import Model, load_model, new_metadata
 
 GAMES = "games"
@@ -38,23 +43,63 @@ def positions_folder(out: Path) -> Path:
     return out / POSITIONS
 
 
-def derive_positions(plan: RunPlan, out: Path, share: float,
+def derive_positions(plan: RunPlan, out: Path, sampling: Sampling, workers: int = 1,
                      on_chunk: Callable[[int], None] = lambda games: None) -> list[Path]:
     """The positions chunk of every games chunk of ``out``: kept if whole and of this run,
-    else derived again. ``on_chunk(games)`` hears each chunk done. Returns their paths."""
+    else derived again, on ``workers`` processes (this one if 1) and written here, one
+    writer. ``on_chunk(games)`` hears each chunk done. Returns their paths."""
     games_dir, folder = out / GAMES, positions_folder(out)
     make_folder(folder)
-    expected = identity(plan, share)
-    paths = []
-    for index in range(plan.chunk_count):
+    expected = identity(plan, sampling)
+    paths = [folder / fmt.part_name(index) for index in range(plan.chunk_count)]
+    missing = []
+    for index, path in enumerate(paths):
         games_file = games_dir / fmt.part_name(index)
-        path = folder / fmt.part_name(index)
-        if not (path.exists() and not isinstance(
-                check_chunk(path, index, expected, games_file), str)):
-            path = write_chunk(folder, index, derive_chunk(plan, index, games_file, share))
-        paths.append(path)
-        on_chunk(len(fmt.chunk_games(plan.games, plan.chunk_size, index)))
+        if path.exists() and not isinstance(check_chunk(path, index, expected, games_file),
+                                            str):
+            on_chunk(_chunk_games(plan, index))
+        else:
+            missing.append(index)
+    for index, data in _derived(plan, games_dir, missing, sampling, workers):
+        write_chunk(folder, index, data)
+        on_chunk(_chunk_games(plan, index))
     return paths
+
+
+def _chunk_games(plan: RunPlan, index: int) -> int:
+    return len(fmt.chunk_games(plan.games, plan.chunk_size, index))
+
+
+def _derived(plan: RunPlan, games_dir: Path, indices: list[int], sampling: Sampling,
+             workers: int) -> Iterator[tuple[int, bytes]]:
+    """``(index, chunk bytes)`` for each of ``indices``, as they are derived; at most
+    IN_FLIGHT_PER_WORKER chunks per worker in flight, so memory stays flat."""
+    def job(index: int) -> tuple:
+        return plan, index, games_dir / fmt.part_name(index), sampling
+
+    if workers <= 1 or len(indices) <= 1:
+        for index in indices:
+            yield index, derive_chunk(*job(index))
+        return
+    pending = iter(indices)
+    with ProcessPoolExecutor(min(workers, len(indices)), mp_context=get_context("spawn"),
+                             initializer=watch_parent, initargs=(os.getpid(),)) as pool:
+        running: dict[Future, int] = {}
+        try:
+            while True:
+                while len(running) < workers * IN_FLIGHT_PER_WORKER:
+                    index = next(pending, None)
+                    if index is None:
+                        break
+                    running[pool.submit(derive_chunk, *job(index))] = index
+                if not running:
+                    return
+                done, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in done:
+                    yield running.pop(future), future.result()
+        finally:
+            for future in running:
+                future.cancel()
 
 
 def data_digest(paths: list[Path]) -> str:
@@ -65,12 +110,13 @@ def data_digest(paths: list[Path]) -> str:
     return digest.hexdigest()
 
 
-def save_model(out: Path, result: FitResult, plan: RunPlan, share: float, hidden: int,
-               paths: list[Path], command: str) -> Model:
+def save_model(out: Path, result: FitResult, plan: RunPlan, sampling: Sampling,
+               hidden: int, paths: list[Path], command: str) -> Model:
     """Write ``out/model.npz`` durably: the arrays and their provenance."""
     metadata = new_metadata(
         fcsim_version=__version__, trained_by=command, seed=plan.seed,
-        strategies=list(plan.strategies), games=plan.games, share=share, hidden=hidden,
+        strategies=list(plan.strategies), games=plan.games, **sampling.as_dict(),
+        inputs=result.inputs, hidden=hidden,
         rules=plan.metadata()["rules"], players=[plan.players],
         data_sha256=data_digest(paths), fit=result.metrics())
     write_durably(out / MODEL, Model(result.arrays, metadata).to_bytes(),
@@ -80,6 +126,7 @@ def save_model(out: Path, result: FitResult, plan: RunPlan, share: float, hidden
 
 def provenance(model: Model) -> dict[str, Any]:
     """The metadata fields a report shows."""
-    keys = ("trained_by", "seed", "strategies", "games", "share", "hidden", "players",
+    keys = ("trained_by", "seed", "strategies", "games", "share", "labels", "candidates",
+            "inputs", "hidden", "players",
             "data_sha256", "fit")
     return {key: model.metadata.get(key) for key in keys}

@@ -90,13 +90,13 @@ def _start_worker(plan: RunPlan, parent: int, progress: Queue) -> None:
     collections and its exit nothing (the exit took 0.3 s).
     """
     global _progress
-    _watch_parent(parent)
+    watch_parent(parent)
     _progress = progress
     prepare(plan)
     gc.freeze()
 
 
-def _watch_parent(parent: int) -> None:
+def watch_parent(parent: int) -> None:
     """Start a thread that ends this worker with the parent (also LastingPool's initializer)."""
     threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
 
@@ -226,7 +226,7 @@ class LastingPool:
 
     def _start(self) -> ProcessPoolExecutor:
         pool = ProcessPoolExecutor(self.workers, mp_context=get_context("spawn"),
-                                   initializer=_watch_parent, initargs=(os.getpid(),))
+                                   initializer=watch_parent, initargs=(os.getpid(),))
         with _ctrl_c_left_to_parent():  # a task each starts every worker now, with SIG_IGN
             for _ in range(self.workers):
                 pool.submit(os.getpid)

@@ -40,7 +40,8 @@ def test_a_small_training_run_writes_the_model_and_its_report(trained: Path) -> 
     assert meta["fit"]["epochs"] == 2 and meta["fit"]["held_out_positions"] > 0
     assert len(meta["data_sha256"]) == 64 and meta["rules"]["players"] == 3
     assert meta["trained_by"] == ("fcsim train --strategies aware,expected --games 120 --seed 5 "
-                                  "--players 3 --share 0.5 --hidden 6 --epochs 2")
+                                  "--players 3 --share 0.5 --labels outcome --hidden 6 "
+                                  "--epochs 2")
     report = (trained / "report.md").read_text()
     assert "held-out" in report and "strength check" in report.lower()
     assert "learned - aware" in report

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from fcsim.strategies.learned.model import RELATIVE
 from tests.learn.models import random_model
 from tests.strategies.positions import DISCARD, DRAW, disagreements
 
@@ -18,10 +19,12 @@ def test_draws_match_the_twin() -> None:
 @pytest.mark.parametrize(("options", "count"), [("", 44), (",candidates=2", 30),
                                                  (",candidates=9", 20)])
 def test_discards_match_the_twin(options: str, count: int, tmp_path: Path) -> None:
-    """The shipped model and a random one (other weights, other hidden size), positions
-    with a public history, a quarter of last turns."""
+    """The shipped model and random ones (other weights, other hidden sizes, relative
+    inputs), positions with a public history, a quarter of last turns."""
     model = random_model(tmp_path / "random.npz", hidden=7, seed=3)
-    for spec in (f"learned:candidates=5{options}", f"learned:model={model}{options}"):
+    relative = random_model(tmp_path / "relative.npz", hidden=4, seed=4, inputs=RELATIVE)
+    for spec in (f"learned:candidates=5{options}", f"learned:model={model}{options}",
+                 f"learned:model={relative}{options}"):
         assert disagreements(spec, DISCARD, seed=92, count=count, last_share=0.25) == []
 
 

@@ -40,7 +40,10 @@ def bad_files(tmp: Path) -> dict[str, tuple[Path, str]]:
     nan["b1"][0] = np.nan
     not_finite = tmp / "nan.npz"
     not_finite.write_bytes(Model(nan, new_metadata()).to_bytes())
+    inputs = tmp / "inputs.npz"
+    inputs.write_bytes(Model(random_arrays(4, 0), new_metadata(inputs="pairs")).to_bytes())
     return {"missing": (tmp / "absent.npz", "no such file"),
+            "inputs": (inputs, "inputs 'pairs'"),
             "text": (text, "not a model file"),
             "no metadata": (no_meta, "no metadata"),
             "feature set": (other_set, f"feature set {FEATURE_SET + 1}"),

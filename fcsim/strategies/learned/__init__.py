@@ -22,8 +22,8 @@ from fcsim.strategies.base import I_BEST_DISCARD, I_LAST_TURN, check_slots, deci
 from fcsim.strategies.expected import TAKE_MARGIN, discard_candidates
 from fcsim.strategies.expected import Slot as ExpectedSlot
 from fcsim.strategies.expected import draw as expected_draw
-from fcsim.strategies.learned.features import N_FEATURES, discard_features
-from fcsim.strategies.learned.model import load_model, model_path, predict
+from fcsim.strategies.learned.features import N_FEATURES, discard_features, network_inputs
+from fcsim.strategies.learned.model import NET_RELATIVE, load_model, model_path, predict
 from fcsim.strategies.registry import Family, Param, register
 
 PARAMS = (
@@ -62,13 +62,15 @@ def discard(hand, pile, known, info, hidden, params, table, scratch, rng):
     n, kinds, now, unseen, n_unseen = discard_candidates(hand, pile, known, info, table,
                                                          scratch, int(params[Slot.candidates]))
     net = params[NET:]
-    x = np.empty(N_FEATURES)
+    x = np.empty((n, N_FEATURES))
+    for j in range(n):
+        discard_features(hand, kinds[j], now[j], known, info, unseen, n_unseen, table,
+                         scratch, x[j])
+    inputs = network_inputs(x, n, net[NET_RELATIVE] == 1.0)
     best = 0
     best_value = np.inf
     for j in range(n):
-        discard_features(hand, kinds[j], now[j], known, info, unseen, n_unseen, table,
-                         scratch, x)
-        value = predict(x, net)
+        value = predict(inputs[j], net)
         if value < best_value - 1e-9:
             best = j
             best_value = value

@@ -145,3 +145,24 @@ def discard_features(hand: np.ndarray, kind: int, now: int, known: np.ndarray,
     out[Feature.taken_by_others] = taken / (players - 1)
     out[Feature.score_gap] = (info[I_TOTALS + seat] - lowest_other) / 100.0
     out[Feature.players] = players
+
+
+@njit(cache=True)
+def network_inputs(x: np.ndarray, n: int, relative: bool) -> np.ndarray:
+    """What the network reads for each of a position's ``n`` candidates (``x``
+    float64[>= n, F], their features): the features, and with ``relative`` inputs also
+    each one's difference from the candidates' mean (float64[n, F] or [n, 2F]), which
+    puts what tells the candidates apart on the same scale in every position."""
+    width = 2 * N_FEATURES if relative else N_FEATURES
+    out = np.empty((n, width))
+    out[:, :N_FEATURES] = x[:n]
+    if relative:
+        for i in range(N_FEATURES):
+            mean = 0.0
+            for j in range(n):
+                mean += x[j, i]
+            mean /= n
+            for j in range(n):
+                out[j, N_FEATURES + i] = x[j, i] - mean
+    return out
+

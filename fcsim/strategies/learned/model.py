@@ -1,10 +1,13 @@
 """The model file ``fcsim train`` writes and ``learned`` plays: arrays plus provenance.
 
-A model is an ``.npz`` of plain arrays — ``mean`` and ``scale`` (float64[F]: how each
-feature is standardised), ``w1`` (float64[F, H]), ``b1`` (float64[H]), ``w2``
+A model is an ``.npz`` of plain arrays — ``mean`` and ``scale`` (float64[I]: how each
+input is standardised), ``w1`` (float64[I, H]), ``b1`` (float64[H]), ``w2``
 (float64[H]), ``b2`` (float64[1]): a network with one hidden layer of H rectified units —
-and ``metadata``, a JSON text: the format, the feature set and its names, the rules and
-table sizes it was trained on, the training data's digest, seed and fit metrics.
+and ``metadata``, a JSON text: the format, the feature set and its names, the inputs, the
+rules and table sizes it was trained on, the training data's digest, seed and fit
+metrics. The inputs (:func:`~fcsim.strategies.learned.features.network_inputs`) are the
+F features (``inputs`` ``features``), or those and their differences from the mean of the
+position's candidates (``relative``, I = 2F).
 Playing it needs numpy and numba only. A file is read once per process and checked
 whole; any problem is one :class:`ModelError` line naming the file.
 """
@@ -30,13 +33,17 @@ MODEL_FORMAT = "fcsim-model"
 MODEL_VERSION = 1
 ARRAYS = ("mean", "scale", "w1", "b1", "w2", "b2")
 MAX_HIDDEN = 1024  # a bound that keeps a corrupt header from asking for gigabytes
+FEATURES_ONLY, RELATIVE = "features", "relative"  # a model's inputs (metadata "inputs")
+INPUTS = {FEATURES_ONLY: N_FEATURES, RELATIVE: 2 * N_FEATURES}
 DEFAULT_MODEL = Path(__file__).with_name("default_model.npz")  # the shipped one
 
 # The network as a flat float64 vector (how a numba decision function receives it, after
-# the strategy's own parameters): F, H, mean[F], scale[F], w1[F * H], b1[H], w2[H], b2.
-NET_FEATURES = 0
+# the strategy's own parameters): I, H, relative (0 or 1), mean[I], scale[I], w1[I * H],
+# b1[H], w2[H], b2.
+NET_INPUTS = 0
 NET_HIDDEN = 1
-NET_ARRAYS = 2
+NET_RELATIVE = 2
+NET_ARRAYS = 3
 
 
 class ModelError(StrategyError):
@@ -56,10 +63,17 @@ class Model:
     def hidden(self) -> int:
         return int(self.arrays["b1"].shape[0])
 
+    @property
+    def inputs(self) -> str:
+        """``features`` or ``relative`` (:data:`INPUTS`); models before it was recorded
+        read the features only."""
+        return self.metadata.get("inputs", FEATURES_ONLY)
+
     def vector(self) -> np.ndarray:
         """The network as :func:`predict` reads it (float64)."""
         a = self.arrays
-        head = np.array([N_FEATURES, self.hidden], np.float64)
+        head = np.array([INPUTS[self.inputs], self.hidden, self.inputs == RELATIVE],
+                        np.float64)
         return np.concatenate([head, a["mean"], a["scale"], a["w1"].ravel(), a["b1"],
                                a["w2"], a["b2"]]).astype(np.float64)
 
@@ -114,19 +128,23 @@ def _load(path: Path, size: int, mtime_ns: int) -> Model:
     if metadata.get("feature_set") != FEATURE_SET:
         raise ModelError(f"model {path}: feature set {metadata.get('feature_set')!r}, but "
                          f"this fcsim plays feature set {FEATURE_SET}; train it again")
+    inputs = metadata.get("inputs", FEATURES_ONLY)
+    if inputs not in INPUTS:
+        raise ModelError(f"model {path}: inputs {inputs!r}, not one of "
+                         f"{', '.join(INPUTS)}")
     arrays = {name: np.asarray(contents[name], np.float64) for name in ARRAYS}
-    _check_shapes(path, arrays)
+    _check_shapes(path, arrays, INPUTS[inputs])
     return Model(arrays, metadata, file_sha256(path))
 
 
-def _check_shapes(path: Path, arrays: dict[str, np.ndarray]) -> None:
+def _check_shapes(path: Path, arrays: dict[str, np.ndarray], width: int) -> None:
     hidden = arrays["b1"].shape[0] if arrays["b1"].ndim == 1 else -1
-    want = {"mean": (N_FEATURES,), "scale": (N_FEATURES,), "w1": (N_FEATURES, hidden),
+    want = {"mean": (width,), "scale": (width,), "w1": (width, hidden),
             "b1": (hidden,), "w2": (hidden,), "b2": (1,)}
     for name, shape in want.items():
         if arrays[name].shape != shape or not 1 <= hidden <= MAX_HIDDEN:
             raise ModelError(f"model {path}: {name} has shape {arrays[name].shape}, not "
-                             f"{shape} ({N_FEATURES} features, 1 to {MAX_HIDDEN} hidden units)")
+                             f"{shape} ({width} inputs, 1 to {MAX_HIDDEN} hidden units)")
         if not np.isfinite(arrays[name]).all():
             raise ModelError(f"model {path}: {name} holds values that are not finite")
     if (arrays["scale"] <= 0).any():
@@ -141,9 +159,9 @@ def new_metadata(**provenance: Any) -> dict[str, Any]:
 
 @njit(cache=True)
 def predict(x: np.ndarray, net: np.ndarray) -> float:
-    """The network's value of features ``x`` (float64[F]); ``net`` as :meth:`Model.vector`
+    """The network's value of inputs ``x`` (float64[I]); ``net`` as :meth:`Model.vector`
     lays it out."""
-    f = int(net[NET_FEATURES])
+    f = int(net[NET_INPUTS])
     h = int(net[NET_HIDDEN])
     mean = NET_ARRAYS
     scale = mean + f

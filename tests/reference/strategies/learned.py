@@ -75,10 +75,19 @@ def features(view: View, kind: int) -> list[float]:
 
 
 def value(model_path: str, x: list[float]) -> float:
-    """The model's value of features ``x``."""
+    """The model's value of inputs ``x``."""
     a = load_model(model_path).arrays
     hidden = np.maximum((np.array(x) - a["mean"]) / a["scale"] @ a["w1"] + a["b1"], 0.0)
     return float(hidden @ a["w2"] + a["b2"][0])
+
+
+def inputs(model_path: str, candidates: list[list[float]]) -> list[list[float]]:
+    """What the model reads of each candidate: its features, and for a model of relative
+    inputs also their differences from the candidates' mean."""
+    if load_model(model_path).metadata.get("inputs", "features") == "features":
+        return candidates
+    means = [sum(column) / len(candidates) for column in zip(*candidates, strict=True)]
+    return [x + [v - m for v, m in zip(x, means, strict=True)] for x in candidates]
 
 
 def discard(view: View, params: Mapping[str, float], rng: Xoshiro256) -> int:
@@ -86,5 +95,7 @@ def discard(view: View, params: Mapping[str, float], rng: Xoshiro256) -> int:
     if view.last_turn:
         return solver_best_discard(view)
     ranked = expected.candidates(view, int(params["candidates"]))
-    values = [value(str(params["model"]), features(view, kind)) for kind in ranked]
+    model = str(params["model"])
+    read = inputs(model, [features(view, kind) for kind in ranked])
+    values = [value(model, x) for x in read]
     return ranked[min(range(len(ranked)), key=lambda j: (values[j], j))]
