@@ -2,9 +2,11 @@
 
 Draw: as ``expected`` (the discard pile iff it beats the exact expected stock draw by more
 than ``take_margin``). Discard: among the ``candidates`` discards that leave the least
-penalty now, the one whose position the model values best — the model predicts the
-round's outcome for the seat (its penalty less the other seats' mean) from the features of
-:mod:`fcsim.strategies.learned.features`. On a last turn only the penalty now counts: the
+penalty now, the one the model values lowest — the model predicts the round's outcome
+for the seat (its penalty less the other seats' mean; the shipped model: less the
+candidates' average, an advantage learned from play-outs) from the features of
+:mod:`fcsim.strategies.learned.features` (and, for a model of relative inputs, their
+differences from the candidates' mean). On a last turn only the penalty now counts: the
 exact best discard.
 
 ``learned`` plays the model shipped inside fcsim; ``learned:model=PATH`` any model file
