@@ -20,7 +20,7 @@ from fcsim.cli.running import (
     play_folder,
     say_set_aside,
 )
-from fcsim.learn.sampling import LABELS, MAX_CANDIDATES, OUTCOME, ROLLOUTS, Sampling
+from fcsim.learn.sampling import LABELS, MAX_CANDIDATES, ROLLOUTS, Sampling
 from fcsim.runner import RunFolder, make_plan
 from fcsim.runner.format import MAX_GAMES, MAX_SEED
 from fcsim.runner.lock import FolderBusyError
@@ -53,7 +53,7 @@ def _progress(label: str, unit: str) -> Progress:
 @rule_options
 @click.option("--share", type=click.FloatRange(0.001, 1.0), default=0.25, show_default=True,
               help="Share of the discards recorded as training positions.")
-@click.option("--labels", type=click.Choice(LABELS), default=OUTCOME, show_default=True,
+@click.option("--labels", type=click.Choice(LABELS), default=ROLLOUTS, show_default=True,
               help="What a position is labelled with: outcome (the round's outcome of the "
                    "discard made) or rollouts (each of the --candidates best discards now "
                    "played out to the round's end, labelled with its advantage).")

@@ -21,7 +21,7 @@ class Sampling:
     and labelled with its outcome less the candidates' mean)."""
 
     share: float = 0.25
-    labels: str = OUTCOME
+    labels: str = ROLLOUTS
     candidates: int = 5
 
     @property

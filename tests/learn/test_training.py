@@ -16,7 +16,7 @@ from fcsim.strategies.learned.model import load_model
 
 pytest.importorskip("sklearn")
 
-SMALL = ["--games", "120", "--seed", "5", "--players", "3", "--share", "0.5",
+SMALL = ["--games", "120", "--seed", "5", "--players", "3", "--share", "0.5", "--labels", "outcome",
          "--epochs", "2", "--hidden", "6", "--check-deals", "4", "--workers", "1"]
 
 
