@@ -14,6 +14,7 @@ import hashlib
 import os
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from itertools import islice
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
@@ -31,7 +32,12 @@ from fcsim.learn.sampling import Sampling
 from fcsim.runner import format as fmt
 from fcsim.runner.durable import make_folder, write_durably
 from fcsim.runner.plan import RunPlan
-from fcsim.runner.pool import IN_FLIGHT_PER_WORKER, watch_parent
+from fcsim.runner.pool import (
+    IN_FLIGHT_PER_WORKER,
+    ctrl_c_left_to_parent,
+    terminate_pool,
+    watch_parent,
+)
 from fcsim.strategies.learned.model import Model, load_model, new_metadata
 
 GAMES = "games"
@@ -82,24 +88,29 @@ def _derived(plan: RunPlan, games_dir: Path, indices: list[int], sampling: Sampl
             yield index, derive_chunk(*job(index))
         return
     pending = iter(indices)
-    with ProcessPoolExecutor(min(workers, len(indices)), mp_context=get_context("spawn"),
-                             initializer=watch_parent, initargs=(os.getpid(),)) as pool:
-        running: dict[Future, int] = {}
-        try:
-            while True:
-                while len(running) < workers * IN_FLIGHT_PER_WORKER:
-                    index = next(pending, None)
-                    if index is None:
-                        break
-                    running[pool.submit(derive_chunk, *job(index))] = index
-                if not running:
-                    return
-                done, _ = wait(running, return_when=FIRST_COMPLETED)
-                for future in done:
-                    yield running.pop(future), future.result()
-        finally:
-            for future in running:
-                future.cancel()
+    pool = ProcessPoolExecutor(min(workers, len(indices)), mp_context=get_context("spawn"),
+                               initializer=watch_parent, initargs=(os.getpid(),))
+    running: dict[Future, int] = {}
+
+    def submit(count: int) -> None:
+        for index in islice(pending, count):
+            running[pool.submit(derive_chunk, *job(index))] = index
+
+    finished = False
+    try:
+        with ctrl_c_left_to_parent():  # the workers start now, inheriting SIG_IGN
+            submit(workers * IN_FLIGHT_PER_WORKER)
+        while running:
+            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in done:
+                submit(1)
+                yield running.pop(future), future.result()
+        finished = True
+    finally:
+        if finished:
+            pool.shutdown()
+        else:  # an error or Ctrl-C: the chunks in flight are dropped, the written kept
+            terminate_pool(pool)
 
 
 def data_digest(paths: list[Path]) -> str:

@@ -152,7 +152,7 @@ def compile_once(plan: RunPlan, on_compile: Callable[[], None] = lambda: None) -
     helper = get_context("spawn").Process(target=link_searches, daemon=True)
 
     def first_compile() -> None:
-        with _ctrl_c_left_to_parent():
+        with ctrl_c_left_to_parent():
             helper.start()
         on_compile()
 
@@ -190,7 +190,7 @@ class ProcessPool:
 
         finished = False
         try:
-            with _ctrl_c_left_to_parent():  # the workers start now, inheriting SIG_IGN
+            with ctrl_c_left_to_parent():  # the workers start now, inheriting SIG_IGN
                 pending = submit(IN_FLIGHT_PER_WORKER * self.workers)
             while pending:
                 done, pending = wait(pending, timeout=PROGRESS_WAIT_S,
@@ -204,7 +204,7 @@ class ProcessPool:
             if finished:
                 pool.shutdown()
             else:
-                _terminate(pool)
+                terminate_pool(pool)
             progress.close()
 
     def close(self) -> None:
@@ -227,7 +227,7 @@ class LastingPool:
     def _start(self) -> ProcessPoolExecutor:
         pool = ProcessPoolExecutor(self.workers, mp_context=get_context("spawn"),
                                    initializer=watch_parent, initargs=(os.getpid(),))
-        with _ctrl_c_left_to_parent():  # a task each starts every worker now, with SIG_IGN
+        with ctrl_c_left_to_parent():  # a task each starts every worker now, with SIG_IGN
             for _ in range(self.workers):
                 pool.submit(os.getpid)
         return pool
@@ -257,12 +257,12 @@ class LastingPool:
     def close(self) -> None:
         """Stop the workers now (mid-chunk if need be)."""
         if self._pool is not None:
-            _terminate(self._pool)
+            terminate_pool(self._pool)
             self._pool = None
 
 
 @contextmanager
-def _ctrl_c_left_to_parent() -> Iterator[None]:
+def ctrl_c_left_to_parent() -> Iterator[None]:
     """Ignore SIGINT while worker processes start, so that they ignore it too.
 
     Ctrl-C in a terminal reaches every process of the group; only the parent should act
@@ -278,7 +278,7 @@ def _ctrl_c_left_to_parent() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
-def _terminate(pool: ProcessPoolExecutor) -> None:
+def terminate_pool(pool: ProcessPoolExecutor) -> None:
     """Cancel pending chunks and stop the workers now, mid-chunk if need be."""
     processes = list((pool._processes or {}).values())  # no public handle before 3.14
     manager = pool._executor_manager_thread  # shutdown() forgets both

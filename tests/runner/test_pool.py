@@ -8,7 +8,7 @@ import threading
 from concurrent.futures import InvalidStateError, ProcessPoolExecutor
 from multiprocessing import get_context
 
-from fcsim.runner.pool import _quiet_about_cancelled_chunks, _terminate
+from fcsim.runner.pool import _quiet_about_cancelled_chunks, terminate_pool
 
 MANAGER_EXIT_S = 60  # generous: once its wait ends the thread exits at once
 
@@ -19,7 +19,7 @@ def test_a_result_cut_in_half_does_not_leave_the_pool_waiting() -> None:
     assert pool.submit(abs, -1).result() == 1  # the worker and the manager thread run
     manager = pool._executor_manager_thread
     os.write(pool._result_queue._writer.fileno(), struct.pack("!i", 1000) + b"x" * 10)
-    _terminate(pool)
+    terminate_pool(pool)
     manager.join(MANAGER_EXIT_S)
     assert not manager.is_alive()
 
