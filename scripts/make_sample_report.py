@@ -1,12 +1,13 @@
 """Regenerate the sample report in ``results/sample/`` from real runs of the built-in strategies.
 
-Three duplicate-format runs (the same deals in every seat rotation), then one report over all:
+Four duplicate-format runs (the same deals in every seat rotation), then one report over all:
 
 * 200,000 games of ``greedy`` (its default, ``take_margin=8``) against a greedy that takes
   any saving from the pile (``take_margin=0``), a more patient one (``take_margin=15``)
   and ``random``;
 * 4,000 games of ``random``, ``greedy``, ``expected`` and ``aware`` (the lookahead
   strategies are ~50x slower, hence the smaller run);
+* 4,000 games of ``learned`` (its shipped model), ``aware``, ``expected`` and ``greedy``;
 * 800 games of ``search``, ``aware``, ``expected`` and ``greedy`` (a search seat plays
   about a game a second).
 
@@ -28,6 +29,7 @@ RUNS = [  # name, strategies, games, seed, chunk size (small chunks keep every c
     ("greedy-variants", "greedy,greedy:take_margin=0,greedy:take_margin=15,random", 200_000, 1,
      10_000),
     ("lookahead", "random,greedy,expected,aware", 4_000, 2, 250),
+    ("learned", "learned,aware,expected,greedy", 4_000, 4, 250),
     ("search", "search,aware,expected,greedy", 800, 3, 25),
 ]
 
