@@ -52,11 +52,13 @@ def _progress(label: str, unit: str) -> Progress:
               help="Seats at the table.")
 @rule_options
 @click.option("--share", type=click.FloatRange(0.001, 1.0), default=0.25, show_default=True,
-              help="Share of the discards recorded as training positions.")
+              help="Share of the discards (and draws) recorded as training positions.")
 @click.option("--labels", type=click.Choice(LABELS), default=ROLLOUTS, show_default=True,
               help="What a position is labelled with: outcome (the round's outcome of the "
                    "discard made) or rollouts (each of the --candidates best discards now "
-                   "played out to the round's end, labelled with its advantage).")
+                   "played out to the round's end, labelled with its advantage; and the "
+                   "draws worth weighing, both sources played out: the model then draws "
+                   "too).")
 @click.option("--candidates", type=click.IntRange(2, MAX_CANDIDATES), default=5,
               show_default=True, help="Discards played out per position (--labels rollouts); "
                                       "play the model with the same learned:candidates.")
@@ -74,12 +76,12 @@ def _progress(label: str, unit: str) -> Progress:
               help="Start a local Dask cluster of N workers and play on it.")
 def train_command(strategies, games, seed, out, players, rules, share, labels, candidates,
                   hidden, epochs, check_deals, workers, resume, scheduler, dask_local) -> None:
-    """Learn the value of a discard from self-play games and write OUT/model.npz, played by
-    the strategy learned:model=OUT/model.npz.
+    """Learn the value of a discard (and, with rollouts, of a draw) from self-play games
+    and write OUT/model.npz, played by the strategy learned:model=OUT/model.npz.
 
     Example: fcsim train --games 2000 --out results/train
     """
-    from fcsim.learn.fit import fit
+    from fcsim.learn.fit import DRAWS, fit
     from fcsim.learn.report import write_report
     from fcsim.learn.training import GAMES, derive_positions, save_model
     from fcsim.strategies.learned.model import FEATURES_ONLY, RELATIVE
@@ -121,18 +123,21 @@ def train_command(strategies, games, seed, out, players, rules, share, labels, c
             task = progress.add_task("positions", total=plan.games)
             paths = derive_positions(plan, out, sampling, workers or default_workers(),
                                      lambda n: progress.advance(task, n))
+        rollouts = labels == ROLLOUTS  # the draws are recorded with rollouts only
         with _progress("fit", "epochs") as progress:
-            task = progress.add_task("fit", total=epochs)
+            task = progress.add_task("fit", total=epochs * (2 if rollouts else 1))
             result = fit(paths, seed=seed, hidden=hidden, epochs=epochs,
-                         inputs=RELATIVE if labels == ROLLOUTS else FEATURES_ONLY,
+                         inputs=RELATIVE if rollouts else FEATURES_ONLY,
                          on_epoch=lambda *_: progress.advance(task))
+            draw = (fit(paths, seed=seed, hidden=hidden, epochs=epochs, inputs=DRAWS,
+                        on_epoch=lambda *_: progress.advance(task)) if rollouts else None)
     except KeyboardInterrupt:
         click.echo(f"Interrupted: the games and the positions done are kept in {out}; run "
                    f"the same command with --resume to complete it.", err=True)
         sys.exit(INTERRUPTED)
-    model = save_model(out, result, plan, sampling, hidden, paths, command)
+    model = save_model(out, result, plan, sampling, hidden, paths, command, draw)
     check = _strength_check(out, listed[0], rules, seed, check_deals, workers)
-    write_report(out, model, result, check)
+    write_report(out, model, result, check, draw)
     click.echo(f"model: {out / 'model.npz'} (held-out error {result.held_out_loss[-1]:.1f}, "
                f"predicting the mean {result.baseline_loss:.1f}); report: {out / 'report.md'}")
     if check is not None:

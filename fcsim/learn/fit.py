@@ -7,6 +7,7 @@ passes: one for the moments, then the epochs), so no more than one chunk is in m
 a time. The network is scikit-learn's ``MLPRegressor`` (one hidden layer of rectified
 units, Adam, squared error), fed chunk by chunk with ``partial_fit``; its weights become
 a :class:`~fcsim.strategies.learned.model.Model` that numba plays without scikit-learn.
+The same fit, on the draw rows (``inputs`` :data:`DRAWS`), makes the model's draw network.
 """
 
 from __future__ import annotations
@@ -19,14 +20,20 @@ import numpy as np
 import pyarrow.parquet as pq
 
 from fcsim.errors import FcsimError
-from fcsim.learn.positions import FEATURE_COLUMNS, LABEL
-from fcsim.strategies.learned.features import N_FEATURES
+from fcsim.learn.positions import (
+    DRAW_FEATURE_COLUMNS,
+    FEATURE_COLUMNS,
+    LABEL,
+    MOVE_DISCARD,
+    MOVE_DRAW,
+)
 from fcsim.strategies.learned.model import FEATURES_ONLY, RELATIVE
 
 HELD_OUT_EVERY = 10  # one game in ten is held out
 BATCH = 2048  # positions per gradient step
 BINS = 10  # predicted-vs-actual bins
 MIN_POSITIONS = 200  # fewer training positions than this fit nothing worth playing
+DRAWS = "draws"  # inputs that fit the draw network: the draw rows' features
 
 
 class FitError(FcsimError, ValueError):
@@ -56,21 +63,25 @@ class FitResult:
 
 def read_inputs(path: Path, inputs: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(inputs float64[n, I], labels float64[n], held-out mask bool[n]) of a chunk: the
-    features, and for ``relative`` inputs also their differences from the mean of their
-    position's candidates (as :func:`~fcsim.strategies.learned.features.network_inputs`
-    computes them at the table; a position's rows are consecutive)."""
-    table = pq.read_table(path, columns=["game", "decision", *FEATURE_COLUMNS, LABEL])
-    x = np.column_stack([table[name].to_numpy().astype(np.float64)
-                         for name in FEATURE_COLUMNS]).reshape(-1, N_FEATURES)
-    y = table[LABEL].to_numpy().astype(np.float64)
-    games = table["game"].to_numpy()
+    discard rows' features, and for ``relative`` inputs also their differences from the
+    mean of their position's candidates (as
+    :func:`~fcsim.strategies.learned.features.network_inputs` computes them at the table;
+    a position's rows are consecutive); for :data:`DRAWS`, the draw rows' features."""
+    move, columns = ((MOVE_DRAW, DRAW_FEATURE_COLUMNS) if inputs == DRAWS
+                     else (MOVE_DISCARD, FEATURE_COLUMNS))
+    table = pq.read_table(path, columns=["game", "move", "decision", *columns, LABEL])
+    rows = table["move"].to_numpy() == move
+    x = np.column_stack([table[name].to_numpy()[rows].astype(np.float64)
+                         for name in columns]).reshape(-1, len(columns))
+    y = table[LABEL].to_numpy()[rows].astype(np.float64)
+    games = table["game"].to_numpy()[rows]
     held = games % HELD_OUT_EVERY == 0
     if inputs == RELATIVE:
-        decisions = table["decision"].to_numpy()
+        decisions = table["decision"].to_numpy()[rows]
         new = np.ones(len(y), bool)
         new[1:] = (games[1:] != games[:-1]) | (decisions[1:] != decisions[:-1])
         position = np.cumsum(new) - 1
-        sums = np.zeros((position[-1] + 1 if len(y) else 0, N_FEATURES))
+        sums = np.zeros((position[-1] + 1 if len(y) else 0, len(columns)))
         np.add.at(sums, position, x)
         counts = np.bincount(position).astype(np.float64)
         x = np.hstack([x, x - (sums / counts[:, None])[position]])
@@ -81,7 +92,8 @@ def fit(files: Sequence[Path], *, seed: int, hidden: int = 24, epochs: int = 6,
         inputs: str = FEATURES_ONLY,
         on_epoch: Callable[[int, float, float], None] | None = None) -> FitResult:
     """Fit the network on the positions ``files`` (chunks), ``epochs`` passes, on
-    ``inputs`` (``features`` or ``relative``, :data:`~fcsim.strategies.learned.model.INPUTS`).
+    ``inputs`` (``features`` or ``relative``, :data:`~fcsim.strategies.learned.model.INPUTS`;
+    :data:`DRAWS` for the draw network).
 
     ``on_epoch(epoch, train_mse, held_out_mse)`` hears each finished epoch.
     """
@@ -100,7 +112,8 @@ def fit(files: Sequence[Path], *, seed: int, hidden: int = 24, epochs: int = 6,
         squares += (train ** 2).sum(axis=0)
         label_sum += y[~held].sum()
     if n < MIN_POSITIONS or held_count == 0:
-        raise FitError(f"{n:,} training and {held_count:,} held-out positions are too few to "
+        what = "draw positions" if inputs == DRAWS else "positions"
+        raise FitError(f"{n:,} training and {held_count:,} held-out {what} are too few to "
                        f"fit (at least {MIN_POSITIONS:,} and 1): play more games")
     mean = total / n
     scale = np.sqrt(np.maximum(squares / n - mean ** 2, 0.0))

@@ -16,7 +16,10 @@ its outcome less the mean of the candidates' (an advantage: the one-step improve
 policy iteration). The play-outs use the game's true cards and stock, so the candidates
 of a position share their randomness and their differences are sharp; the model sees only
 the features of the seat's view, so what it learns is the fair expectation of the
-advantage given that view.
+advantage given that view. With ``rollouts`` the same share of the draws worth weighing
+(the pile's card lowers the penalty now) is recorded too, one row each: the draw features
+(:mod:`fcsim.strategies.learned.draw_features`), both draws played out, labelled with the
+pile's outcome less the stock's (``move`` tells the two kinds of row apart).
 
 A chunk is a checksummed Parquet file (the run format's encoding), written durably and
 atomically, named like its games chunk, with the run's identity, the feature set and the
@@ -62,27 +65,45 @@ from fcsim.core.state import (
     state_views,
 )
 from fcsim.core.tables import solver_table
-from fcsim.core.view import I_ALL_WILD, I_LAST_TURN, I_WILD_POINTS, INFO_SIZE, fill_history
+from fcsim.core.view import (
+    DRAW_PILE,
+    DRAW_STOCK,
+    I_ALL_WILD,
+    I_LAST_TURN,
+    I_WILD_POINTS,
+    INFO_SIZE,
+    fill_history,
+)
 from fcsim.errors import FcsimError
 from fcsim.learn.sampling import ROLLOUTS, Sampling
 from fcsim.runner import format as fmt
 from fcsim.runner.durable import write_durably
 from fcsim.runner.plan import RunPlan, chunk_layout
 from fcsim.strategies.expected import discard_candidates
+from fcsim.strategies.learned.draw_features import (
+    DRAW_FEATURE_SET,
+    DRAW_FEATURES,
+    N_DRAW_FEATURES,
+    draw_features,
+)
 from fcsim.strategies.learned.features import FEATURE_SET, FEATURES, N_FEATURES, discard_features
 from fcsim.strategies.lookahead import unseen_counts
 
-POSITIONS_FORMAT = 2
+POSITIONS_FORMAT = 3
 META_KEY = b"fcsim.positions"
-SAMPLE_STREAM = 1 << 20  # the stream of a game seed that decides which positions are kept
-MAX_DISCARDS_PER_GAME = 4096  # more discards than any game under the turn cap has
+SAMPLE_STREAM = 1 << 20  # the stream of a game seed that decides which discards are kept…
+DRAW_SAMPLE_STREAM = 1 << 21  # … and which draws
+MAX_DISCARDS_PER_GAME = 4096  # more discards (or draws) than any game under the turn cap has
 
 # Columns of the int64 record array, beside the features and the labels.
-(M_GAME, M_ROUND, M_SEAT, M_STRATEGY, M_DECISION, M_OWN, M_OUT) = range(7)
-M_SIZE = 7
-FEATURE_COLUMNS = tuple(f"f_{name}" for name, _ in FEATURES)
+(M_GAME, M_ROUND, M_SEAT, M_STRATEGY, M_MOVE, M_DECISION, M_OWN, M_OUT) = range(8)
+M_SIZE = 8
+MOVE_DISCARD, MOVE_DRAW = 0, 1  # the ``move`` column: what a row's features describe
+FEATURE_COLUMNS = tuple(f"f_{name}" for name, _ in FEATURES)  # a discard row's
+DRAW_FEATURE_COLUMNS = tuple(f"d_{name}" for name, _ in DRAW_FEATURES)  # a draw row's
+N_COLUMNS = N_FEATURES + N_DRAW_FEATURES  # a row's features: a discard's, then a draw's
 LABEL = "label"  # outcome: the seat's round penalty less the other seats' mean; rollouts:
-# that, less its mean over the position's candidates
+# that, less its mean over the position's candidates; a draw: the pile's less the stock's
 
 
 
@@ -92,9 +113,10 @@ class PositionsError(FcsimError, ValueError):
 
 
 @njit(cache=True)
-def _keep(seed: np.uint64, decision: int, share: float) -> bool:
-    """Whether the ``decision``-th discard of the game of ``seed`` is recorded."""
-    draw = stream_seed(seed ^ np.uint64(SAMPLE_STREAM), decision) >> np.uint64(11)
+def _keep(seed: np.uint64, stream: int, decision: int, share: float) -> bool:
+    """Whether the ``decision``-th discard (or draw: ``stream``) of the game of ``seed``
+    is recorded."""
+    draw = stream_seed(seed ^ np.uint64(stream), decision) >> np.uint64(11)
     return draw * (1.0 / 9007199254740992.0) < share
 
 
@@ -109,19 +131,22 @@ def _round_outcome(state, r: int, seat: int, players: int) -> float:
 
 
 @njit(cache=True)
-def play_out(data, roll_data, kind, seating, draws, discards, params, sees, info, hidden,
+def play_out(data, roll_data, move, seating, draws, discards, params, sees, info, hidden,
              table, scratch, trace) -> tuple[float, int, int]:
-    """Discard ``kind`` in a copy of ``data`` (in ``roll_data``) and play the round out
-    with the table's strategies; ``(outcome, own penalty, went out)`` for the seat that
-    discarded, or ``(nan, 0, 0)`` if a strategy made an illegal move. ``data`` is left as
-    it was."""
+    """Make the pending ``move`` (a draw source or a kind to discard) in a copy of
+    ``data`` (in ``roll_data``) and play the round out with the table's strategies;
+    ``(outcome, own penalty, went out)`` for the seat that moved, or ``(nan, 0, 0)`` if a
+    strategy made an illegal move. ``data`` is left as it was."""
     roll_data.ints[:] = data.ints
     roll_data.cards[:] = data.cards
     roll_data.streams[:] = data.streams
     state = lend(roll_data)
     sc = state.scalars
     seat, players = sc[S_SEAT], seating.shape[0]
-    status, _ = apply_discard(state, kind, table, scratch, trace, 0)
+    if sc[S_PHASE] == PHASE_DRAW:
+        status, _ = apply_draw(state, move, table, scratch, trace, 0)
+    else:
+        status, _ = apply_discard(state, move, table, scratch, trace, 0)
     while status == OK and sc[S_PHASE] != PHASE_ROUND_END:
         phase = sc[S_PHASE]
         move = seat_move(state, seating[sc[S_SEAT]], draws, discards, params, sees, info,
@@ -155,7 +180,9 @@ def _record_rollouts(data, roll_data, seating, draws, discards, params, sees, in
     total = 0.0
     for j in range(n):
         discard_features(hand, kinds[j], now[j], state.known, info, unseen, n_unseen, table,
-                         scratch, features[at + j])
+                         scratch, features[at + j, :N_FEATURES])
+        features[at + j, N_FEATURES:] = 0.0
+        record[at + j, M_MOVE] = MOVE_DISCARD
         outcome, own, went_out = play_out(data, roll_data, kinds[j], seating, draws,
                                           discards, params, sees, roll_info, hidden, table,
                                           scratch, trace)
@@ -170,21 +197,56 @@ def _record_rollouts(data, roll_data, seating, draws, discards, params, sees, in
 
 
 @njit(cache=True)
+def _record_draw(data, roll_data, move, seating, draws, discards, params, sees, info,
+                 roll_info, hidden, table, scratch, trace, features, record, labels,
+                 at) -> int:
+    """Record the draw of the seat to move if it is worth weighing (the pile's card
+    lowers the penalty now): its features, and both draws played out (:func:`play_out`),
+    labelled with the pile's outcome less the stock's; own penalty and going out are the
+    ``move`` made's. The next free row, or -1 on an illegal move."""
+    state = lend(data)
+    sc = state.scalars
+    hand = state.hands[sc[S_SEAT]]
+    pile = state.pile[: sc[S_PILE]]
+    if not draw_features(hand, pile, state.known, info, table, scratch,
+                         features[at, N_FEATURES:]):
+        return at
+    pile_outcome, pile_own, pile_out = play_out(data, roll_data, DRAW_PILE, seating, draws,
+                                                discards, params, sees, roll_info, hidden,
+                                                table, scratch, trace)
+    stock_outcome, stock_own, stock_out = play_out(data, roll_data, DRAW_STOCK, seating,
+                                                   draws, discards, params, sees, roll_info,
+                                                   hidden, table, scratch, trace)
+    if np.isnan(pile_outcome) or np.isnan(stock_outcome):
+        return -1
+    labels[at] = pile_outcome - stock_outcome
+    features[at, :N_FEATURES] = 0.0
+    record[at, M_MOVE] = MOVE_DRAW
+    if move == DRAW_PILE:
+        record[at, M_OWN], record[at, M_OUT] = pile_own, pile_out
+    else:
+        record[at, M_OWN], record[at, M_OUT] = stock_own, stock_out
+    return at + 1
+
+
+@njit(cache=True)
 def record_game(data, roll_data, seed, game, seating, draws, discards, params, sees, info,
                 roll_info, hidden, table, scratch, trace, share, candidates, features,
                 record, labels, at) -> int:
     """Play the game of ``seed`` with ``seating`` (int8[P]) and record a ``share`` of its
-    discards (not last turns) from row ``at`` of ``features`` (float64[n, F]), ``record``
-    (int64[n, M_SIZE]) and ``labels`` (float64[n]): the discard made with the round's
-    outcome if ``candidates`` is 0, else the ``candidates`` best discards now, each
-    played out in ``roll_data`` (a state of the same table; ``roll_info`` its view). The
-    next free row, or -1 if a strategy made an illegal move."""
+    discards (not last turns) from row ``at`` of ``features`` (float64[n, N_COLUMNS]),
+    ``record`` (int64[n, M_SIZE]) and ``labels`` (float64[n]): the discard made with the
+    round's outcome if ``candidates`` is 0, else the ``candidates`` best discards now,
+    each played out in ``roll_data`` (a state of the same table; ``roll_info`` its view),
+    and a ``share`` of the draws worth weighing (:func:`_record_draw`). The next free row,
+    or -1 if a strategy made an illegal move."""
     state = lend(data)
     sc = state.scalars
     players = seating.shape[0]
     reset_game(state, seed)
     start = at
     decision = 0
+    draw_decision = 0
     unseen = np.empty(N_KINDS, dtype=np.int64)
     while True:
         settle(state, table, scratch, trace, 0)
@@ -196,11 +258,25 @@ def record_game(data, roll_data, seed, game, seating, draws, discards, params, s
         move = seat_move(state, who, draws, discards, params, sees, info, hidden, table,
                          scratch)
         if phase == PHASE_DRAW:
+            draw_decision += 1
+            if (candidates > 0 and _keep(seed, DRAW_SAMPLE_STREAM, draw_decision, share)
+                    and at < features.shape[0]):
+                fill_history(state, info)  # as learned sees it
+                first = at
+                at = _record_draw(data, roll_data, move, seating, draws, discards, params,
+                                  sees, info, roll_info, hidden, table, scratch, trace,
+                                  features, record, labels, at)
+                if at < 0:
+                    return -1
+                for i in range(first, at):
+                    record[i, M_GAME], record[i, M_ROUND] = game, sc[S_ROUND]
+                    record[i, M_SEAT], record[i, M_STRATEGY] = seat, who
+                    record[i, M_DECISION] = draw_decision
             status, _ = apply_draw(state, move, table, scratch, trace, 0)
         else:
             if info[I_LAST_TURN] == 0 and 0 <= move < N_KINDS and state.hands[seat, move] > 0:
                 decision += 1
-                if (_keep(seed, decision, share)
+                if (_keep(seed, SAMPLE_STREAM, decision, share)
                         and at + max(candidates, 1) <= features.shape[0]):
                     fill_history(state, info)  # as learned sees it: the history included
                     first = at
@@ -220,7 +296,9 @@ def record_game(data, roll_data, seed, game, seating, draws, discards, params, s
                                               info[I_ALL_WILD] == 1, table, scratch)
                         hand[move] += 1
                         discard_features(hand, move, now, state.known, info, unseen,
-                                         n_unseen, table, scratch, features[at])
+                                         n_unseen, table, scratch, features[at, :N_FEATURES])
+                        features[at, N_FEATURES:] = 0.0
+                        record[at, M_MOVE] = MOVE_DISCARD
                         at += 1
                     for i in range(first, at):
                         record[i, M_GAME], record[i, M_ROUND] = game, sc[S_ROUND]
@@ -248,14 +326,16 @@ class PositionsChunk:
 
 
 def positions_schema(metadata: dict[str, Any] | None = None) -> pa.Schema:
-    """One row per recorded discard (per candidate, with rollout labels): who and when
-    (``decision``: the discard's number in its game, shared by a position's candidates),
-    the features, the outcome."""
+    """One row per recorded discard (per candidate, with rollout labels) or draw: who and
+    when (``move``: a discard or a draw; ``decision``: its number among the game's
+    discards or draws, shared by a position's candidates), the features (a discard row's
+    draw features are 0, and the other way round), the outcome."""
     fields = [pa.field("game", pa.int64()), pa.field("round", pa.int8()),
               pa.field("seat", pa.int8()), pa.field("strategy", pa.int8()),
-              pa.field("decision", pa.int32()),
+              pa.field("move", pa.int8()), pa.field("decision", pa.int32()),
               pa.field("own_penalty", pa.int16()), pa.field("went_out", pa.bool_()),
-              *[pa.field(name, pa.float32()) for name in FEATURE_COLUMNS],
+              *[pa.field(name, pa.float32())
+                for name in (*FEATURE_COLUMNS, *DRAW_FEATURE_COLUMNS)],
               pa.field(LABEL, pa.float32())]
     encoded = None if metadata is None else {META_KEY: json.dumps(metadata, sort_keys=True)}
     return pa.schema(fields, metadata=encoded)
@@ -265,7 +345,8 @@ def identity(plan: RunPlan, sampling: Sampling) -> dict[str, Any]:
     """What makes two positions folders interchangeable: the run, the sampling and the
     feature set."""
     return {"format": POSITIONS_FORMAT, "feature_set": FEATURE_SET,
-            "sampling": sampling.as_dict(), "run": plan.metadata()}
+            "draw_feature_set": DRAW_FEATURE_SET, "sampling": sampling.as_dict(),
+            "run": plan.metadata()}
 
 
 def derive_chunk(plan: RunPlan, index: int, games_file: Path, sampling: Sampling) -> bytes:
@@ -284,17 +365,17 @@ def derive_chunk(plan: RunPlan, index: int, games_file: Path, sampling: Sampling
     trace = np.zeros((0, TRACE_WIDTH), np.int16)  # no trace: the run has the games
     totals = _run_totals(games_file, layout.game, rules.players)
     candidates = sampling.candidates if sampling.labels == ROLLOUTS else 0
-    per_game = MAX_DISCARDS_PER_GAME * sampling.rows_per_position
+    per_game = MAX_DISCARDS_PER_GAME * (sampling.rows_per_position + 1)
     size = len(layout.game) * per_game
     capacity = min(size, max(per_game, int(size * sampling.share * 1.5)))
-    features = np.zeros((capacity, N_FEATURES))
+    features = np.zeros((capacity, N_COLUMNS))
     record = np.zeros((capacity, M_SIZE), np.int64)
     labels = np.zeros(capacity)
     at = 0
     for g in range(len(layout.game)):
         if capacity - at < per_game:
             capacity *= 2
-            features = np.resize(features, (capacity, N_FEATURES))
+            features = np.resize(features, (capacity, N_COLUMNS))
             record = np.resize(record, (capacity, M_SIZE))
             labels = np.resize(labels, capacity)
         at = record_game(data, roll_data, layout.seeds[g], layout.game[g], layout.seating[g],
@@ -309,10 +390,11 @@ def derive_chunk(plan: RunPlan, index: int, games_file: Path, sampling: Sampling
     columns = {"game": record[:at, M_GAME], "round": record[:at, M_ROUND].astype(np.int8),
                "seat": record[:at, M_SEAT].astype(np.int8),
                "strategy": record[:at, M_STRATEGY].astype(np.int8),
+               "move": record[:at, M_MOVE].astype(np.int8),
                "decision": record[:at, M_DECISION].astype(np.int32),
                "own_penalty": record[:at, M_OWN].astype(np.int16),
                "went_out": record[:at, M_OUT].astype(bool)}
-    for j, name in enumerate(FEATURE_COLUMNS):
+    for j, name in enumerate((*FEATURE_COLUMNS, *DRAW_FEATURE_COLUMNS)):
         columns[name] = features[:at, j].astype(np.float32)
     columns[LABEL] = labels[:at].astype(np.float32)
     meta = {**identity(plan, sampling), "chunk": index,

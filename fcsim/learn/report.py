@@ -42,7 +42,24 @@ def _loss_chart(result: FitResult) -> bytes:
     return sink.getvalue()
 
 
-def report_lines(model: Model, result: FitResult, check: dict | None) -> list[str]:
+def _draw_lines(draw: FitResult | None) -> list[str]:
+    """What the draw network's fit measured, if there is one."""
+    if draw is None:
+        return []
+    lines = ["", "## The draw network", "",
+             "What it predicts: the round's outcome after taking the pile's card less the "
+             "outcome after a stock draw (both played out), for the draws worth weighing.", "",
+             "| epoch | training MSE | held-out MSE |", "| ---: | ---: | ---: |"]
+    lines += [f"| {i} | {t:.2f} | {h:.2f} |" for i, (t, h)
+              in enumerate(zip(draw.train_loss, draw.held_out_loss, strict=True), 1)]
+    lines += ["", f"Predicting the training mean scores {draw.baseline_loss:.2f} on the "
+              f"{draw.held_out_positions:,} held-out draws ({draw.train_positions:,} training "
+              f"draws)."]
+    return lines
+
+
+def report_lines(model: Model, result: FitResult, check: dict | None,
+                 draw: FitResult | None = None) -> list[str]:
     """The report as Markdown lines."""
     lines = ["# Training report", "",
              "What the model predicts: the round's outcome for the seat that discards (its "
@@ -56,6 +73,7 @@ def report_lines(model: Model, result: FitResult, check: dict | None) -> list[st
               f"{result.train_positions:,} training positions).", "",
               "| predicted (decile mean) | actual | positions |", "| ---: | ---: | ---: |"]
     lines += [f"| {p:+.2f} | {a:+.2f} | {n:,} |" for p, a, n in result.calibration]
+    lines += _draw_lines(draw)
     lines += ["", "## Strength check", "",
               check["line"] if check else "Not run (--check-deals 0).", "",
               "## Provenance", "", "```json",
@@ -64,9 +82,10 @@ def report_lines(model: Model, result: FitResult, check: dict | None) -> list[st
     return lines
 
 
-def write_report(out: Path, model: Model, result: FitResult, check: dict | None) -> None:
+def write_report(out: Path, model: Model, result: FitResult, check: dict | None,
+                 draw: FitResult | None = None) -> None:
     """Write ``out/report.md`` and ``out/report.html`` (the chart inline)."""
-    lines = report_lines(model, result, check)
+    lines = report_lines(model, result, check, draw)
     chart = base64.b64encode(_loss_chart(result)).decode()
     (out / "report.md").write_text("\n".join(lines) + "\n")
     (out / "report.html").write_text(

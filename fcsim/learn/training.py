@@ -38,7 +38,7 @@ from fcsim.runner.pool import (
     terminate_pool,
     watch_parent,
 )
-from fcsim.strategies.learned.model import Model, load_model, new_metadata
+from fcsim.strategies.learned.model import DRAW, Model, load_model, new_metadata
 
 GAMES = "games"
 POSITIONS = "positions"
@@ -122,15 +122,23 @@ def data_digest(paths: list[Path]) -> str:
 
 
 def save_model(out: Path, result: FitResult, plan: RunPlan, sampling: Sampling,
-               hidden: int, paths: list[Path], command: str) -> Model:
-    """Write ``out/model.npz`` durably: the arrays and their provenance."""
+               hidden: int, paths: list[Path], command: str,
+               draw: FitResult | None = None) -> Model:
+    """Write ``out/model.npz`` durably: the discard network's arrays (and the ``draw``
+    network's, if fitted) and their provenance."""
+    arrays = dict(result.arrays)
+    drawn: dict[str, Any] = {}
+    if draw is not None:
+        arrays.update({DRAW + name: value for name, value in draw.arrays.items()})
+        drawn = {"draw_fit": draw.metrics()}
     metadata = new_metadata(
+        draws=draw is not None,
         fcsim_version=__version__, trained_by=command, seed=plan.seed,
         strategies=list(plan.strategies), games=plan.games, **sampling.as_dict(),
         inputs=result.inputs, hidden=hidden,
         rules=plan.metadata()["rules"], players=[plan.players],
-        data_sha256=data_digest(paths), fit=result.metrics())
-    write_durably(out / MODEL, Model(result.arrays, metadata).to_bytes(),
+        data_sha256=data_digest(paths), fit=result.metrics(), **drawn)
+    write_durably(out / MODEL, Model(arrays, metadata).to_bytes(),
                   out / fmt.temp_name(MODEL))
     return load_model(out / MODEL)
 
@@ -138,6 +146,5 @@ def save_model(out: Path, result: FitResult, plan: RunPlan, sampling: Sampling,
 def provenance(model: Model) -> dict[str, Any]:
     """The metadata fields a report shows."""
     keys = ("trained_by", "seed", "strategies", "games", "share", "labels", "candidates",
-            "inputs", "hidden", "players",
-            "data_sha256", "fit")
+            "inputs", "hidden", "players", "data_sha256", "fit", "draw_fit")
     return {key: model.metadata.get(key) for key in keys}

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import numpy as np
 
+from fcsim.strategies.learned.draw_features import N_DRAW_FEATURES
 from fcsim.strategies.learned.features import N_FEATURES
-from fcsim.strategies.learned.model import FEATURES_ONLY, INPUTS, Model, new_metadata
+from fcsim.strategies.learned.model import DRAW, FEATURES_ONLY, INPUTS, Model, new_metadata
 
 
 def random_arrays(hidden: int, seed: int, width: int = N_FEATURES) -> dict[str, np.ndarray]:
@@ -17,11 +18,19 @@ def random_arrays(hidden: int, seed: int, width: int = N_FEATURES) -> dict[str, 
             "w2": rng.normal(0, 1, hidden), "b2": rng.normal(0, 1, 1)}
 
 
+def random_draw_arrays(hidden: int, seed: int) -> dict[str, np.ndarray]:
+    """A draw network of random weights (its arrays named with the ``draw_`` prefix)."""
+    return {DRAW + name: value
+            for name, value in random_arrays(hidden, seed, N_DRAW_FEATURES).items()}
+
+
 def random_model(path: Path, hidden: int = 5, seed: int = 0, inputs: str = FEATURES_ONLY,
-                 **metadata: object) -> Path:
-    """A model file of random weights reading ``inputs`` at ``path``; ``metadata``
-    overrides fields."""
+                 draw_hidden: int = 0, **metadata: object) -> Path:
+    """A model file of random weights reading ``inputs`` at ``path``, with a draw network
+    of ``draw_hidden`` units if not 0; ``metadata`` overrides fields."""
     arrays = random_arrays(hidden, seed, INPUTS[inputs])
-    path.write_bytes(Model(arrays, {**new_metadata(players=[4], inputs=inputs), **metadata}
-                           ).to_bytes())
+    if draw_hidden:
+        arrays.update(random_draw_arrays(draw_hidden, seed + 1))
+    meta = new_metadata(draws=draw_hidden > 0, players=[4], inputs=inputs)
+    path.write_bytes(Model(arrays, {**meta, **metadata}).to_bytes())
     return path

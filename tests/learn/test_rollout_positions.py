@@ -1,5 +1,6 @@
-"""Training positions with rollout labels: each candidate played out, exactly as the game
-would have gone, and the same bytes whatever the number of processes deriving them."""
+"""Training positions with rollout labels: each candidate discard (and both sources of a
+draw) played out, exactly as the game would have gone, and the same bytes whatever the
+number of processes deriving them."""
 
 from __future__ import annotations
 
@@ -13,8 +14,14 @@ from click.testing import CliRunner
 
 from fcsim.cli import cli
 from fcsim.core.rules import RuleSet
-from fcsim.learn.fit import read_inputs
-from fcsim.learn.positions import FEATURE_COLUMNS, derive_chunk
+from fcsim.learn.fit import DRAWS, read_inputs
+from fcsim.learn.positions import (
+    DRAW_FEATURE_COLUMNS,
+    FEATURE_COLUMNS,
+    MOVE_DISCARD,
+    MOVE_DRAW,
+    derive_chunk,
+)
 from fcsim.learn.sampling import OUTCOME, ROLLOUTS, Sampling
 from fcsim.learn.training import GAMES
 from fcsim.runner import format as fmt
@@ -50,15 +57,23 @@ def _derived(out: Path, index: int, sampling: Sampling):
     return pq.read_table(pa.BufferReader(data)).to_pandas()
 
 
+def _rows(path: Path, move: int):
+    """The rows of one kind (a discard's or a draw's) of a positions file or folder,
+    numbered from 0."""
+    rows = pq.read_table(path).to_pandas()
+    return rows[rows["move"] == move].reset_index(drop=True)
+
+
 def test_the_model_records_its_labels(trained: Path) -> None:
     meta = load_model(trained / "model.npz").metadata
     assert meta["labels"] == ROLLOUTS and meta["candidates"] == CANDIDATES
     assert meta["inputs"] == RELATIVE
     assert "--labels rollouts --candidates 4" in meta["trained_by"]
+    assert load_model(trained / "model.npz").plays_draws and meta["draw_fit"]["epochs"] == 1
 
 
 def test_each_position_holds_its_candidates_and_their_advantages(trained: Path) -> None:
-    rows = pq.read_table(trained / "positions").to_pandas()
+    rows = _rows(trained / "positions", MOVE_DISCARD)
     positions = rows.groupby(["game", "decision"])
     assert positions.ngroups > 50
     assert positions.size().between(1, CANDIDATES).all()
@@ -76,6 +91,7 @@ def test_the_discard_made_plays_out_as_the_game_went(trained: Path) -> None:
     did in the game: the play-out is the game's own steps on the game's own cards."""
     sampling = Sampling(0.5, ROLLOUTS, CANDIDATES)
     rollouts = _derived(trained, 0, sampling)
+    rollouts = rollouts[rollouts["move"] == MOVE_DISCARD]
     made = _derived(trained, 0, Sampling(0.5, OUTCOME))
     checked = 0
     for (game, decision), row in made.set_index(["game", "decision"]).iterrows():
@@ -88,6 +104,26 @@ def test_the_discard_made_plays_out_as_the_game_went(trained: Path) -> None:
             assert match["went_out"].iloc[0] == row["went_out"]
             checked += 1
     assert checked > 0.8 * len(made)
+
+
+def test_a_draw_plays_out_as_the_game_went(trained: Path) -> None:
+    """A recorded draw's own penalty (the play-out of the draw made) is the round's, as the
+    outcome labelling records it; its label is the pile's outcome less the stock's, and
+    only its draw features are filled."""
+    rows = _derived(trained, 0, Sampling(0.5, ROLLOUTS, CANDIDATES))
+    draws = rows[rows["move"] == MOVE_DRAW]
+    assert len(draws) > 20
+    assert (draws[list(FEATURE_COLUMNS)] == 0).all().all()
+    assert (draws["d_penalty_now"] > draws["d_pile_penalty_now"]).all()  # worth weighing
+    made = _derived(trained, 0, Sampling(0.5, OUTCOME)).set_index(["game", "round", "seat"])
+    checked = 0
+    for _, draw in draws.iterrows():
+        key = (draw["game"], draw["round"], draw["seat"])
+        if key in made.index:
+            assert (made.loc[[key], "own_penalty"] == draw["own_penalty"]).all()
+            checked += 1
+    assert checked > 0.5 * len(draws)
+    assert draws["label"].std() > 0  # the two sources do not always end alike
 
 
 def test_the_positions_are_the_same_whatever_the_processes(trained: Path) -> None:
@@ -103,9 +139,17 @@ def test_the_fit_reads_the_inputs_the_strategy_computes(trained: Path) -> None:
     its position's candidates, in training as at the table."""
     path = trained / "positions" / fmt.part_name(0)
     x, _, _ = read_inputs(path, RELATIVE)
-    rows = pq.read_table(path).to_pandas()
+    rows = _rows(path, MOVE_DISCARD)
     assert x.shape == (len(rows), 2 * N_FEATURES)
     for _, position in list(rows.groupby(["game", "decision"]).groups.items())[:40]:
         features = rows.loc[position, list(FEATURE_COLUMNS)].to_numpy(np.float64)
         expected = network_inputs(features, len(features), True)
         assert np.allclose(x[position], expected)
+
+
+def test_the_fit_reads_the_draw_rows_for_the_draw_network(trained: Path) -> None:
+    path = trained / "positions" / fmt.part_name(0)
+    x, y, _ = read_inputs(path, DRAWS)
+    rows = _rows(path, MOVE_DRAW)
+    assert np.array_equal(x, rows[list(DRAW_FEATURE_COLUMNS)].to_numpy(np.float64))
+    assert np.array_equal(y, rows["label"].to_numpy(np.float64))

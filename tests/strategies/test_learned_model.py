@@ -13,9 +13,17 @@ from click.testing import CliRunner
 
 from fcsim.cli import cli
 from fcsim.strategies import StrategyError, parse_strategy
+from fcsim.strategies.learned.draw_features import DRAW_FEATURE_SET, N_DRAW_FEATURES
 from fcsim.strategies.learned.features import FEATURE_SET, N_FEATURES
-from fcsim.strategies.learned.model import DEFAULT_MODEL, Model, load_model, new_metadata
-from tests.learn.models import random_arrays, random_model
+from fcsim.strategies.learned.model import (
+    DEFAULT_MODEL,
+    Model,
+    draw_net_at,
+    load_model,
+    new_metadata,
+    predict,
+)
+from tests.learn.models import random_arrays, random_draw_arrays, random_model
 
 
 def compare(model: Path) -> tuple[int, str]:
@@ -42,7 +50,7 @@ def bad_files(tmp: Path) -> dict[str, tuple[Path, str]]:
     not_finite.write_bytes(Model(nan, new_metadata()).to_bytes())
     inputs = tmp / "inputs.npz"
     inputs.write_bytes(Model(random_arrays(4, 0), new_metadata(inputs="pairs")).to_bytes())
-    return {"missing": (tmp / "absent.npz", "no such file"),
+    return {**_bad_draw_networks(tmp),"missing": (tmp / "absent.npz", "no such file"),
             "inputs": (inputs, "inputs 'pairs'"),
             "text": (text, "not a model file"),
             "no metadata": (no_meta, "no metadata"),
@@ -50,6 +58,40 @@ def bad_files(tmp: Path) -> dict[str, tuple[Path, str]]:
             "foreign": (foreign, "not an fcsim model"),
             "shapes": (shapes, f"w1 has shape ({N_FEATURES - 1}, 4)"),
             "not finite": (not_finite, "not finite")}
+
+
+def _bad_draw_networks(tmp: Path) -> dict[str, tuple[Path, str]]:
+    """Models whose draw network cannot be played, with the words their refusal holds."""
+    def written(name: str, draw: dict, **metadata: object) -> Path:
+        path = tmp / name
+        path.write_bytes(Model({**random_arrays(4, 0), **draw},
+                               {**new_metadata(draws=True), **metadata}).to_bytes())
+        return path
+
+    whole = random_draw_arrays(3, 1)
+    partial = {name: value for name, value in whole.items() if name != "draw_b2"}
+    narrow = {**whole, "draw_w1": whole["draw_w1"][1:]}
+    return {"draw partial": (written("partial.npz", partial), "lacks draw_b2"),
+            "draw shapes": (written("narrow.npz", narrow),
+                            f"draw_w1 has shape ({N_DRAW_FEATURES - 1}, 3)"),
+            "draw set": (written("draw_set.npz", whole, draw_feature_set=DRAW_FEATURE_SET + 1),
+                         f"draw feature set {DRAW_FEATURE_SET + 1}")}
+
+
+def test_a_model_vector_holds_its_draw_network_after_the_discards(tmp_path: Path) -> None:
+    """The draw network starts where the discard network ends, or is an empty header."""
+    plain = load_model(random_model(tmp_path / "plain.npz", hidden=3))
+    drawing = load_model(random_model(tmp_path / "draw.npz", hidden=3, draw_hidden=4))
+    assert not plain.plays_draws and drawing.plays_draws
+    for model in (plain, drawing):
+        vector = model.vector()
+        assert draw_net_at(vector) == len(plain.vector()) - 3
+    vector = drawing.vector()
+    x = np.linspace(-1, 1, N_DRAW_FEATURES)
+    a = {name[len("draw_"):]: v for name, v in drawing.arrays.items() if name.startswith("draw_")}
+    hidden = np.maximum((x - a["mean"]) / a["scale"] @ a["w1"] + a["b1"], 0.0)
+    assert np.isclose(predict(x, vector, draw_net_at(vector)), hidden @ a["w2"] + a["b2"][0])
+    assert len(plain.vector()) - draw_net_at(plain.vector()) == 3
 
 
 def test_every_bad_model_file_is_one_line_naming_it(tmp_path: Path) -> None:

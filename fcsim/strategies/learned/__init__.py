@@ -1,10 +1,15 @@
-"""``learned``: discards chosen by a value learned from self-play (``fcsim train``).
+"""``learned``: draws and discards chosen by values learned from self-play (``fcsim train``).
 
-Draw: as ``expected`` (the discard pile iff it beats the exact expected stock draw by more
-than ``take_margin``). Discard: among the ``candidates`` discards that leave the least
-penalty now, the one the model values lowest — the model predicts the round's outcome
-for the seat (its penalty less the other seats' mean; the shipped model: less the
-candidates' average, an advantage learned from play-outs) from the features of
+Draw: when the pile's card lowers the penalty now, the model's draw network predicts what
+taking it gains over a stock draw (from the features of
+:mod:`fcsim.strategies.learned.draw_features`); it takes the card iff the gain is more than
+``take_margin`` points. A model without a draw network draws as ``expected`` (the discard
+pile iff it beats the exact expected stock draw by more than ``take_margin``).
+
+Discard: among the ``candidates`` discards that leave the least penalty now, the one the
+model values lowest — the model predicts the round's outcome for the seat (its penalty
+less the other seats' mean; the shipped model: less the candidates' average, an
+advantage learned from play-outs) from the features of
 :mod:`fcsim.strategies.learned.features` (and, for a model of relative inputs, their
 differences from the candidates' mean). On a last turn only the penalty now counts: the
 exact best discard.
@@ -20,12 +25,27 @@ from __future__ import annotations
 import numpy as np
 
 from fcsim.core.rules import RuleSet
-from fcsim.strategies.base import I_BEST_DISCARD, I_LAST_TURN, check_slots, decision, param_slots
-from fcsim.strategies.expected import TAKE_MARGIN, discard_candidates
+from fcsim.strategies.base import (
+    DRAW_PILE,
+    DRAW_STOCK,
+    I_BEST_DISCARD,
+    I_LAST_TURN,
+    check_slots,
+    decision,
+    param_slots,
+)
+from fcsim.strategies.expected import TAKE_MARGIN, discard_candidates, take_discard
 from fcsim.strategies.expected import Slot as ExpectedSlot
-from fcsim.strategies.expected import draw as expected_draw
+from fcsim.strategies.learned.draw_features import N_DRAW_FEATURES, draw_features
 from fcsim.strategies.learned.features import N_FEATURES, discard_features, network_inputs
-from fcsim.strategies.learned.model import NET_RELATIVE, load_model, model_path, predict
+from fcsim.strategies.learned.model import (
+    NET_HIDDEN,
+    NET_RELATIVE,
+    draw_net_at,
+    load_model,
+    model_path,
+    predict,
+)
 from fcsim.strategies.registry import Family, Param, register
 
 PARAMS = (
@@ -57,6 +77,20 @@ def model_note(rules: RuleSet, model: str) -> str | None:
 
 
 @decision
+def draw(hand, pile, known, info, hidden, params, table, scratch, rng):
+    """The pile's card iff the draw network values it more than ``take_margin`` points
+    above a stock draw (as ``expected`` for a model without a draw network)."""
+    net = params[NET:]
+    at = draw_net_at(net)
+    if net[at + NET_HIDDEN] == 0:
+        return take_discard(hand, pile, known, info, table, scratch, params[Slot.take_margin])
+    x = np.empty(N_DRAW_FEATURES)
+    if not draw_features(hand, pile, known, info, table, scratch, x):
+        return DRAW_STOCK
+    return DRAW_PILE if predict(x, net, at) < -params[Slot.take_margin] else DRAW_STOCK
+
+
+@decision
 def discard(hand, pile, known, info, hidden, params, table, scratch, rng):
     """The candidate discard the model values lowest (the exact best on a last turn)."""
     if info[I_LAST_TURN] == 1:
@@ -81,11 +115,11 @@ def discard(hand, pile, known, info, hidden, params, table, scratch, rng):
 
 FAMILY = check_slots(register(Family(
     "learned",
-    "A value learned from self-play (fcsim train) picks the discard; draws as expected.",
-    expected_draw,
+    "Values learned from self-play (fcsim train) pick the discard and the draw.",
+    draw,
     discard,
     PARAMS,
     data=model_data,
     table_note=model_note,
     history=True,
-)), ExpectedSlot)  # it plays expected's draw
+)), ExpectedSlot)  # a model without a draw network plays expected's draw

@@ -8,6 +8,11 @@ rules and table sizes it was trained on, the training data's digest, seed and fi
 metrics. The inputs (:func:`~fcsim.strategies.learned.features.network_inputs`) are the
 F features (``inputs`` ``features``), or those and their differences from the mean of the
 position's candidates (``relative``, I = 2F).
+A model may also hold a second network, for the draw: the same six arrays prefixed
+``draw_`` (``draw_mean`` …), over the draw features of
+:mod:`fcsim.strategies.learned.draw_features` (metadata ``draw_feature_set``); it
+predicts what taking the pile's card gains over drawing from the stock. Without one,
+``learned`` draws as ``expected``.
 Playing it needs numpy and numba only. A file is read once per process and checked
 whole; any problem is one :class:`ModelError` line naming the file.
 """
@@ -26,24 +31,33 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from fcsim.strategies.learned.draw_features import (
+    DRAW_FEATURE_SET,
+    DRAW_FEATURES,
+    N_DRAW_FEATURES,
+)
 from fcsim.strategies.learned.features import FEATURE_SET, FEATURES, N_FEATURES
 from fcsim.strategies.registry import StrategyError
 
 MODEL_FORMAT = "fcsim-model"
 MODEL_VERSION = 1
 ARRAYS = ("mean", "scale", "w1", "b1", "w2", "b2")
+DRAW = "draw_"  # the draw network's arrays: ARRAYS with this prefix (optional)
+DRAW_ARRAYS = tuple(DRAW + name for name in ARRAYS)
 MAX_HIDDEN = 1024  # a bound that keeps a corrupt header from asking for gigabytes
 FEATURES_ONLY, RELATIVE = "features", "relative"  # a model's inputs (metadata "inputs")
 INPUTS = {FEATURES_ONLY: N_FEATURES, RELATIVE: 2 * N_FEATURES}
 DEFAULT_MODEL = Path(__file__).with_name("default_model.npz")  # the shipped one
 
-# The network as a flat float64 vector (how a numba decision function receives it, after
+# A network as a flat float64 vector (how a numba decision function receives it, after
 # the strategy's own parameters): I, H, relative (0 or 1), mean[I], scale[I], w1[I * H],
-# b1[H], w2[H], b2.
+# b1[H], w2[H], b2. A model's vector is its discard network followed by its draw network,
+# or by a header of zeros (H = 0) when it has none.
 NET_INPUTS = 0
 NET_HIDDEN = 1
 NET_RELATIVE = 2
 NET_ARRAYS = 3
+NO_NET = np.zeros(NET_ARRAYS)
 
 
 class ModelError(StrategyError):
@@ -69,13 +83,19 @@ class Model:
         read the features only."""
         return self.metadata.get("inputs", FEATURES_ONLY)
 
+    @property
+    def plays_draws(self) -> bool:
+        """Whether the model holds a draw network."""
+        return DRAW_ARRAYS[0] in self.arrays
+
     def vector(self) -> np.ndarray:
-        """The network as :func:`predict` reads it (float64)."""
-        a = self.arrays
-        head = np.array([INPUTS[self.inputs], self.hidden, self.inputs == RELATIVE],
-                        np.float64)
-        return np.concatenate([head, a["mean"], a["scale"], a["w1"].ravel(), a["b1"],
-                               a["w2"], a["b2"]]).astype(np.float64)
+        """The networks as :func:`predict` reads them (float64): the discard network,
+        then the draw network (:func:`draw_net_at`) or an empty header."""
+        discard = _net_vector([self.arrays[name] for name in ARRAYS],
+                              self.inputs == RELATIVE)
+        draw = (_net_vector([self.arrays[name] for name in DRAW_ARRAYS], False)
+                if self.plays_draws else NO_NET)
+        return np.concatenate([discard, draw])
 
     def to_bytes(self) -> bytes:
         """The model as an ``.npz`` file's bytes, metadata as JSON text."""
@@ -83,6 +103,13 @@ class Model:
         np.savez(sink, metadata=np.array(json.dumps(self.metadata, sort_keys=True)),
                  **self.arrays)
         return sink.getvalue()
+
+
+def _net_vector(arrays: list[np.ndarray], relative: bool) -> np.ndarray:
+    """One network's arrays (in :data:`ARRAYS` order) as a flat vector with its header."""
+    mean, scale, w1, b1, w2, b2 = arrays
+    head = np.array([mean.shape[0], b1.shape[0], relative], np.float64)
+    return np.concatenate([head, mean, scale, w1.ravel(), b1, w2, b2]).astype(np.float64)
 
 
 def model_path(model: str | Path) -> Path:
@@ -133,39 +160,72 @@ def _load(path: Path, size: int, mtime_ns: int) -> Model:
         raise ModelError(f"model {path}: inputs {inputs!r}, not one of "
                          f"{', '.join(INPUTS)}")
     arrays = {name: np.asarray(contents[name], np.float64) for name in ARRAYS}
-    _check_shapes(path, arrays, INPUTS[inputs])
+    _check_shapes(path, arrays, "", INPUTS[inputs])
+    if any(name in contents for name in DRAW_ARRAYS):
+        arrays.update(_draw_arrays(path, contents, metadata))
     return Model(arrays, metadata, file_sha256(path))
 
 
-def _check_shapes(path: Path, arrays: dict[str, np.ndarray], width: int) -> None:
-    hidden = arrays["b1"].shape[0] if arrays["b1"].ndim == 1 else -1
+def _draw_arrays(path: Path, contents: dict[str, np.ndarray], metadata: dict[str, Any]
+                 ) -> dict[str, np.ndarray]:
+    """The draw network's arrays, checked whole."""
+    missing = [name for name in DRAW_ARRAYS if name not in contents]
+    if missing:
+        raise ModelError(f"model {path}: its draw network lacks {', '.join(missing)}")
+    if metadata.get("draw_feature_set") != DRAW_FEATURE_SET:
+        raise ModelError(f"model {path}: draw feature set "
+                         f"{metadata.get('draw_feature_set')!r}, but this fcsim plays draw "
+                         f"feature set {DRAW_FEATURE_SET}; train it again")
+    arrays = {name: np.asarray(contents[name], np.float64) for name in DRAW_ARRAYS}
+    _check_shapes(path, arrays, DRAW, N_DRAW_FEATURES)
+    return arrays
+
+
+def _check_shapes(path: Path, arrays: dict[str, np.ndarray], prefix: str, width: int
+                  ) -> None:
+    """Each of the network ``prefix`` + :data:`ARRAYS` of the shape ``width`` inputs
+    ask for, finite, its scales positive."""
+    b1 = arrays[prefix + "b1"]
+    hidden = b1.shape[0] if b1.ndim == 1 else -1
     want = {"mean": (width,), "scale": (width,), "w1": (width, hidden),
             "b1": (hidden,), "w2": (hidden,), "b2": (1,)}
-    for name, shape in want.items():
+    for short, shape in want.items():
+        name = prefix + short
         if arrays[name].shape != shape or not 1 <= hidden <= MAX_HIDDEN:
             raise ModelError(f"model {path}: {name} has shape {arrays[name].shape}, not "
                              f"{shape} ({width} inputs, 1 to {MAX_HIDDEN} hidden units)")
         if not np.isfinite(arrays[name]).all():
             raise ModelError(f"model {path}: {name} holds values that are not finite")
-    if (arrays["scale"] <= 0).any():
-        raise ModelError(f"model {path}: scale must be positive")
+    if (arrays[prefix + "scale"] <= 0).any():
+        raise ModelError(f"model {path}: {prefix}scale must be positive")
 
 
-def new_metadata(**provenance: Any) -> dict[str, Any]:
-    """A model's metadata: the format, the feature set, and ``provenance``."""
+def new_metadata(draws: bool = False, **provenance: Any) -> dict[str, Any]:
+    """A model's metadata: the format, the feature sets (the draw's if it ``draws``), and
+    ``provenance``."""
+    drawn = ({"draw_feature_set": DRAW_FEATURE_SET,
+              "draw_features": [name for name, _ in DRAW_FEATURES]} if draws else {})
     return {"format": MODEL_FORMAT, "version": MODEL_VERSION, "feature_set": FEATURE_SET,
-            "features": [name for name, _ in FEATURES], **provenance}
+            "features": [name for name, _ in FEATURES], **drawn, **provenance}
 
 
 @njit(cache=True)
-def predict(x: np.ndarray, net: np.ndarray) -> float:
-    """The network's value of inputs ``x`` (float64[I]); ``net`` as :meth:`Model.vector`
-    lays it out. Each input is standardised once and added row by row of ``w1`` (its
-    weights to the H units lie side by side), so the inner loop runs over contiguous
-    memory."""
+def draw_net_at(net: np.ndarray) -> int:
+    """Where the draw network starts in a model's vector (after the discard network)."""
     f = int(net[NET_INPUTS])
     h = int(net[NET_HIDDEN])
-    mean = NET_ARRAYS
+    return NET_ARRAYS + 2 * f + f * h + 2 * h + 1
+
+
+@njit(cache=True)
+def predict(x: np.ndarray, net: np.ndarray, at: int = 0) -> float:
+    """The value of inputs ``x`` (float64[I]) of the network that starts at ``at`` of
+    ``net`` (laid out as :meth:`Model.vector` does). Each input is standardised once and
+    added row by row of ``w1`` (its weights to the H units lie side by side), so the inner
+    loop runs over contiguous memory."""
+    f = int(net[at + NET_INPUTS])
+    h = int(net[at + NET_HIDDEN])
+    mean = at + NET_ARRAYS
     scale = mean + f
     w1 = scale + f
     b1 = w1 + f * h

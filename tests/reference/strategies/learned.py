@@ -1,8 +1,13 @@
-"""Twin of ``learned``: a model's value of each candidate discard, the least one played.
+"""Twin of ``learned``: a model's value of each candidate discard, the least one played,
+and its draw network's value of taking the pile's card.
 
-Draws as ``expected``. Discards: on a last turn the solver's best discard; otherwise,
-among the ``candidates`` best discards now (as ``expected`` ranks them), the one whose
-features (each computed here from its definition in
+Draws: with a model of no draw network, as ``expected``; else, when the pile's card lowers
+the penalty now, the pile iff the draw network's value of the draw features (each
+computed here from its definition in ``fcsim/strategies/learned/draw_features.py``'s
+``DRAW_FEATURES``: the stock's exact expectation; the pile option as the discard features
+of its best discard) is below ``-take_margin``. Discards: on a last turn the solver's best
+discard; otherwise, among the ``candidates`` best discards now (as ``expected`` ranks
+them), the one whose features (each computed here from its definition in
 ``fcsim/strategies/learned/features.py``'s ``FEATURES``, with the exact solver and every
 unseen card enumerated) the model file values lowest: one hidden layer of rectified units
 over the standardised features (ties: the earlier candidate).
@@ -11,11 +16,12 @@ over the standardised features (ties: the earlier candidate).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 import numpy as np
 
 from fcsim.core.cards import DECK_SIZE, JOKER, rank_of, suit_of
-from fcsim.strategies.learned.model import load_model
+from fcsim.strategies.learned.model import DRAW, load_model
 
 from ..rng import Xoshiro256
 from ..solver import is_wild
@@ -24,7 +30,6 @@ from .aware import feeds
 from .greedy import solver_best_discard
 from .view import View, penalty, penalty_after_best_discard, unseen_cards, without
 
-draw = expected.draw
 NEAR = 2  # suit neighbours within this many ranks
 
 
@@ -74,11 +79,44 @@ def features(view: View, kind: int) -> list[float]:
     ]
 
 
-def value(model_path: str, x: list[float]) -> float:
-    """The model's value of inputs ``x``."""
-    a = load_model(model_path).arrays
+def value(model_path: str, x: list[float], prefix: str = "") -> float:
+    """The value of inputs ``x`` of the model's network ``prefix`` (``DRAW``: the draw's)."""
+    a = {name[len(prefix):]: v for name, v in load_model(model_path).arrays.items()
+         if name.startswith(prefix)}
     hidden = np.maximum((np.array(x) - a["mean"]) / a["scale"] @ a["w1"] + a["b1"], 0.0)
     return float(hidden @ a["w2"] + a["b2"][0])
+
+
+def draw_features(view: View) -> list[float] | None:
+    """The features of the draw, in the order of ``DRAW_FEATURES``; None when the pile's
+    card does not lower the penalty now."""
+    top = view.pile[-1]
+    keep = penalty(view.hand, view)
+    if penalty_after_best_discard([*view.hand, top], view) >= keep:
+        return None
+    draws = [penalty_after_best_discard([*view.hand, card], view)
+             for card in unseen_cards(view)]
+    count = max(len(draws), 1)
+    stock = sum(draws) / count
+    taken = replace(view, hand=tuple(sorted([*view.hand, top])), pile=view.pile[:-1])
+    pile = features(taken, expected.candidates(taken, 1)[0])
+    return [keep, stock, sum(d == 0 for d in draws) / count,
+            sum(d < keep for d in draws) / count, card_points(top, view),
+            1.0 if is_wild(top, view.round) else 0.0, pile[0] - stock, pile[1] - stock,
+            *pile]
+
+
+def draw(view: View, params: Mapping[str, float], rng: Xoshiro256) -> int:
+    """With a draw network: the pile (1) iff it values the pile's card below
+    ``-take_margin``; the stock (0) when the card does not lower the penalty now.
+    Without one: as ``expected``."""
+    model = str(params["model"])
+    if not load_model(model).plays_draws:
+        return expected.draw(view, params, rng)
+    x = draw_features(view)
+    if x is None:
+        return 0
+    return 1 if value(model, x, DRAW) < -float(params["take_margin"]) else 0
 
 
 def inputs(model_path: str, candidates: list[list[float]]) -> list[list[float]]:
