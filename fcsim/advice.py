@@ -57,6 +57,7 @@ Z95 = 1.959963984540054
 DEFAULT_WORLDS = 1000
 WORLD_BATCH = 100  # worlds evaluated between looks at the clock
 MIN_WORLDS = 2  # an interval needs two
+NO_HANDS = np.zeros((0, 0, 0), dtype=np.int8)  # the worlds' hands are not recorded
 
 
 class PositionError(FcsimError, ValueError):
@@ -165,9 +166,9 @@ def advise(view: View, worlds: int = DEFAULT_WORLDS, seconds: float | None = Non
     while done < worlds:
         batch = np.empty((actions.size, min(WORLD_BATCH, worlds - done), O_SIZE))
         clean = kernels.evaluate(view.hand_counts.copy(), view.pile_kinds, view.known_counts,
-                                 view.info, NO_HIDDEN, False, skill, actions, done,
-                                 batch.shape[1],
-                                 solver_table(), shared_scratch(), np.uint64(seed), batch)
+                                 view.info, NO_HIDDEN, kernels.WORLDS_SAMPLED, skill, 0.0,
+                                 actions, done, batch.shape[1], solver_table(),
+                                 shared_scratch(), np.uint64(seed), batch, NO_HANDS)
         out[:, done : done + batch.shape[1]] = batch
         done += batch.shape[1]
         if not clean:
