@@ -39,8 +39,10 @@ from fcsim.core.solver import best_discard_kernel
 from fcsim.core.state import (
     DRAW_PILE,
     DRAW_STOCK,
+    H_SIZE,
     PHASE_DISCARD,
     PHASE_DRAW,
+    Plane,
     Scalar,
     StateData,
     new_state,
@@ -57,6 +59,7 @@ Z95 = 1.959963984540054
 DEFAULT_WORLDS = 1000
 WORLD_BATCH = 100  # worlds evaluated between looks at the clock
 MIN_WORLDS = 2  # an interval needs two
+BELIEF_CARDS = 8  # the likeliest cards shown per seat
 
 
 class PositionError(FcsimError, ValueError):
@@ -99,14 +102,63 @@ class ActionAdvice:
 
 
 @dataclass(frozen=True)
+class CardBelief:
+    """How likely a seat is to hold a card."""
+
+    card: str
+    share: float  # share of the worlds in which the seat holds at least one
+    known: bool  # known to be in its hand (it took it from the pile)
+
+    def to_json(self) -> dict:
+        return {"card": self.card, "share": round(self.share, 3), "known": self.known}
+
+
+@dataclass(frozen=True, eq=False)
+class SeatBeliefs:
+    """Another seat's hand as the sampled worlds deal it."""
+
+    seat: int
+    held: np.ndarray  # float64[56]: share of the worlds holding at least one of each kind
+    copies: np.ndarray  # float64[56]: mean copies held of each kind
+    known: np.ndarray  # int8[56]: the cards known to be in its hand
+
+    def likeliest(self, count: int = BELIEF_CARDS) -> list[CardBelief]:
+        """The ``count`` cards it most likely holds (ties in kind order), known ones
+        first: they are in every world."""
+        order = np.argsort(-self.held, kind="stable")[:count]
+        return [CardBelief(format_card(int(k)), float(self.held[k]), bool(self.known[k]))
+                for k in order if self.held[k] > 0]
+
+    def to_json(self) -> dict:
+        return {"seat": self.seat, "cards": [c.to_json() for c in self.likeliest()]}
+
+
+def hand_beliefs(tally: np.ndarray, worlds: int, view: View) -> list[SeatBeliefs]:
+    """Every other seat's beliefs from ``tally`` (``int64[2, P, 56]``: per seat and kind,
+    the worlds holding at least one copy, and the copies held, summed over ``worlds``
+    worlds; :func:`tally_hands`)."""
+    return [SeatBeliefs(s, tally[0, s] / worlds, tally[1, s] / worlds,
+                        view.known_counts[s].copy())
+            for s in range(view.players) if s != view.seat]
+
+
+def tally_hands(hands: np.ndarray, tally: np.ndarray) -> None:
+    """Add the hands of some worlds (``int8[W, P, 56]``) to ``tally`` (:func:`hand_beliefs`)."""
+    tally[0] += (hands > 0).sum(axis=0)
+    tally[1] += hands.sum(axis=0, dtype=np.int64)
+
+
+@dataclass(frozen=True)
 class Advice:
-    """Every legal action, best first (least expected points against the table)."""
+    """Every legal action, best first (least expected points against the table); with
+    ``beliefs``, every other seat's likeliest cards in the same worlds."""
 
     phase: str  # "draw" or "discard"
     worlds: int
     seconds: float
     actions: list[ActionAdvice] = field(default_factory=list)
     margin: Estimate | None = None  # the runner-up's points against the table less the best's
+    beliefs: list[SeatBeliefs] | None = None
 
     @property
     def best(self) -> ActionAdvice:
@@ -128,10 +180,13 @@ class Advice:
                 f"(95% CI {m.low:+.2f} to {m.high:+.2f}, {self.worlds} worlds{sure})")
 
     def to_json(self) -> dict:
-        return {"phase": self.phase, "worlds": self.worlds, "seconds": round(self.seconds, 3),
-                "recommendation": self.recommendation,
-                "actions": [a.to_json() for a in self.actions],
-                "margin": None if self.margin is None else self.margin.to_json()}
+        out = {"phase": self.phase, "worlds": self.worlds, "seconds": round(self.seconds, 3),
+               "recommendation": self.recommendation,
+               "actions": [a.to_json() for a in self.actions],
+               "margin": None if self.margin is None else self.margin.to_json()}
+        if self.beliefs is not None:
+            out["beliefs"] = [b.to_json() for b in self.beliefs]
+        return out
 
 
 def _legal(view: View) -> tuple[list[str], np.ndarray]:
@@ -147,27 +202,36 @@ def _legal(view: View) -> tuple[list[str], np.ndarray]:
 
 
 def advise(view: View, worlds: int = DEFAULT_WORLDS, seconds: float | None = None,
-           rollout: str = "greedy", seed: int = 0, skill: float = 0.0) -> Advice:
+           rollout: str = "greedy", seed: int = 0, skill: float = 0.0,
+           evidence: float = 0.0, beliefs: bool = False) -> Advice:
     """Every legal action in ``view`` with its estimated outcome, best first.
 
     ``worlds`` worlds at most, fewer if ``seconds`` (wall clock) run out first (at least
     two); ``rollout`` is the policy every seat plays after the action (a numba strategy
     spec); ``seed`` seeds the worlds, so the same call gives the same answer; ``skill``
-    models opponents who kept their best cards (the ``search`` parameter).
+    models opponents who kept their best cards, ``evidence`` (0 to 1) weighs their hands
+    by the cards they passed up and discarded (the ``search`` parameters). ``beliefs``:
+    also every other seat's likeliest cards, in the same worlds (``Advice.beliefs``).
     """
     if worlds < MIN_WORLDS:
         raise ValueError(f"worlds must be at least {MIN_WORLDS}, not {worlds}")
+    if not 0.0 <= evidence <= 1.0:
+        raise ValueError(f"evidence must be from 0 to 1, not {evidence}")
     start = time.perf_counter()
     names, actions = _legal(view)
     kernels = bound_module(rollout, "aware")
     out = np.empty((actions.size, worlds, O_SIZE), dtype=np.float64)
+    hands = np.empty((WORLD_BATCH if beliefs else 0, view.players, N_KINDS), dtype=np.int8)
+    tally = np.zeros((2, view.players, N_KINDS), dtype=np.int64)
     done = 0
     while done < worlds:
         batch = np.empty((actions.size, min(WORLD_BATCH, worlds - done), O_SIZE))
+        dealt = hands[: batch.shape[1]]
         clean = kernels.evaluate(view.hand_counts.copy(), view.pile_kinds, view.known_counts,
-                                 view.info, NO_HIDDEN, False, skill, actions, done,
-                                 batch.shape[1],
-                                 solver_table(), shared_scratch(), np.uint64(seed), batch)
+                                 view.info, NO_HIDDEN, kernels.WORLDS_SAMPLED, skill, evidence,
+                                 actions, done, batch.shape[1], solver_table(),
+                                 shared_scratch(), np.uint64(seed), batch, dealt)
+        tally_hands(dealt, tally)
         out[:, done : done + batch.shape[1]] = batch
         done += batch.shape[1]
         if not clean:
@@ -184,7 +248,25 @@ def advise(view: View, worlds: int = DEFAULT_WORLDS, seconds: float | None = Non
     if len(order) > 1:
         margin = Estimate.of(out[order[1], :, Outcome.TABLE] - out[order[0], :, Outcome.TABLE])
     return Advice(view.phase, done, time.perf_counter() - start, [rows[a] for a in order],
-                  margin)
+                  margin, hand_beliefs(tally, done, view) if beliefs else None)
+
+
+# The position keys that map seats to cards; the history's, with their planes.
+HISTORY_KEYS = {"discarded": Plane.DISCARDED, "taken": Plane.TAKEN, "passed": Plane.PASSED}
+SEAT_CARDS = ("known", *HISTORY_KEYS)
+
+
+def _cards(value: object) -> list[str]:
+    """Cards as a list of tokens, from a list or a string."""
+    return value.split() if isinstance(value, str) else list(value)
+
+
+def _seat_cards(value: object, key: str) -> dict[int, list[str]]:
+    """A JSON position's map of seat numbers to cards."""
+    try:
+        return {int(s): _cards(v) for s, v in (value or {}).items()}
+    except (AttributeError, TypeError, ValueError):
+        raise PositionError(f"{key} must map seat numbers to cards") from None
 
 
 @dataclass(frozen=True)
@@ -194,7 +276,9 @@ class Position:
     ``pile`` is bottom first (its top last); ``known`` maps another seat (1…P-1) to the
     cards known to be in its hand; ``hand_sizes`` and ``scores`` are per seat (own
     included). The phase follows from the hand: n cards (n = round + 2) to draw, n + 1
-    to discard. ``last_turn``: someone (the seat before, by default) has gone out.
+    to discard. ``last_turn``: someone (the seat before, by default) has gone out. The
+    round's public history maps a seat (0…P-1) to cards: those it ``discarded``, the pile
+    cards it took (``taken``), the pile tops it ``passed`` up (it drew from the stock).
     """
 
     round: int
@@ -207,12 +291,15 @@ class Position:
     turn: int = 0
     last_turn: bool = False
     rules: RuleSet = field(default_factory=RuleSet)
+    discarded: dict[int, list[str]] = field(default_factory=dict)
+    taken: dict[int, list[str]] = field(default_factory=dict)
+    passed: dict[int, list[str]] = field(default_factory=dict)
 
     @classmethod
     def from_json(cls, data: dict, rules: RuleSet | None = None) -> Position:
         """A position from a JSON object with the same keys (cards as lists or strings)."""
         allowed = {"round", "hand", "pile", "players", "known", "hand_sizes", "scores",
-                   "turn", "last_turn"}
+                   "turn", "last_turn", *SEAT_CARDS}
         unknown = set(data) - allowed
         if unknown:
             raise PositionError(f"unknown position keys: {', '.join(sorted(unknown))} "
@@ -220,18 +307,12 @@ class Position:
         for key in ("round", "hand"):
             if key not in data:
                 raise PositionError(f"a position needs {key!r}")
-        def cards(value: object) -> list[str]:
-            return value.split() if isinstance(value, str) else list(value)
-
-        try:
-            known = {int(s): cards(v) for s, v in (data.get("known") or {}).items()}
-        except (TypeError, ValueError):
-            raise PositionError("known must map seat numbers to cards") from None
-        return cls(round=data["round"], hand=cards(data["hand"]),
-                   pile=cards(data.get("pile", [])), players=data.get("players", 4),
-                   known=known, hand_sizes=data.get("hand_sizes"), scores=data.get("scores"),
+        by_seat = {key: _seat_cards(data.get(key), key) for key in SEAT_CARDS}
+        return cls(round=data["round"], hand=_cards(data["hand"]),
+                   pile=_cards(data.get("pile", [])), players=data.get("players", 4),
+                   hand_sizes=data.get("hand_sizes"), scores=data.get("scores"),
                    turn=data.get("turn", 0), last_turn=bool(data.get("last_turn", False)),
-                   rules=rules or RuleSet())
+                   rules=rules or RuleSet(), **by_seat)
 
 
 def _whole(value: object, name: str, low: int, high: int) -> int:
@@ -299,6 +380,7 @@ def position_view(position: Position) -> View:
         known[seat] = counts
         places.append((f"seat {seat}", counts))
     _check_copies(places)
+    history = _history(position, players)
     scores = [0] * players if position.scores is None else list(position.scores)
     if len(scores) != players:
         raise PositionError(f"scores: one per seat ({players}), not {len(scores)}")
@@ -308,13 +390,23 @@ def position_view(position: Position) -> View:
     turn = _whole(position.turn, "turn", 0, rules.turn_cap)
     totals = [_whole(score, f"seat {seat}'s score", -100_000, 100_000)
               for seat, score in enumerate(scores)]
-    return View.of(_position_data(position, players, hand, pile_kinds, known, totals, stock,
-                                  turn))
+    return View.of(_position_data(position, players, hand, pile_kinds, known, history,
+                                  totals, stock, turn))
+
+
+def _history(position: Position, players: int) -> np.ndarray:
+    """The position's public history, checked: ``int8[H_SIZE, P, 56]`` (``Plane`` planes)."""
+    history = np.zeros((H_SIZE, players, N_KINDS), dtype=np.int8)
+    for key, plane in HISTORY_KEYS.items():
+        for seat, cards in sorted(getattr(position, key).items()):
+            _whole(seat, f"a {key} seat", 0, players - 1)
+            history[plane, seat] = _card_counts(cards, f"{key} by seat {seat}")
+    return history
 
 
 def _position_data(position: Position, players: int, hand: np.ndarray,
-                   pile_kinds: np.ndarray, known: np.ndarray, totals: list[int], stock: int,
-                   turn: int) -> StateData:
+                   pile_kinds: np.ndarray, known: np.ndarray, history: np.ndarray,
+                   totals: list[int], stock: int, turn: int) -> StateData:
     """A game state holding ``position`` (checked) with seat 0 to move: the other hands
     are left empty, as a view shows only their sizes."""
     rules = replace(position.rules, players=players)
@@ -335,9 +427,10 @@ def _position_data(position: Position, players: int, hand: np.ndarray,
     state.hands[0] = hand
     state.pile[: pile_kinds.size] = pile_kinds
     state.known[:] = known
+    state.history[:] = history
     state.totals[:] = totals
     return data
 
 
-__all__ = ["ActionAdvice", "Advice", "Estimate", "Position", "PositionError", "advise",
-           "position_view"]
+__all__ = ["ActionAdvice", "Advice", "CardBelief", "Estimate", "Position", "PositionError",
+           "SeatBeliefs", "advise", "hand_beliefs", "position_view", "tally_hands"]

@@ -66,9 +66,62 @@ def test_position_view_matches_a_game_view() -> None:
     ({"round": 12}, "round must be a whole number from 1 to 11"),
     ({"hand_sizes": [3, 3, 4, 3]}, "seat 2 holds 3 cards between turns"),
     ({"scores": [1, 2]}, "scores: one per seat (4), not 2"),
+    ({"passed": {1: ["7H", "ZZ"]}}, "passed by seat 1: bad card 'ZZ'"),
+    ({"discarded": {4: ["3S"]}}, "a discarded seat must be a whole number from 0 to 3"),
+    ({"taken": {2: ["5S", "5S", "5S"]}}, "taken by seat 2: 5S appears 3 times"),
 ])
 def test_impossible_positions_say_why(changes: dict, message: str) -> None:
     base = {"round": 1, "hand": ["3H", "4H", "9C"], "pile": ["KD"], "players": 4}
     with pytest.raises(PositionError) as err:
         position_view(Position(**{**base, **changes}))
     assert message in str(err.value) and "\n" not in str(err.value)
+
+
+# The README's worked position, with a public history for the evidence to read.
+HISTORY = Position(round=5, hand=["3H", "4H", "5H", "7S", "9D", "9C", "KD", "QS"],
+                   pile=["8C", "10S", "JD"], known={1: ["JD", "QD"]}, turn=9,
+                   scores=[40, 35, 52, 28],
+                   passed={2: ["KH", "QC"], 3: ["6S"]}, discarded={1: ["9H"], 3: ["KS"]},
+                   taken={1: ["JD", "QD"]})
+
+
+def test_the_public_history_reaches_the_view() -> None:
+    view = position_view(HISTORY)
+    assert view.passed == [[], [], ["KH", "QC"], ["6S"]]
+    assert view.discarded == [[], ["9H"], [], ["KS"]]
+    assert view.taken == [[], ["JD", "QD"], [], []]
+    data = {"round": 1, "hand": "3H 4H 9C", "pile": ["KD"], "passed": {"1": "7H 8H"}}
+    assert position_view(Position.from_json(data)).passed[1] == ["7H", "8H"]
+    with pytest.raises(PositionError, match=r"^passed must map seat numbers to cards$"):
+        Position.from_json({**data, "passed": ["7H"]})
+
+
+def test_beliefs_are_shares_of_the_worlds_the_advice_plays() -> None:
+    view = position_view(HISTORY)
+    advice = advise(view, worlds=60, evidence=0.7, beliefs=True)
+    assert [b.seat for b in advice.beliefs] == [1, 2, 3]
+    for seat in advice.beliefs:
+        assert seat.held.min() >= 0 and seat.held.max() <= 1
+        assert seat.copies.sum() == pytest.approx(view.hand_sizes[seat.seat])
+        likeliest = seat.likeliest()
+        assert len(likeliest) == 8
+        assert [c.share for c in likeliest] == sorted((c.share for c in likeliest),
+                                                      reverse=True)
+    known = advice.beliefs[0].likeliest()[:2]
+    assert [(c.card, c.share, c.known) for c in known] == [("JD", 1.0, True), ("QD", 1.0, True)]
+    assert not any(c.known for b in advice.beliefs[1:] for c in b.likeliest())
+    data = advice.to_json()["beliefs"]
+    assert data[0]["cards"][0] == {"card": "JD", "share": 1.0, "known": True}
+    # Recording the hands does not change the worlds; without beliefs there are none.
+    plain = advise(view, worlds=60, evidence=0.7)
+    assert plain.beliefs is None and "beliefs" not in plain.to_json()
+    assert plain.to_json()["actions"] == advice.to_json()["actions"]
+
+
+def test_evidence_changes_the_worlds_and_is_a_share() -> None:
+    view = position_view(HISTORY)
+    weighed = advise(view, worlds=40, evidence=0.9, beliefs=True)
+    uniform = advise(view, worlds=40, beliefs=True)
+    assert not np.array_equal(weighed.beliefs[2].held, uniform.beliefs[2].held)
+    with pytest.raises(ValueError, match="evidence must be from 0 to 1"):
+        advise(view, worlds=4, evidence=1.5)

@@ -10,14 +10,15 @@ import click
 from fcsim.cli.options import InputError, rule_options
 
 
-def _known(values: tuple[str, ...]) -> dict[int, list[str]]:
-    known: dict[int, list[str]] = {}
+def _seat_cards(values: tuple[str, ...], flag: str) -> dict[int, list[str]]:
+    """The cards of repeated ``flag SEAT:CARDS`` options, by seat."""
+    by_seat: dict[int, list[str]] = {}
     for value in values:
         seat, colon, cards = value.partition(":")
         if not colon or not seat.strip().isdigit():
-            raise InputError(f"--known takes SEAT:CARDS (e.g. 2:7H,8H), not {value!r}")
-        known.setdefault(int(seat), []).extend(cards.replace(",", " ").split())
-    return known
+            raise InputError(f"{flag} takes SEAT:CARDS (e.g. 2:7H,8H), not {value!r}")
+        by_seat.setdefault(int(seat), []).extend(cards.replace(",", " ").split())
+    return by_seat
 
 
 def _numbers(text: str | None, flag: str) -> list[int] | None:
@@ -38,6 +39,13 @@ def _render(advice) -> str:
                      f"{o.mean:4.0%} [{o.low:4.0%}, {o.high:4.0%}]  "
                      f"{t.mean:+7.2f} [{t.low:+7.2f}, {t.high:+7.2f}]")
     lines.append(f"recommendation: {advice.recommendation}")
+    if advice.beliefs is not None:
+        lines.append(f"likeliest cards (share of the {advice.worlds} worlds holding one; "
+                     f"* known):")
+        for seat in advice.beliefs:
+            cards = "  ".join(f"{c.card}{'*' if c.known else ''} {c.share:.0%}"
+                              for c in seat.likeliest())
+            lines.append(f"  seat {seat.seat}: {cards}")
     return "\n".join(lines)
 
 
@@ -55,6 +63,12 @@ def _render(advice) -> str:
 @click.option("--turn", type=int, default=0, show_default=True,
               help="Turns already played this round.")
 @click.option("--last-turn", is_flag=True, help="Someone has gone out: this is the last turn.")
+@click.option("--discarded", multiple=True, help="SEAT:CARDS a seat discarded this round; "
+              "repeatable (the public history: what --evidence reads).")
+@click.option("--taken", multiple=True, help="SEAT:CARDS a seat took from the pile this round; "
+              "repeatable.")
+@click.option("--passed", multiple=True, help="SEAT:CARDS a seat passed up on the pile (drew "
+              "from the stock instead) this round; repeatable.")
 @click.option("--worlds", type=click.IntRange(2, 1_000_000), default=None,
               help="Worlds to sample [default: 1000].")
 @click.option("--time", "seconds", type=click.FloatRange(0, None, min_open=True),
@@ -63,18 +77,24 @@ def _render(advice) -> str:
               help="The policy every seat plays after the action.")
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
               help="Seed of the sampled worlds (the same seed, the same estimates).")
+@click.option("--evidence", type=click.FloatRange(0, 1), default=0.0, show_default=True,
+              help="Weigh the other hands by the cards their seats passed up and "
+                   "discarded (the search parameter; 0: dealt uniformly).")
+@click.option("--beliefs", is_flag=True, help="Also show each other seat's likeliest cards "
+              "in the sampled worlds.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @rule_options
 def advise_command(position_file, round_number, hand, pile, known, players, hand_sizes,
-                   scores, turn, last_turn, worlds, seconds, rollout, seed, as_json,
-                   rules) -> None:
+                   scores, turn, last_turn, discarded, taken, passed, worlds, seconds,
+                   rollout, seed, evidence, beliefs, as_json, rules) -> None:
     """Every legal action in a position with its expected penalty this round, chance of
     going out first and expected points against the table (95% intervals), best first.
 
     Example: fcsim advise --round 3 --hand "9H JS 7D 5H 6H KD" --pile "4C QX" --players 3
 
     A position can also come from a JSON file (POSITION_FILE) with the keys round, hand,
-    pile, known ({"2": ["7H"]}), players, hand_sizes, scores, turn, last_turn.
+    pile, known ({"2": ["7H"]}), players, hand_sizes, scores, turn, last_turn, discarded,
+    taken, passed (the last three like known).
     """
     from fcsim.advice import DEFAULT_WORLDS, Position, advise, position_view
 
@@ -91,13 +111,16 @@ def advise_command(position_file, round_number, hand, pile, known, players, hand
             raise InputError("give --round and --hand (or a JSON position file)")
         position = Position(round=round_number, hand=hand.replace(",", " ").split(),
                             pile=pile.replace(",", " ").split(), players=players,
-                            known=_known(known),
+                            known=_seat_cards(known, "--known"),
                             hand_sizes=_numbers(hand_sizes, "--hand-sizes"),
                             scores=_numbers(scores, "--scores"), turn=turn,
-                            last_turn=last_turn, rules=rules)
+                            last_turn=last_turn, rules=rules,
+                            discarded=_seat_cards(discarded, "--discarded"),
+                            taken=_seat_cards(taken, "--taken"),
+                            passed=_seat_cards(passed, "--passed"))
     view = position_view(position)
     if seconds is not None and worlds is None:
         worlds = 1_000_000
     advice = advise(view, worlds=worlds or DEFAULT_WORLDS, seconds=seconds,
-                    rollout=rollout, seed=seed)
+                    rollout=rollout, seed=seed, evidence=evidence, beliefs=beliefs)
     click.echo(json.dumps(advice.to_json()) if as_json else _render(advice))

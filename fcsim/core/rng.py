@@ -16,6 +16,8 @@ _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 _U32 = np.uint64(32)
+_FLOAT_SHIFT = np.uint64(11)  # uniform(): the top 53 bits of an output …
+_FLOAT_UNIT = 2.0 ** -53  # … times 2**-53, a double in [0, 1)
 
 
 @njit(cache=True)
@@ -67,6 +69,12 @@ def next_u64(state: np.ndarray) -> np.uint64:
 def randbelow(state: np.ndarray, n: int) -> int:
     """A uniform integer in ``[0, n)`` for ``1 <= n < 2**32``: ``((x >> 32) * n) >> 32``."""
     return int(((next_u64(state) >> _U32) * np.uint64(n)) >> _U32)
+
+
+@njit(cache=True)
+def uniform(state: np.ndarray) -> float:
+    """A uniform double in ``[0, 1)``: ``(next_u64() >> 11) * 2**-53`` (exact)."""
+    return float(next_u64(state) >> _FLOAT_SHIFT) * _FLOAT_UNIT
 
 
 @njit(cache=True)

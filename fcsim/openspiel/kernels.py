@@ -166,7 +166,7 @@ def resample(data: StateData, seat: int, seed: np.uint64, table: np.ndarray,
         return False
     rng = np.empty(4, dtype=np.uint64)
     seed_state(rng, seed)
-    deal_unseen(state, unseen, known, info, rng, 0.0, table, scratch)
+    deal_unseen(state, unseen, known, info, rng, 0.0, 0.0, table, scratch)
     seed_state(state.rng, seed + np.uint64(1))
     return True
 
@@ -183,7 +183,7 @@ def world_from_view(world: StateData, hand: np.ndarray, pile: np.ndarray, known:
     state = seen_part(world, hand, pile, known, info)
     rng = np.empty(4, dtype=np.uint64)
     seed_state(rng, seed)
-    deal_unseen(state, unseen, known, info, rng, 0.0, table, scratch)
+    deal_unseen(state, unseen, known, info, rng, 0.0, 0.0, table, scratch)
     seed_state(state.rng, seed + np.uint64(1))
     return True
 

@@ -27,12 +27,23 @@ def pile_outlook(hand: np.ndarray, pile: np.ndarray, round_number: int, wild_poi
     discarding the best card). Discarding the top card again keeps today's penalty, so the
     search only looks for something better."""
     now, _ = penalty_memo(hand, round_number, wild_points, all_wild, table, scratch)
-    top = pile[pile.shape[0] - 1]
-    hand[top] += 1
-    _, after = discard_kernel_late(hand, round_number, wild_points, all_wild, table, scratch,
-                                   top, now)
-    hand[top] -= 1
+    after = penalty_after_taking(hand, pile[pile.shape[0] - 1], now, round_number,
+                                 wild_points, all_wild, table, scratch)
     return now, after
+
+
+@njit(cache=True)
+def penalty_after_taking(hand: np.ndarray, card: int, now: int, round_number: int,
+                         wild_points: int, all_wild: bool, table: np.ndarray,
+                         scratch: np.ndarray) -> int:
+    """The least penalty of ``hand`` (``int8[56]``, n cards leaving ``now``) after adding
+    ``card`` and discarding the best card: ``now`` unless a discard other than ``card``
+    leaves less. ``hand`` is restored."""
+    hand[card] += 1
+    _, after = discard_kernel_late(hand, round_number, wild_points, all_wild, table, scratch,
+                                   card, now)
+    hand[card] -= 1
+    return after
 
 
 @njit(cache=True)

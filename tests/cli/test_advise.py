@@ -48,7 +48,47 @@ def test_impossible_positions_get_one_line() -> None:
         (["--round", "1", "--hand", "3H 4H 5Q"], "bad card '5Q'"),
         (["--round", "1", "--hand", "3H 4H 5H", "--known", "x:3S"], "--known takes SEAT:CARDS"),
         (["--hand", "3H 4H 5H"], "give --round and --hand"),
+        (["--round", "1", "--hand", "3H 4H 5H", "--pile", "9C", "--passed", "1:7H,ZZ"],
+         "passed by seat 1: bad card 'ZZ'"),
+        (["--round", "1", "--hand", "3H 4H 5H", "--pile", "9C", "--discarded", "x:7H"],
+         "--discarded takes SEAT:CARDS"),
+        (["--round", "1", "--hand", "3H 4H 5H", "--pile", "9C", "--taken", "9:7H"],
+         "a taken seat must be a whole number from 0 to 3"),
     ]:
         result = run(*args)
         assert result.exit_code == 2, result.output
         assert fragment in result.output and len(result.output.strip().splitlines()) == 1
+
+
+HISTORY = ["--passed", "2:KH,QC", "--passed", "3:6S", "--discarded", "1:9H",
+           "--discarded", "3:KS", "--taken", "1:JD,QD"]
+
+
+def test_beliefs_are_printed_with_the_advice() -> None:
+    result = run(*WORKED, *HISTORY, "--worlds", "60", "--evidence", "0.8", "--beliefs")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("likeliest cards"))
+    assert lines[at - 1].startswith("recommendation: ") and "60 worlds" in lines[at]
+    assert [line.split(":")[0] for line in lines[at + 1 :]] == ["  seat 1", "  seat 2",
+                                                                  "  seat 3"]
+    assert lines[at + 1].startswith("  seat 1: JD* 100%  QD* 100%  ")
+    assert all(len(line.split(": ")[1].split("  ")) == 8 for line in lines[at + 1 :])
+
+
+def test_beliefs_in_json_and_history_in_a_position_file(tmp_path: Path) -> None:
+    out = run(*WORKED, *HISTORY, "--worlds", "40", "--evidence", "0.5", "--beliefs",
+              "--json")
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    assert [b["seat"] for b in data["beliefs"]] == [1, 2, 3]
+    assert data["beliefs"][0]["cards"][0] == {"card": "JD", "share": 1.0, "known": True}
+    position = {"round": 5, "hand": "3H 4H 5H 7S 9D 9C KD QS", "pile": ["8C", "10S", "JD"],
+                "known": {"1": ["JD", "QD"]}, "players": 4, "turn": 9,
+                "scores": [40, 35, 52, 28], "passed": {"2": "KH QC", "3": ["6S"]},
+                "discarded": {"1": ["9H"], "3": ["KS"]}, "taken": {"1": ["JD", "QD"]}}
+    path = tmp_path / "position.json"
+    path.write_text(json.dumps(position))
+    again = run(str(path), "--worlds", "40", "--evidence", "0.5", "--beliefs", "--json")
+    assert again.exit_code == 0, again.output
+    assert json.loads(again.output)["beliefs"] == data["beliefs"]

@@ -76,6 +76,15 @@ def test_randbelow_and_shuffle_match_the_reference() -> None:
         assert gen.state == [int(x) for x in state]
 
 
+def test_uniform_matches_the_reference_and_lies_in_0_1() -> None:
+    for seed in SEEDS:
+        state, gen = fast.new_state(seed), ref.Xoshiro256(seed)
+        draws = [fast.uniform(state) for _ in range(20)]
+        assert draws == [gen.uniform() for _ in range(20)]
+        assert all(0.0 <= u < 1.0 for u in draws)
+    assert fast.uniform(np.array([1, 2, 3, 4], dtype=np.uint64)) == 5 * 2.0**-53  # 11520 >> 11
+
+
 def test_shuffle_touches_only_the_first_n_items() -> None:
     items = np.arange(20, dtype=np.int64)
     fast.shuffle(fast.new_state(3), items, 12)

@@ -79,6 +79,10 @@ class Xoshiro256:
             raise ValueError(f"randbelow needs 1 <= n < 2**32, not {n}")
         return ((self.next_u64() >> 32) * n) >> 32
 
+    def uniform(self) -> float:
+        """A uniform double in ``[0, 1)``: ``(next_u64() >> 11) * 2**-53``."""
+        return (self.next_u64() >> 11) * 2.0 ** -53
+
     def shuffle(self, items: list[Any]) -> None:
         """Fisher–Yates in place: for i = n-1 … 1, swap items[i] and items[randbelow(i+1)]."""
         for i in range(len(items) - 1, 0, -1):

@@ -128,19 +128,20 @@ WORLDS_REAL_HANDS = 2  # every hand as it really is, the stock resampled
 
 
 @njit(cache=True)
-def evaluate(hand, pile, known, info, hidden, worlds: int, skill: float,
+def evaluate(hand, pile, known, info, hidden, worlds: int, skill: float, evidence: float,
              actions: np.ndarray, first_world: int, n_worlds: int, table, scratch,
-             seed: np.uint64, out: np.ndarray) -> bool:
+             seed: np.uint64, out: np.ndarray, hands_out: np.ndarray) -> bool:
     """Fill ``out[a, w - first_world]`` (``float64[A, W, O_SIZE]``, ``Outcome`` columns) for
     worlds ``first_world`` … ``first_world + n_worlds - 1`` of the search seeded ``seed``.
 
     ``actions`` int64[A]: draw sources when the view is drawing, kinds to discard when it
     is discarding. World ``w`` is dealt from its own generator (``seed + w``), which also
     makes its reshuffles, the same for every action. ``worlds`` (``WORLDS_*``): sampled
-    from the unseen cards (``skill``: see
+    from the unseen cards (``skill``, ``evidence``: see
     :func:`~fcsim.strategies.search.worlds.deal_unseen`; ``hidden`` is never read), or
     read from an oracle's ``hidden``: the real state, or the real hands with the stock
-    resampled. Returns False, with the failed rollouts' rows set to
+    resampled. ``hands_out`` (``int8[W, P, 56]``, or empty for none) gets every hand of
+    each world as dealt. Returns False, with the failed rollouts' rows set to
     ``ROLLOUT_ERROR``, if the policy made an illegal move.
     """
     seat = info[Info.SEAT]
@@ -160,8 +161,11 @@ def evaluate(hand, pile, known, info, hidden, worlds: int, skill: float,
         elif worlds == WORLDS_REAL_HANDS:
             deal_real_hands(base_state, hidden, info, world_rng)
         else:
-            deal_unseen(base_state, unseen, known, info, world_rng, skill, table, scratch)
+            deal_unseen(base_state, unseen, known, info, world_rng, skill, evidence, table,
+                        scratch)
         base_state.rng[:] = world_rng
+        if hands_out.shape[0] > 0:
+            hands_out[w - first_world] = base_state.hands
         for a in range(actions.shape[0]):
             copy_world(base, work)
             row = out[a, w - first_world]
@@ -202,18 +206,19 @@ def search_decision(hand, pile, known, info, hidden, params, table, scratch, rng
     n_worlds = int(params[Slot.worlds])
     out = np.empty((actions.shape[0], n_worlds, O_SIZE), dtype=np.float64)
     seed = next_u64(rng)
-    skill = params[Slot.skill]
+    skill, evidence = params[Slot.skill], params[Slot.evidence]
     column = OBJECTIVE_COLUMNS[int(params[Slot.objective])]
     first = max(MIN_FIRST, n_worlds // FIRST_SHARE)
     if first >= n_worlds:
         first = n_worlds
-    if not evaluate(hand, pile, known, info, hidden, worlds, skill, actions, 0, first, table,
-                    scratch, seed, out[:, :first]):
+    no_hands = np.zeros((0, 0, 0), dtype=np.int8)  # the hands dealt are not wanted
+    if not evaluate(hand, pile, known, info, hidden, worlds, skill, evidence, actions, 0,
+                    first, table, scratch, seed, out[:, :first], no_hands):
         return anchor
     done = first
     if done < n_worlds and not settled(out[:, :done, column], SETTLED_SE):
-        if not evaluate(hand, pile, known, info, hidden, worlds, skill, actions, done,
-                        n_worlds - done, table, scratch, seed, out[:, done:]):
+        if not evaluate(hand, pile, known, info, hidden, worlds, skill, evidence, actions,
+                        done, n_worlds - done, table, scratch, seed, out[:, done:], no_hands):
             return anchor
         done = n_worlds
     return actions[choose(out[:, :done, column], params[Slot.confidence])]

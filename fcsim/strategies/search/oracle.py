@@ -32,6 +32,7 @@ CHANGED = {
     "worlds": {"default": 1, "help": "worlds per decision: the real one each time (they "
                "differ only in the order of a stock rebuilt from the pile)"},
     "skill": {"help": "no effect: the oracle's worlds hold the real hands"},
+    "evidence": {"help": "no effect: the oracle's worlds hold the real hands"},
 }
 FAMILY = oracle_family(
     "search_oracle",
@@ -44,5 +45,6 @@ HANDS_FAMILY = oracle_family(
     "search_hands_oracle",
     "ANALYSIS ONLY: search on the real hands with the stock resampled (sees every hand); "
     "what perfect inference of the hands could give.",
-    {"skill": {"help": "no effect: the worlds hold the real hands"}},
+    {"skill": {"help": "no effect: the worlds hold the real hands"},
+     "evidence": {"help": "no effect: the worlds hold the real hands"}},
     bound_real_hands_decisions)

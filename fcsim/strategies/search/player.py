@@ -35,6 +35,7 @@ from fcsim.strategies.base import param_slots
 from fcsim.strategies.candidates import best_candidates, immediate_penalties, pile_outlook
 from fcsim.strategies.registry import Param
 from fcsim.strategies.search.rollout import Outcome
+from fcsim.strategies.search.worlds import EVIDENCE_TRIES
 
 OBJECTIVE_PENALTY = 0  # own penalty this round
 OBJECTIVE_TABLE = 1  # own penalty less the others' mean
@@ -53,6 +54,10 @@ PARAMS = (
     Param("skill", 0, "opponents kept their best cards: their hands are the best of "
           "1 + skill x (turns they played) random draws (0: uniform)", integer=False, low=0,
           high=10),
+    Param("evidence", 0, "opponents take and keep the cards that help them: each hand is "
+          f"one of {EVIDENCE_TRIES} draws, picked with odds (1 - evidence) ** (cards the "
+          "seat passed up or discarded that would help that hand) (0: not weighed)",
+          integer=False, low=0, high=1),
     Param("rollout", "greedy", "the policy every seat plays in the rollouts",
           integer=False, strategy=True),
     Param("anchor", "aware", "the strategy whose move stands unless the search beats it",

@@ -8,6 +8,11 @@ the rest drawn from the unseen cards) and the stock order. Every world holds exa
 unseen cards, each once; the solver kernels trust their input, so a wrong world would
 corrupt memory rather than fail (the tests sample under ``NUMBA_BOUNDSCHECK=1``).
 
+The other hands are drawn uniformly by default; two models of the opponents can shape
+them (:func:`deal_unseen`): ``skill`` (they kept their best cards) and ``evidence`` (they
+play by what helps them, so the cards they passed up or threw away likely did not: each
+hand is resampled by the likelihood of the seat's public history).
+
 A world is laid out for the round being played only (``rules[Rule.ROUNDS]`` is that round),
 which is all a rollout to the end of the round needs. The rules a view does not carry
 (the turn cap) are the defaults. Analysis only, from an oracle's ``hidden``: *real*
@@ -22,7 +27,7 @@ from numba import njit
 
 from fcsim.core.cards import COPIES, JOKER, N_JOKERS, N_KINDS, wild_rank
 from fcsim.core.records import Score
-from fcsim.core.rng import randbelow, shuffle
+from fcsim.core.rng import randbelow, shuffle, uniform
 from fcsim.core.rules import DEFAULT_TURN_CAP, Rule
 from fcsim.core.solver import penalty_memo
 from fcsim.core.state import (
@@ -39,14 +44,18 @@ from fcsim.core.state import (
 )
 from fcsim.core.view import (
     HISTORY_BLOCK,
+    I_DISCARDED,
     I_HAND_SIZES,
     I_HISTORY,
+    I_PASSED,
     I_TOTALS,
     Info,
 )
+from fcsim.strategies.candidates import penalty_after_taking
 from fcsim.strategies.lookahead import unseen_counts
 
 MAX_TRIES = 32  # draws a skilled opponent's hand is the best of, at most
+EVIDENCE_TRIES = 8  # draws an opponent's hand is resampled from by its history
 
 state_sizes = njit(_sizes)  # the state layout's array lengths, in compiled code
 
@@ -158,21 +167,85 @@ def _hand_penalty(row: np.ndarray, info: np.ndarray, table: np.ndarray, scratch:
 
 
 @njit(cache=True)
-def _deal_hand(row: np.ndarray, unseen: np.ndarray, at: int, need: int, tries: int,
-               info: np.ndarray, rng: np.ndarray, table: np.ndarray, scratch: np.ndarray
-               ) -> None:
-    """Give ``row`` (the seat's known cards) ``need`` cards of ``unseen[at:]``: of
-    ``tries`` random draws, the one that leaves the least penalty, moved to
-    ``unseen[at : at + need]`` (the rest of ``unseen[at:]`` stays a permutation of the
-    cards not dealt)."""
+def deck_copies(kind: int) -> int:
+    """Copies of ``kind`` in the deck."""
+    return N_JOKERS if kind == JOKER else COPIES
+
+
+@njit(cache=True)
+def history_cards(info: np.ndarray, seat: int) -> int:
+    """Cards ``seat`` passed up on the pile or discarded this round (the evidence)."""
+    passed, discarded = I_PASSED + seat * N_KINDS, I_DISCARDED + seat * N_KINDS
+    return info[passed : passed + N_KINDS].sum() + info[discarded : discarded + N_KINDS].sum()
+
+
+@njit(cache=True)
+def evidence_weight(row: np.ndarray, seat: int, info: np.ndarray, evidence: float,
+                    table: np.ndarray, scratch: np.ndarray) -> float:
+    """How likely ``seat``'s public history is if it holds ``row`` (``int8[56]``, n cards):
+    ``(1 - evidence) ** m``, ``m`` the cards it passed up on the pile or discarded this
+    round (``info``'s ``I_PASSED`` and ``I_DISCARDED`` rows, copy by copy) that ``row``
+    would have wanted — with which, less its best discard, it would leave less penalty than
+    it leaves now. A player likely takes, or keeps, a card that helps it.
+
+    The model judges the hand ``row`` is now, not the hand the seat held when it acted
+    (that hand has changed since): an approximation. A card ``row`` holds every copy of
+    cannot be added, and counts for nothing. ``row`` is restored."""
+    rnd, points, all_wild = info[Info.ROUND], info[Info.WILD_POINTS], info[Info.ALL_WILD] == 1
+    now = penalty_memo(row, rnd, points, all_wild, table, scratch)[0]
+    passed, discarded = I_PASSED + seat * N_KINDS, I_DISCARDED + seat * N_KINDS
+    wanted = 0
+    for k in range(N_KINDS):
+        copies = info[passed + k] + info[discarded + k]
+        if copies > 0 and row[k] < deck_copies(k) and penalty_after_taking(
+                row, k, now, rnd, points, all_wild, table, scratch) < now:
+            wanted += copies
+    weight = 1.0
+    for _ in range(wanted):  # a product, as the twin computes it
+        weight *= 1.0 - evidence
+    return weight
+
+
+@njit(cache=True)
+def weighted_choice(weights: np.ndarray, rng: np.ndarray) -> int:
+    """An index of ``weights`` (``float64[T]``, none negative) with odds proportional to
+    its weight, from one :func:`~fcsim.core.rng.uniform` draw; all zero: uniform."""
+    n = weights.shape[0]
+    total = 0.0
+    for t in range(n):
+        total += weights[t]
+    u = uniform(rng)
+    if total <= 0.0:
+        return int(u * n)
+    target = u * total
+    t, reached = 0, weights[0]
+    while target >= reached and t < n - 1:
+        t += 1
+        reached += weights[t]
+    return t
+
+
+@njit(cache=True)
+def _fresh_draw(unseen: np.ndarray, at: int, need: int, rng: np.ndarray) -> None:
+    """A new random draw in ``unseen[at : at + need]``: a partial shuffle of ``unseen[at:]``."""
     rest = unseen.shape[0] - at
-    best = np.empty(need, dtype=np.int8)
+    for i in range(need):
+        j = at + i + randbelow(rng, rest - i)
+        unseen[at + i], unseen[j] = unseen[j], unseen[at + i]
+
+
+@njit(cache=True)
+def _least_penalty_draw(row: np.ndarray, unseen: np.ndarray, at: int, need: int, tries: int,
+                        info: np.ndarray, rng: np.ndarray, table: np.ndarray,
+                        scratch: np.ndarray, best: np.ndarray) -> None:
+    """Write to ``best`` (``int8[need]``) the draw that leaves ``row`` (the seat's known
+    cards) the least penalty of ``tries`` draws of ``need`` cards from ``unseen[at:]``: the
+    first is ``unseen[at : at + need]`` as it lies, the others fresh (``unseen[at:]`` is
+    permuted; ``row`` is restored)."""
     best_pen = 1 << 30
     for t in range(tries):
-        if t > 0:  # a fresh draw: a partial shuffle of what is left
-            for i in range(need):
-                j = at + i + randbelow(rng, rest - i)
-                unseen[at + i], unseen[j] = unseen[j], unseen[at + i]
+        if t > 0:
+            _fresh_draw(unseen, at, need, rng)
         for i in range(need):
             row[unseen[at + i]] += 1
         pen = _hand_penalty(row, info, table, scratch) if tries > 1 else 0
@@ -181,23 +254,56 @@ def _deal_hand(row: np.ndarray, unseen: np.ndarray, at: int, need: int, tries: i
         if pen < best_pen:
             best_pen = pen
             best[:] = unseen[at : at + need]
-    for i in range(need):  # bring the best draw to the front
+
+
+@njit(cache=True)
+def _evidence_draw(row: np.ndarray, unseen: np.ndarray, at: int, need: int, tries: int,
+                   seat: int, info: np.ndarray, evidence: float, rng: np.ndarray,
+                   table: np.ndarray, scratch: np.ndarray, best: np.ndarray) -> None:
+    """Write to ``best`` (``int8[need]``) a draw resampled by the evidence
+    (sampling-importance-resampling): of ``EVIDENCE_TRIES`` draws, each as
+    :func:`_least_penalty_draw` makes it, one picked with odds proportional to its
+    :func:`evidence_weight` (``unseen[at:]`` is permuted; ``row`` is restored)."""
+    draws = np.empty((EVIDENCE_TRIES, need), dtype=np.int8)
+    weights = np.empty(EVIDENCE_TRIES, dtype=np.float64)
+    for t in range(EVIDENCE_TRIES):
+        if t > 0:
+            _fresh_draw(unseen, at, need, rng)
+        _least_penalty_draw(row, unseen, at, need, tries, info, rng, table, scratch, draws[t])
+        for i in range(need):
+            row[draws[t, i]] += 1
+        weights[t] = evidence_weight(row, seat, info, evidence, table, scratch)
+        for i in range(need):
+            row[draws[t, i]] -= 1
+    best[:] = draws[weighted_choice(weights, rng)]
+
+
+@njit(cache=True)
+def _take_draw(row: np.ndarray, unseen: np.ndarray, at: int, drawn: np.ndarray) -> None:
+    """Give ``drawn`` to ``row``, moved to ``unseen[at : at + drawn.size]`` card by card (the
+    rest of ``unseen[at:]`` stays a permutation of the cards not dealt)."""
+    for i in range(drawn.shape[0]):
         for j in range(at + i, unseen.shape[0]):
-            if unseen[j] == best[i]:
+            if unseen[j] == drawn[i]:
                 unseen[at + i], unseen[j] = unseen[j], unseen[at + i]
                 break
-        row[best[i]] += 1
+        row[drawn[i]] += 1
 
 
 @njit(cache=True)
 def deal_unseen(state: GameState, unseen: np.ndarray, known: np.ndarray, info: np.ndarray,
-                rng: np.ndarray, skill: float, table: np.ndarray, scratch: np.ndarray) -> None:
+                rng: np.ndarray, skill: float, evidence: float, table: np.ndarray,
+                scratch: np.ndarray) -> None:
     """Deal a random world: shuffle ``unseen`` (in place) and give each other seat its
     known cards plus as many unseen ones as its hand lacks, the rest to the stock.
 
     ``skill`` > 0 models opponents who kept their best cards: a seat that has played
     ``t`` turns this round gets the best (least penalty) of ``1 + skill * t`` random
-    draws (at most ``MAX_TRIES``); 0 deals uniformly. ``unseen`` must hold exactly
+    draws (at most ``MAX_TRIES``); 0 deals uniformly. ``evidence`` in (0, 1] weighs each
+    seat's hand by its public history: of ``EVIDENCE_TRIES`` such draws, one with odds
+    proportional to :func:`evidence_weight` (the skill's choice is the prior, the history
+    the likelihood); a seat with no history, or no card to draw, is dealt as with 0, which
+    deals exactly as before there was evidence. ``unseen`` must hold exactly
     :func:`cards_missing` cards (the caller checks).
     """
     shuffle(rng, unseen, unseen.shape[0])
@@ -210,7 +316,14 @@ def deal_unseen(state: GameState, unseen: np.ndarray, known: np.ndarray, info: n
         row[:] = known[s]
         need = info[I_HAND_SIZES + s] - known[s].sum()
         tries = min(MAX_TRIES, 1 + int(skill * turns_played(info, s)))
-        _deal_hand(row, unseen, at, need, tries, info, rng, table, scratch)
+        drawn = np.empty(need, dtype=np.int8)
+        if evidence > 0.0 and need > 0 and history_cards(info, s) > 0:
+            _evidence_draw(row, unseen, at, need, tries, s, info, evidence, rng, table,
+                           scratch, drawn)
+        else:
+            _least_penalty_draw(row, unseen, at, need, tries, info, rng, table, scratch,
+                                drawn)
+        _take_draw(row, unseen, at, drawn)
         at += need
     stock_len = state.scalars[Scalar.STOCK]
     for j in range(stock_len):
@@ -280,5 +393,7 @@ def _shuffled_stock(state: GameState, rng: np.ndarray) -> None:
     shuffle(rng, state.stock, at)
 
 
-__all__ = ["MAX_TRIES", "cards_missing", "copy_world", "deal_hidden", "deal_real_hands",
-           "deal_unseen", "new_world", "seen_part", "turns_played", "unseen_cards"]
+__all__ = ["EVIDENCE_TRIES", "MAX_TRIES", "cards_missing", "copy_world", "deal_hidden",
+           "deal_real_hands", "deal_unseen", "deck_copies", "evidence_weight",
+           "history_cards", "new_world", "seen_part", "turns_played", "unseen_cards",
+           "weighted_choice"]

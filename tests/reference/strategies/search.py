@@ -9,8 +9,12 @@ The policy of :mod:`fcsim.strategies.search.player`, step by step in plain Pytho
    generator, seeded ``seed + w``. A world shuffles the unseen cards (a list kept from
    world to world, fresh for each batch of worlds) and gives each other seat, in seat
    order, its known cards and as many of them as its hand lacks (of ``1 + skill x turns
-   played`` draws, the one that leaves the least penalty); the stock is the rest. The
-   oracle's worlds (``perfect``) are the real state instead (:func:`real_world`).
+   played`` draws, the one that leaves the least penalty); the stock is the rest. With
+   ``evidence`` > 0, a seat that passed up or discarded cards this round gets one of 8
+   such draws, each weighted ``(1 - evidence)`` per passed-up or discarded card it would
+   have wanted (one more of it, less its best discard, leaves less penalty than now), picked
+   with odds proportional to the weights by one uniform draw (all weights zero: uniformly).
+   The oracle's worlds (``perfect``) are the real state instead (:func:`real_world`).
 3. Each candidate, in a copy of the world and of its generator: the deciding seat's move,
    then every seat plays the ``rollout`` twin on the reference engine's own turns to the
    end of the round; the round is scored as a game scores it (:mod:`.rollout outcomes
@@ -33,7 +37,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from fcsim import RuleSet
-from fcsim.core.cards import full_deck, wild_rank
+from fcsim.core.cards import COPIES, JOKER, N_JOKERS, full_deck, wild_rank
 from fcsim.strategies.registry import NESTED_SEPARATOR
 
 from .. import engine  # a module: the engine imports this package's twins
@@ -45,6 +49,7 @@ from .view import View, exact, penalty, penalty_after_best_discard, unseen_cards
 FIRST_SHARE, MIN_FIRST = 4, 8  # the first look: worlds / 4, at least 8 …
 SETTLED_SE = 3  # … stops if the leader is ahead of every other by 3 standard errors
 MAX_TRIES = 32
+EVIDENCE_TRIES = 8  # draws a hand is resampled from by the seat's history
 OBJECTIVES = ("penalty", "table", "standing")
 
 
@@ -79,8 +84,67 @@ def turns_played(view: View, seat: int) -> int:
     return turns
 
 
-def deal_world(view: View, unseen: list[int], gen: Xoshiro256, skill: Fraction
-               ) -> tuple[list[list[int]], list[int]]:
+def deck_copies(kind: int) -> int:
+    return N_JOKERS if kind == JOKER else COPIES
+
+
+def evidence_weight(hand: list[int], view: View, seat: int, evidence: float) -> float:
+    """``(1 - evidence) ** m``: ``m`` counts the cards ``seat`` passed up or discarded
+    (copy by copy) that ``hand`` would have wanted — with one more of it, less the best
+    discard, it leaves less penalty than now. A card ``hand`` holds every copy of is not
+    wanted (it cannot be added). A product, as the fast code computes it."""
+    now = penalty(hand, view)
+    history = view.passed[seat] + view.discarded[seat]
+    wanted = sum(copies for card, copies in history.items()
+                 if hand.count(card) < deck_copies(card)
+                 and penalty_after_best_discard([*hand, card], view) < now)
+    weight = 1.0
+    for _ in range(wanted):
+        weight *= 1.0 - evidence
+    return weight
+
+
+def weighted_choice(weights: list[float], gen: Xoshiro256) -> int:
+    """An index with odds proportional to its weight, from one uniform draw (the first
+    whose running total exceeds ``u * total``); all zero: ``int(u * len)``."""
+    total = 0.0
+    for w in weights:
+        total += w
+    u = gen.uniform()
+    if total <= 0.0:
+        return int(u * len(weights))
+    target, reached = u * total, 0.0
+    for t, w in enumerate(weights):
+        reached += w
+        if target < reached:
+            return t
+    return len(weights) - 1
+
+
+def fresh_draw(unseen: list[int], at: int, need: int, gen: Xoshiro256) -> None:
+    """A partial shuffle of ``unseen[at:]``: a new draw in ``unseen[at : at + need]``."""
+    for i in range(need):
+        j = at + i + gen.randbelow(len(unseen) - at - i)
+        unseen[at + i], unseen[j] = unseen[j], unseen[at + i]
+
+
+def least_penalty_draw(view: View, known: list[int], unseen: list[int], at: int, need: int,
+                       tries: int, gen: Xoshiro256) -> list[int]:
+    """Of ``tries`` draws (the first as ``unseen`` lies, the others fresh), the first that
+    leaves ``known`` plus it the least penalty."""
+    best = None
+    for t in range(tries):
+        if t > 0:
+            fresh_draw(unseen, at, need, gen)
+        drawn = unseen[at : at + need]
+        score = penalty([*known, *drawn], view) if tries > 1 else 0
+        if best is None or score < best[0]:
+            best = (score, list(drawn))
+    return best[1]
+
+
+def deal_world(view: View, unseen: list[int], gen: Xoshiro256, skill: Fraction,
+               evidence: float) -> tuple[list[list[int]], list[int]]:
     """Every hand and the stock (top last) of one world; ``unseen`` is reordered."""
     gen.shuffle(unseen)
     n = wild_rank(view.round)
@@ -92,20 +156,21 @@ def deal_world(view: View, unseen: list[int], gen: Xoshiro256, skill: Fraction
         known = list(view.known[seat].elements())
         need = n - len(known)
         tries = min(MAX_TRIES, 1 + int(skill * turns_played(view, seat)))
-        best = None
-        for t in range(tries):
-            if t > 0:  # a fresh draw: a partial shuffle of what is left
-                for i in range(need):
-                    j = at + i + gen.randbelow(len(unseen) - at - i)
-                    unseen[at + i], unseen[j] = unseen[j], unseen[at + i]
-            drawn = unseen[at : at + need]
-            score = penalty([*known, *drawn], view) if tries > 1 else 0
-            if best is None or score < best[0]:
-                best = (score, list(drawn))
-        for i, card in enumerate(best[1]):  # the best draw to the front, card by card
+        history = view.passed[seat] + view.discarded[seat]
+        if evidence > 0 and need > 0 and history:
+            draws, weights = [], []
+            for t in range(EVIDENCE_TRIES):
+                if t > 0:
+                    fresh_draw(unseen, at, need, gen)
+                draws.append(least_penalty_draw(view, known, unseen, at, need, tries, gen))
+                weights.append(evidence_weight([*known, *draws[-1]], view, seat, evidence))
+            drawn = draws[weighted_choice(weights, gen)]
+        else:
+            drawn = least_penalty_draw(view, known, unseen, at, need, tries, gen)
+        for i, card in enumerate(drawn):  # the draw to the front, card by card
             j = unseen.index(card, at + i)
             unseen[at + i], unseen[j] = unseen[j], unseen[at + i]
-        hands.append([*known, *best[1]])
+        hands.append([*known, *drawn])
         at += need
     return hands, unseen[at : at + view.stock_size]
 
@@ -251,6 +316,7 @@ def decide(view: View, params: Mapping[str, float], rng: Xoshiro256, *,
     rules = RuleSet(players=view.players, wild_penalty=view.wild_points,
                     all_wild_melds=view.all_wild, go_out_bonus=view.go_out_bonus)
     worlds, skill = int(params["worlds"]), exact(params["skill"])
+    evidence = float(params["evidence"])  # weights are floats, computed as the fast code does
     objective = OBJECTIVES[int(params["objective"])]
     seed = rng.next_u64()
     values: list[list[Fraction]] = [[] for _ in actions]
@@ -259,7 +325,8 @@ def decide(view: View, params: Mapping[str, float], rng: Xoshiro256, *,
         unseen = unseen_cards(view)  # in kind order at each batch
         for w in range(worlds_from, worlds_to):
             gen = Xoshiro256((seed + w) & MASK64)
-            hands, stock = (deal_world(view, unseen, gen, skill) if oracle_world is None
+            hands, stock = (deal_world(view, unseen, gen, skill, evidence)
+                            if oracle_world is None
                             else oracle_world(view, gen))
             for a, action in enumerate(actions):
                 values[a].append(roll_out(view, hands, stock, gen, action, rollout,

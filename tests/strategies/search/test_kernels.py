@@ -59,11 +59,12 @@ def _revealed(data, players: int) -> np.ndarray:
     return hidden
 
 
-@pytest.mark.parametrize("players", [3])
-def test_decisions_do_not_depend_on_hidden_cards(players: int) -> None:
+@pytest.mark.parametrize(("players", "spec"), [(3, SEARCH), (3, f"{SEARCH},evidence=0.8")])
+def test_decisions_do_not_depend_on_hidden_cards(players: int, spec: str) -> None:
     """Same view, other hands and stock → same decision, even if the hidden part were
-    handed to it; the perfect-information search, given the same, does change its mind."""
-    fair, perfect = parse_strategy(SEARCH), parse_strategy("search_oracle:worlds=16")
+    handed to it (the evidence reads the public history only); the perfect-information
+    search, given the same, does change its mind."""
+    fair, perfect = parse_strategy(spec), parse_strategy("search_oracle:worlds=16")
     changed = 0
     for data in _positions(players, seed=11, count=12):
         twin = _reshuffled_hidden(data, seat=1)

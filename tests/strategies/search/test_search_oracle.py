@@ -13,7 +13,8 @@ def test_the_oracle_keeps_the_search_s_parameter_slots() -> None:
     assert set(CHANGED) <= {p.name for p in search.params}
     assert oracle.params[oracle.param("worlds")].default == 1
     assert parse_strategy("search_oracle").spec == "search_oracle"
-    assert "no effect" in oracle.params[oracle.param("skill")].help
+    for name in ("skill", "evidence"):
+        assert "no effect" in oracle.params[oracle.param(name)].help
 
 
 def test_the_hands_oracle_keeps_the_search_s_parameter_slots_and_is_labelled() -> None:
@@ -22,3 +23,5 @@ def test_the_hands_oracle_keeps_the_search_s_parameter_slots_and_is_labelled() -
     assert [p.name for p in hands.params] == [p.name for p in search.params]
     assert [p.default for p in hands.params] == [p.default for p in search.params]
     assert hands.oracle and hands.description.startswith("ANALYSIS ONLY")
+    for name in ("skill", "evidence"):
+        assert "no effect" in hands.params[hands.param(name)].help

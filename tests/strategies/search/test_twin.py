@@ -27,6 +27,10 @@ from tests.strategies.positions import DISCARD, DRAW, SCALE, disagreements, posi
     # in the rollouts, and a search bound to other policies (a copy of its kernels) whose
     # rollouts draw from the play stream
     ("search:worlds=10,skill=1.5", DISCARD, 16, {"short_stock_share": 0.5}),
+    # hands resampled by the public history (every position has one), alone, with skill,
+    # and at evidence 1, where a world whose every draw is refuted picks uniformly
+    ("search:worlds=10,evidence=0.8", DISCARD, 16, {"short_stock_share": 0.3}),
+    ("search:worlds=8,skill=1,evidence=1,confidence=0", DRAW, 12, {}),
     ("search:worlds=10,rollout=random,anchor=expected", DISCARD, 12,
      {"short_stock_share": 0.5}),
     # the oracle: every world the real state; a stock never shown (rebuilt from the pile
