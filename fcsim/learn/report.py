@@ -42,6 +42,13 @@ def _loss_chart(result: FitResult) -> bytes:
     return sink.getvalue()
 
 
+def _loss_table(result: FitResult) -> list[str]:
+    """A fit's training and held-out error by epoch, as a Markdown table."""
+    return ["| epoch | training MSE | held-out MSE |", "| ---: | ---: | ---: |",
+            *[f"| {i} | {t:.2f} | {h:.2f} |" for i, (t, h)
+              in enumerate(zip(result.train_loss, result.held_out_loss, strict=True), 1)]]
+
+
 def _draw_lines(draw: FitResult | None) -> list[str]:
     """What the draw network's fit measured, if there is one."""
     if draw is None:
@@ -49,9 +56,7 @@ def _draw_lines(draw: FitResult | None) -> list[str]:
     lines = ["", "## The draw network", "",
              "What it predicts: the round's outcome after taking the pile's card less the "
              "outcome after a stock draw (both played out), for the draws worth weighing.", "",
-             "| epoch | training MSE | held-out MSE |", "| ---: | ---: | ---: |"]
-    lines += [f"| {i} | {t:.2f} | {h:.2f} |" for i, (t, h)
-              in enumerate(zip(draw.train_loss, draw.held_out_loss, strict=True), 1)]
+             *_loss_table(draw)]
     lines += ["", f"Predicting the training mean scores {draw.baseline_loss:.2f} on the "
               f"{draw.held_out_positions:,} held-out draws ({draw.train_positions:,} training "
               f"draws)."]
@@ -64,10 +69,7 @@ def report_lines(model: Model, result: FitResult, check: dict | None,
     lines = ["# Training report", "",
              "What the model predicts: the round's outcome for the seat that discards (its "
              "penalty less the other seats' mean), from the features of the position the "
-             "discard leaves.", "",
-             "| epoch | training MSE | held-out MSE |", "| ---: | ---: | ---: |"]
-    lines += [f"| {i} | {t:.2f} | {h:.2f} |" for i, (t, h)
-              in enumerate(zip(result.train_loss, result.held_out_loss, strict=True), 1)]
+             "discard leaves.", "", *_loss_table(result)]
     lines += ["", f"Predicting the training mean scores {result.baseline_loss:.2f} on the "
               f"held-out positions ({result.held_out_positions:,} of them, every tenth game; "
               f"{result.train_positions:,} training positions).", "",
