@@ -5,8 +5,10 @@ from __future__ import annotations
 import shlex
 import shutil
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 from rich.console import Console
@@ -27,6 +29,9 @@ from fcsim.runner.lock import FolderBusyError
 from fcsim.runner.pool import ProcessPool
 from fcsim.runner.run import default_workers
 from fcsim.strategies import parse_strategies
+
+if TYPE_CHECKING:
+    from fcsim.learn.fit import FitResult
 
 DEFAULT_STRATEGIES = "aware,expected"
 MIN_RECORDED_GAMES = 5  # games x share below this hold too few positions to fit anything
@@ -81,7 +86,7 @@ def train_command(strategies, games, seed, out, players, rules, share, labels, c
 
     Example: fcsim train --games 2000 --out results/train
     """
-    from fcsim.learn.fit import DRAWS, fit
+    from fcsim.learn.fit import fit
     from fcsim.learn.report import write_report
     from fcsim.learn.training import GAMES, derive_positions, save_model
     from fcsim.strategies.learned.model import FEATURES_ONLY, RELATIVE
@@ -129,8 +134,8 @@ def train_command(strategies, games, seed, out, players, rules, share, labels, c
             result = fit(paths, seed=seed, hidden=hidden, epochs=epochs,
                          inputs=RELATIVE if rollouts else FEATURES_ONLY,
                          on_epoch=lambda *_: progress.advance(task))
-            draw = (fit(paths, seed=seed, hidden=hidden, epochs=epochs, inputs=DRAWS,
-                        on_epoch=lambda *_: progress.advance(task)) if rollouts else None)
+            draw = (_draw_network(paths, seed, hidden, epochs,
+                                  lambda *_: progress.advance(task)) if rollouts else None)
     except KeyboardInterrupt:
         click.echo(f"Interrupted: the games and the positions done are kept in {out}; run "
                    f"the same command with --resume to complete it.", err=True)
@@ -142,6 +147,20 @@ def train_command(strategies, games, seed, out, players, rules, share, labels, c
                f"predicting the mean {result.baseline_loss:.1f}); report: {out / 'report.md'}")
     if check is not None:
         click.echo(f"strength check: {check['line']}")
+
+
+def _draw_network(paths: list[Path], seed: int, hidden: int, epochs: int,
+                  on_epoch: Callable[..., None]) -> FitResult | None:
+    """The draw network fitted on the draw rows, or None, with one warning line, when they
+    are too few: the model then draws as ``expected``, its discards learned all the same."""
+    from fcsim.learn.fit import DRAWS, FitError, fit
+
+    try:
+        return fit(paths, seed=seed, hidden=hidden, epochs=epochs, inputs=DRAWS,
+                   on_epoch=on_epoch)
+    except FitError as err:
+        click.echo(f"warning: {err}; the model draws as expected", err=True)
+        return None
 
 
 def _strength_check(out: Path, against: str, rules, seed: int, deals: int,

@@ -101,3 +101,16 @@ def test_too_few_games_say_so_in_one_line(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert result.output.startswith("Error: --games 2 at --share 0.01 are too few to fit")
     assert len(result.output.strip().splitlines()) == 1
+
+
+def test_too_few_draws_leave_a_model_that_draws_as_expected(tmp_path: Path) -> None:
+    """Enough discards to fit and too few draws: one warning line, and a model without a
+    draw network (``learned`` then draws as ``expected``)."""
+    result = CliRunner().invoke(cli, ["train", "--games", "20", "--share", "0.25",
+                                      "--players", "2", "--candidates", "2", "--epochs", "1",
+                                      "--hidden", "2", "--check-deals", "0", "--workers", "1",
+                                      "--out", str(tmp_path / "t")])
+    assert result.exit_code == 0, result.output
+    warnings = [line for line in result.output.splitlines() if line.startswith("warning:")]
+    assert len(warnings) == 1 and "draw positions are too few" in warnings[0]
+    assert not load_model(tmp_path / "t" / "model.npz").plays_draws
