@@ -32,7 +32,7 @@ def pile_outlook(hand: np.ndarray, pile: np.ndarray, round_number: int, wild_poi
     return now, after
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # on every draw of greedy, expected, aware: inlined
 def penalty_after_taking(hand: np.ndarray, card: int, now: int, round_number: int,
                          wild_points: int, all_wild: bool, table: np.ndarray,
                          scratch: np.ndarray) -> int:
