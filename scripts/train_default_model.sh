@@ -4,9 +4,8 @@
 # recorded, each with its 5 best discards now played out to the round's end, and a quarter
 # of the draws worth weighing, both sources played out (rollout labels); a discard network
 # on relative inputs and a draw network, 64 hidden units each, fitted for 30 epochs. Needs
-# the [learn] extra. About 18 minutes on 2 cores (self-play 1.5, positions about 12, fits
-# about 4; docs/LEARNING.md); the folder keeps the games, the positions and the report,
-# and --resume completes an interrupted rebuild.
+# the [learn] extra. About 12 minutes on 2 cores (docs/LEARNING.md); the folder keeps the
+# games, the positions and the report, and --resume completes an interrupted rebuild.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-results/default-model}
