@@ -6,9 +6,11 @@ from pathlib import Path
 
 import pytest
 
+from fcsim.strategies import parse_strategy
+from fcsim.strategies.base import I_LAST_TURN
 from fcsim.strategies.learned.model import RELATIVE
 from tests.learn.models import random_model
-from tests.strategies.positions import DISCARD, DRAW, disagreements
+from tests.strategies.positions import DISCARD, DRAW, disagreements, fast_decision, positions
 
 
 def test_draws_match_the_twin(tmp_path: Path) -> None:
@@ -20,6 +22,20 @@ def test_draws_match_the_twin(tmp_path: Path) -> None:
     for spec in ("learned:take_margin=1.5", f"learned:model={plain},take_margin=1.5",
                  f"learned:model={drawing}", f"learned:model={other},take_margin=0.5"):
         assert disagreements(spec, DRAW, seed=91, count=44, last_share=0.2) == []
+
+
+def test_a_last_draw_is_expected_s_whatever_the_draw_network_says(tmp_path: Path) -> None:
+    """On a last turn the round ends with this draw: the exact rule decides. The same
+    positions on an earlier turn show the draw network deciding otherwise (the test's
+    teeth)."""
+    model = random_model(tmp_path / "drawing.npz", hidden=3, seed=6, draw_hidden=6)
+    drawing = parse_strategy(f"learned:model={model}")
+    exact = parse_strategy("expected:take_margin=0")
+    last = list(positions(93, 60, DRAW, last_share=1.0))
+    assert [fast_decision(drawing, p) for p in last] == [fast_decision(exact, p) for p in last]
+    for position in last:
+        position.info[I_LAST_TURN] = 0
+    assert [fast_decision(drawing, p) for p in last] != [fast_decision(exact, p) for p in last]
 
 
 @pytest.mark.parametrize(("options", "count"), [("", 44), (",candidates=2", 30),

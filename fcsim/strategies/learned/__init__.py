@@ -3,8 +3,10 @@
 Draw: when the pile's card lowers the penalty now, the model's draw network predicts what
 taking it gains over a stock draw (from the features of
 :mod:`fcsim.strategies.learned.draw_features`); it takes the card iff the gain is more than
-``take_margin`` points. A model without a draw network draws as ``expected`` (the discard
-pile iff it beats the exact expected stock draw by more than ``take_margin``).
+``take_margin`` points. On a last turn the round ends with this draw and discard, so the
+exact rule decides: the draw is ``expected``'s (the discard pile iff it beats the exact
+expected stock draw by more than ``take_margin``), as it is for a model without a draw
+network.
 
 Discard: among the ``candidates`` discards that leave the least penalty now, the one the
 model values lowest — the model predicts the round's outcome for the seat (its penalty
@@ -79,10 +81,11 @@ def model_note(rules: RuleSet, model: str) -> str | None:
 @decision
 def draw(hand, pile, known, info, hidden, params, table, scratch, rng):
     """The pile's card iff the draw network values it more than ``take_margin`` points
-    above a stock draw (as ``expected`` for a model without a draw network)."""
+    above a stock draw; on a last turn, and for a model without a draw network, as
+    ``expected`` (a last draw's worth is its exact expected penalty: nothing to learn)."""
     net = params[NET:]
     at = draw_net_at(net)
-    if net[at + NET_HIDDEN] == 0:
+    if net[at + NET_HIDDEN] == 0 or info[I_LAST_TURN] == 1:
         return take_discard(hand, pile, known, info, table, scratch, params[Slot.take_margin])
     x = np.empty(N_DRAW_FEATURES)
     if not draw_features(hand, pile, known, info, table, scratch, x):

@@ -109,9 +109,9 @@ def draw_features(view: View) -> list[float] | None:
 def draw(view: View, params: Mapping[str, float], rng: Xoshiro256) -> int:
     """With a draw network: the pile (1) iff it values the pile's card below
     ``-take_margin``; the stock (0) when the card does not lower the penalty now.
-    Without one: as ``expected``."""
+    On a last turn, or without a draw network: as ``expected``."""
     model = str(params["model"])
-    if not load_model(model).plays_draws:
+    if view.last_turn or not load_model(model).plays_draws:
         return expected.draw(view, params, rng)
     x = draw_features(view)
     if x is None:
