@@ -200,17 +200,17 @@ def _record_rollouts(data, roll_data, seating, draws, discards, params, sees, in
 def _record_draw(data, roll_data, move, seating, draws, discards, params, sees, info,
                  roll_info, hidden, table, scratch, trace, features, record, labels,
                  at) -> int:
-    """Record the draw of the seat to move if it is worth weighing (the pile's card
-    lowers the penalty now): its features, and both draws played out (:func:`play_out`),
-    labelled with the pile's outcome less the stock's; own penalty and going out are the
-    ``move`` made's. The next free row, or -1 on an illegal move."""
+    """Record the draw of the seat to move if it is worth weighing (not a last turn, and
+    the pile's card lowers the penalty now): its features, and both draws played out
+    (:func:`play_out`), labelled with the pile's outcome less the stock's; own penalty and
+    going out are the ``move`` made's. The next free row, or -1 on an illegal move."""
     state = lend(data)
     sc = state.scalars
     hand = state.hands[sc[S_SEAT]]
     pile = state.pile[: sc[S_PILE]]
-    if not draw_features(hand, pile, state.known, info, table, scratch,
-                         features[at, N_FEATURES:]):
-        return at
+    if info[I_LAST_TURN] == 1 or not draw_features(hand, pile, state.known, info, table,
+                                                    scratch, features[at, N_FEATURES:]):
+        return at  # a last draw is decided by the exact rule, never by the network
     pile_outcome, pile_own, pile_out = play_out(data, roll_data, DRAW_PILE, seating, draws,
                                                 discards, params, sees, roll_info, hidden,
                                                 table, scratch, trace)

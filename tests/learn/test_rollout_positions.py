@@ -26,6 +26,7 @@ from fcsim.learn.sampling import OUTCOME, ROLLOUTS, Sampling
 from fcsim.learn.training import GAMES
 from fcsim.runner import format as fmt
 from fcsim.runner import make_plan
+from fcsim.runner.plan import chunk_layout
 from fcsim.strategies.learned.features import N_FEATURES, network_inputs
 from fcsim.strategies.learned.model import RELATIVE, load_model
 
@@ -124,6 +125,30 @@ def test_a_draw_plays_out_as_the_game_went(trained: Path) -> None:
             checked += 1
     assert checked > 0.5 * len(draws)
     assert draws["label"].std() > 0  # the two sources do not always end alike
+
+
+def test_no_last_draw_is_recorded(trained: Path) -> None:
+    """A last turn's draw is the exact rule's, never the draw network's, so none is
+    recorded; the games replayed hold plenty (the test's teeth at a share of 0.5)."""
+    import fcsim
+
+    plan, recorded = _plan(), _rows(trained / "positions" / fmt.part_name(0), MOVE_DRAW)
+    recorded = set(zip(recorded["game"], recorded["decision"], strict=True))
+    layout = chunk_layout(plan, 0)
+    last_draws = []
+    for game, deal, seating in zip(layout.game, layout.deal, layout.seating, strict=True):
+        table = fcsim.Game(players=PLAYERS, seed=SEED, game=int(deal))
+        agents = [fcsim.agent(plan.lineup[i]) for i in seating]
+        draws = 0
+        while not table.over:
+            view = table.view()
+            if view.phase == "draw":
+                draws += 1
+                if view.last_turn:
+                    last_draws.append((game, draws))
+            table.step(agents[table.to_move](view))
+    assert len(last_draws) > 20
+    assert recorded and not recorded & set(last_draws)
 
 
 def test_the_positions_are_the_same_whatever_the_processes(trained: Path) -> None:
