@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from fcsim.agents import agent
 from fcsim.core.cards import (
     COPIES,
     DECK_SIZE,
@@ -57,6 +58,7 @@ from fcsim.strategies.search.rollout import O_SIZE, Outcome
 
 Z95 = 1.959963984540054
 DEFAULT_WORLDS = 1000
+STRONGEST = "learned"  # the strongest fair player (docs/STRENGTH.md): its own move is shown
 WORLD_BATCH = 100  # worlds evaluated between looks at the clock
 MIN_WORLDS = 2  # an interval needs two
 BELIEF_CARDS = 8  # the likeliest cards shown per seat
@@ -159,17 +161,29 @@ class Advice:
     actions: list[ActionAdvice] = field(default_factory=list)
     margin: Estimate | None = None  # the runner-up's points against the table less the best's
     beliefs: list[SeatBeliefs] | None = None
+    player: str | None = None  # a fair strategy's spec, and the move it makes here
+    pick: str | None = None
 
     @property
     def best(self) -> ActionAdvice:
         return self.actions[0]
 
     @property
+    def _verb(self) -> str:
+        return "draw from the" if self.phase == "draw" else "discard"
+
+    @property
+    def player_line(self) -> str | None:
+        """One line: the move the fair ``player`` makes in this position (None without)."""
+        if self.player is None:
+            return None
+        return f"{self.player} would {self._verb} {self.pick}"
+
+    @property
     def recommendation(self) -> str:
         """One line: the best action and how much it matters."""
-        verb = "draw from the" if self.phase == "draw" else "discard"
         best = self.best
-        line = f"{verb} {best.action}"
+        line = f"{self._verb} {best.action}"
         if self.margin is None:
             only = "it goes out" if self.phase == "discard" else "the only legal action"
             return f"{line} ({only})"
@@ -184,6 +198,8 @@ class Advice:
                "recommendation": self.recommendation,
                "actions": [a.to_json() for a in self.actions],
                "margin": None if self.margin is None else self.margin.to_json()}
+        if self.player is not None:
+            out["player"] = {"strategy": self.player, "action": self.pick}
         if self.beliefs is not None:
             out["beliefs"] = [b.to_json() for b in self.beliefs]
         return out
@@ -203,7 +219,8 @@ def _legal(view: View) -> tuple[list[str], np.ndarray]:
 
 def advise(view: View, worlds: int = DEFAULT_WORLDS, seconds: float | None = None,
            rollout: str = "greedy", seed: int = 0, skill: float = 0.0,
-           evidence: float = 0.0, beliefs: bool = False) -> Advice:
+           evidence: float = 0.0, beliefs: bool = False,
+           player: str | None = STRONGEST) -> Advice:
     """Every legal action in ``view`` with its estimated outcome, best first.
 
     ``worlds`` worlds at most, fewer if ``seconds`` (wall clock) run out first (at least
@@ -212,12 +229,15 @@ def advise(view: View, worlds: int = DEFAULT_WORLDS, seconds: float | None = Non
     models opponents who kept their best cards, ``evidence`` (0 to 1) weighs their hands
     by the cards they passed up and discarded (the ``search`` parameters). ``beliefs``:
     also every other seat's likeliest cards, in the same worlds (``Advice.beliefs``).
+    ``player``: a fair strategy whose own move here is shown beside the estimates
+    (``Advice.pick``; the strongest fair player by default, None for none).
     """
     if worlds < MIN_WORLDS:
         raise ValueError(f"worlds must be at least {MIN_WORLDS}, not {worlds}")
     if not 0.0 <= evidence <= 1.0:
         raise ValueError(f"evidence must be from 0 to 1, not {evidence}")
     start = time.perf_counter()
+    pick = None if player is None else str(agent(player)(view))
     names, actions = _legal(view)
     kernels = bound_module(rollout, "aware")
     out = np.empty((actions.size, worlds, O_SIZE), dtype=np.float64)
@@ -248,7 +268,8 @@ def advise(view: View, worlds: int = DEFAULT_WORLDS, seconds: float | None = Non
     if len(order) > 1:
         margin = Estimate.of(out[order[1], :, Outcome.TABLE] - out[order[0], :, Outcome.TABLE])
     return Advice(view.phase, done, time.perf_counter() - start, [rows[a] for a in order],
-                  margin, hand_beliefs(tally, done, view) if beliefs else None)
+                  margin, hand_beliefs(tally, done, view) if beliefs else None, player,
+                  pick)
 
 
 # The position keys that map seats to cards; the history's, with their planes.

@@ -3,6 +3,8 @@ and the impossible ones refused in one line."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -125,3 +127,17 @@ def test_evidence_changes_the_worlds_and_is_a_share() -> None:
     assert not np.array_equal(weighed.beliefs[2].held, uniform.beliefs[2].held)
     with pytest.raises(ValueError, match="evidence must be from 0 to 1"):
         advise(view, worlds=4, evidence=1.5)
+
+
+def test_the_strongest_fair_player_s_move_is_shown() -> None:
+    view = position_view(HISTORY)
+    advice = advise(view, worlds=20)
+    assert advice.player == "learned"
+    assert advice.pick == fcsim.agent("learned")(view)
+    assert advice.pick in [a.action for a in advice.actions]
+    assert advice.to_json()["player"] == {"strategy": "learned", "action": advice.pick}
+    plain = advise(view, worlds=20, player=None)
+    assert plain.pick is None and plain.player_line is None and "player" not in plain.to_json()
+    drawing = position_view(replace(HISTORY, hand=HISTORY.hand[:-1]))
+    assert advise(drawing, worlds=20, player="aware").player_line in (
+        "aware would draw from the stock", "aware would draw from the pile")

@@ -39,6 +39,8 @@ def _render(advice) -> str:
                      f"{o.mean:4.0%} [{o.low:4.0%}, {o.high:4.0%}]  "
                      f"{t.mean:+7.2f} [{t.low:+7.2f}, {t.high:+7.2f}]")
     lines.append(f"recommendation: {advice.recommendation}")
+    if advice.player_line is not None:
+        lines.append(advice.player_line)
     if advice.beliefs is not None:
         lines.append(f"likeliest cards (share of the {advice.worlds} worlds holding one; "
                      f"* known):")
@@ -75,6 +77,8 @@ def _render(advice) -> str:
               help="Stop sampling after this many seconds.")
 @click.option("--rollout", default="greedy", show_default=True,
               help="The policy every seat plays after the action.")
+@click.option("--player", show_default="the strongest fair player",
+              help="A fair strategy whose own move is shown beside the estimates.")
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
               help="Seed of the sampled worlds (the same seed, the same estimates).")
 @click.option("--evidence", type=click.FloatRange(0, 1), default=0.0, show_default=True,
@@ -86,7 +90,7 @@ def _render(advice) -> str:
 @rule_options
 def advise_command(position_file, round_number, hand, pile, known, players, hand_sizes,
                    scores, turn, last_turn, discarded, taken, passed, worlds, seconds,
-                   rollout, seed, evidence, beliefs, as_json, rules) -> None:
+                   rollout, player, seed, evidence, beliefs, as_json, rules) -> None:
     """Every legal action in a position with its expected penalty this round, chance of
     going out first and expected points against the table (95% intervals), best first.
 
@@ -96,7 +100,7 @@ def advise_command(position_file, round_number, hand, pile, known, players, hand
     pile, known ({"2": ["7H"]}), players, hand_sizes, scores, turn, last_turn, discarded,
     taken, passed (the last three like known).
     """
-    from fcsim.advice import DEFAULT_WORLDS, Position, advise, position_view
+    from fcsim.advice import DEFAULT_WORLDS, STRONGEST, Position, advise, position_view
 
     if position_file is not None:
         try:
@@ -122,5 +126,6 @@ def advise_command(position_file, round_number, hand, pile, known, players, hand
     if seconds is not None and worlds is None:
         worlds = 1_000_000
     advice = advise(view, worlds=worlds or DEFAULT_WORLDS, seconds=seconds,
-                    rollout=rollout, seed=seed, evidence=evidence, beliefs=beliefs)
+                    rollout=rollout, seed=seed, evidence=evidence, beliefs=beliefs,
+                    player=player or STRONGEST)
     click.echo(json.dumps(advice.to_json()) if as_json else _render(advice))

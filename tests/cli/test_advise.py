@@ -22,8 +22,20 @@ def test_worked_position_of_the_readme() -> None:
     result = run(*WORKED, "--worlds", "200")
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    assert lines[0].split()[0] == "action" and len(lines) == 2 + 8
-    assert lines[-1].startswith("recommendation: discard ")
+    assert lines[0].split()[0] == "action" and len(lines) == 3 + 8
+    assert lines[-2].startswith("recommendation: discard ")
+    assert lines[-1].startswith("learned would discard ")  # the strongest fair player
+
+
+def test_another_player_s_move_and_a_bad_player() -> None:
+    result = run(*WORKED, "--worlds", "20", "--player", "greedy")
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[-1] == "greedy would discard KD"  # the least penalty now
+    for player, fragment in [("bogus", "unknown strategy 'bogus'"),
+                             ("oracle", "oracle sees hidden cards")]:
+        bad = run(*WORKED, "--worlds", "20", "--player", player)
+        assert bad.exit_code == 2, bad.output
+        assert fragment in bad.output and len(bad.output.strip().splitlines()) == 1
 
 
 def test_json_and_a_position_file(tmp_path: Path) -> None:
@@ -69,7 +81,8 @@ def test_beliefs_are_printed_with_the_advice() -> None:
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     at = next(i for i, line in enumerate(lines) if line.startswith("likeliest cards"))
-    assert lines[at - 1].startswith("recommendation: ") and "60 worlds" in lines[at]
+    assert lines[at - 2].startswith("recommendation: ") and "60 worlds" in lines[at]
+    assert lines[at - 1].startswith("learned would discard ")
     assert [line.split(":")[0] for line in lines[at + 1 :]] == ["  seat 1", "  seat 2",
                                                                   "  seat 3"]
     assert lines[at + 1].startswith("  seat 1: JD* 100%  QD* 100%  ")
