@@ -9,6 +9,9 @@ with no card of that rank in the hand and no card of their suit within *reach*: 
 wilds between them, and a gap of four or more wilds never pays, so the reach is the
 hand's wilds + 1, at most four. Such a card can only meld with wilds alone, whatever its
 suit, so each such group is evaluated once (most hands hold few wilds: most draws are).
+With fewer than ``MIN_MELD - 1`` wilds such a card melds with nothing at all: after
+drawing it the best is to throw it back (today's penalty) or to keep it for its points and
+make the hand's own best discard, so one search of the hand answers every such group.
 """
 
 from __future__ import annotations
@@ -16,8 +19,20 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from fcsim.core.cards import COPIES, JOKER, N_JOKERS, N_KINDS, N_NATURAL, N_RANKS, N_SUITS
+from fcsim.core.cards import (
+    COPIES,
+    JOKER,
+    MIN_MELD,
+    N_JOKERS,
+    N_KINDS,
+    N_NATURAL,
+    N_RANKS,
+    N_SUITS,
+    card_points,
+)
 from fcsim.core.solver import card_hash, discard_memo, hand_hash, penalty_memo
+from fcsim.core.solver.discard import NO_KIND
+from fcsim.core.solver.hand import HUGE_PENALTY
 from fcsim.core.tables import MAX_GAP
 
 
@@ -117,6 +132,8 @@ def expected_draw_penalty(hand: np.ndarray, unseen: np.ndarray, n_unseen: int,
     for s in range(N_SUITS):
         wilds += hand[s * N_RANKS + wild_pos]
     reach = min(MAX_GAP, wilds + 1)
+    dead = wilds < MIN_MELD - 1  # an unrelated natural then melds with nothing
+    keep_dead = HUGE_PENALTY  # the hand's own best discard, once a dead draw asks for it
     # Alike draws first: they are many and rarely beat ``keep``, so a partial sum passes
     # ``stop_above`` soonest (8% fewer searches in 4 x expected). Every term is an integer,
     # so the sum, in whatever order, is exact.
@@ -130,9 +147,17 @@ def expected_draw_penalty(hand: np.ndarray, unseen: np.ndarray, n_unseen: int,
                 weight_alike += unseen[k]
                 stand_in = k
         if stand_in >= 0:
-            total += _tallied(tally, weight_alike,
-                              _after_draw(hand, hashed, stand_in, keep, round_number,
-                                          wild_points, all_wild, table, scratch), keep)
+            if dead and pos != wild_pos:
+                if keep_dead == HUGE_PENALTY:
+                    _, keep_dead = discard_memo(hand, round_number, wild_points, all_wild,
+                                                table, scratch, np.int64(NO_KIND),
+                                                HUGE_PENALTY, hashed)
+                after = min(keep, keep_dead + card_points(stand_in, round_number,
+                                                          wild_points))
+            else:
+                after = _after_draw(hand, hashed, stand_in, keep, round_number, wild_points,
+                                    all_wild, table, scratch)
+            total += _tallied(tally, weight_alike, after, keep)
             if total / n_unseen > stop_above:
                 return total / n_unseen
     for k in range(N_KINDS):

@@ -10,7 +10,12 @@ from fcsim.core.cards import DECK_SIZE, JOKER, N_KINDS, full_deck
 from fcsim.core.rules import RuleSet
 from fcsim.core.solver import discard_memo, discard_search, new_scratch, penalty_kernel
 from fcsim.core.tables import solver_table
-from fcsim.strategies.lookahead import expected_draw_penalty, unseen_counts
+from fcsim.strategies.lookahead import (
+    TALLY_BETTER,
+    TALLY_OUT,
+    expected_draw_penalty,
+    unseen_counts,
+)
 from tests.compiled import requires_jit
 from tests.reference.solver import reference_best_discard
 
@@ -30,20 +35,28 @@ def dealt(rng: np.random.Generator, round_number: int, wild_share: float
 
 
 def kind_by_kind(hand: np.ndarray, unseen: np.ndarray, round_number: int, rules: RuleSet,
-                 best_after) -> float:
-    """The expectation the slow way: every unseen kind on its own."""
+                 best_after, tally: np.ndarray | None = None) -> float:
+    """The expectation the slow way: every unseen kind on its own (and, into ``tally``,
+    the draws that go out and those that lower ``keep``, today's penalty)."""
+    keep = penalty_kernel(hand, round_number, rules.wild_points(round_number),
+                          rules.all_wild_melds, solver_table(), new_scratch())[0]
     total = 0
     for k in np.flatnonzero(unseen):
         hand[k] += 1
-        total += unseen[k] * best_after(hand)
+        after = best_after(hand)
         hand[k] -= 1
+        total += unseen[k] * after
+        if tally is not None:
+            tally[TALLY_OUT] += unseen[k] * (after == 0)
+            tally[TALLY_BETTER] += unseen[k] * (after < keep)
     return total / unseen.sum()
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_expectation_equals_the_sum_over_every_unseen_kind(seed: int) -> None:
-    """Grouping alike draws (by the hand's wild count), the memo and the one-pass discard
-    change nothing: the card-by-card best discard of every draw gives the same mean."""
+    """Grouping alike draws (by the hand's wild count), answering the draws that meld with
+    nothing from one search, the memo and the one-pass discard change nothing: the
+    card-by-card best discard of every draw gives the same mean and the same tallies."""
     rng = np.random.default_rng(seed)
     table, scratch = solver_table(), new_scratch()
     for i in range(60):
@@ -53,14 +66,17 @@ def test_expectation_equals_the_sum_over_every_unseen_kind(seed: int) -> None:
         hand, pile = dealt(rng, round_number, (0.0, 0.3, 0.8)[i % 3])
         unseen = np.zeros(N_KINDS, dtype=np.int64)
         n_unseen = unseen_counts(hand, pile, np.zeros((1, N_KINDS), np.int8), 0, unseen)
+        tally = np.zeros(2)
         got = expected_draw_penalty(hand, unseen, n_unseen, round_number, wp, aw, table,
-                                    scratch)
+                                    scratch, np.inf, tally)
 
         def best_after(h: np.ndarray, r: int = round_number, w: int = wp, a: bool = aw) -> int:
             return discard_search(h, r, w, a, table, new_scratch(), -1, 1 << 30)[1]
 
-        want = kind_by_kind(hand, unseen, round_number, rules, best_after)
+        want_tally = np.zeros(2)
+        want = kind_by_kind(hand, unseen, round_number, rules, best_after, want_tally)
         assert got == pytest.approx(want, abs=1e-9), (hand.nonzero(), round_number, rules)
+        assert tally.tolist() == want_tally.tolist(), (hand.nonzero(), round_number, rules)
 
 
 def test_expectation_matches_the_reference_on_small_hands() -> None:
