@@ -6,18 +6,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from fcsim.core.cards import JOKER, JOKER_PENALTY, N_KINDS, N_RANKS
+from fcsim.core.cards import N_KINDS, card_points
 from fcsim.core.solver import discard_kernel_late, penalty_memo
-
-
-@njit(cache=True)
-def card_points(kind: int, round_number: int, wild_points: int) -> int:
-    """Points of ``kind`` left unmelded in round ``round_number``."""
-    if kind == JOKER:
-        return JOKER_PENALTY
-    if kind % N_RANKS == round_number - 1:
-        return wild_points
-    return kind % N_RANKS + 3
 
 
 @njit(cache=True)

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from fcsim.core.cards import N_KINDS
+from fcsim.core.cards import N_KINDS, card_points
 from fcsim.core.solver import new_scratch
 from fcsim.core.tables import solver_table
 from fcsim.strategies import parse_strategy
 from fcsim.strategies.base import I_ALL_WILD, I_ROUND, I_WILD_POINTS
 from fcsim.strategies.candidates import (
     best_candidates,
-    card_points,
     immediate_penalties,
     pile_outlook,
 )
