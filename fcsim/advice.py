@@ -240,7 +240,7 @@ def advise(view: View, worlds: int = DEFAULT_WORLDS, seconds: float | None = Non
     pick = None if player is None else str(agent(player)(view))
     names, actions = _legal(view)
     kernels = bound_module(rollout, "aware")
-    out = np.empty((actions.size, worlds, O_SIZE), dtype=np.float64)
+    batches = []  # (actions, worlds of the batch, O_SIZE) each: only the worlds played
     hands = np.empty((WORLD_BATCH if beliefs else 0, view.players, N_KINDS), dtype=np.int8)
     tally = np.zeros((2, view.players, N_KINDS), dtype=np.int64)
     done = 0
@@ -252,13 +252,13 @@ def advise(view: View, worlds: int = DEFAULT_WORLDS, seconds: float | None = Non
                                  actions, done, batch.shape[1], solver_table(),
                                  shared_scratch(), np.uint64(seed), batch, dealt)
         tally_hands(dealt, tally)
-        out[:, done : done + batch.shape[1]] = batch
+        batches.append(batch)
         done += batch.shape[1]
         if not clean:
             raise ValueError(f"the rollout policy {rollout!r} made an illegal move")
         if seconds is not None and time.perf_counter() - start > seconds and done >= MIN_WORLDS:
             break
-    out = out[:, :done]
+    out = np.concatenate(batches, axis=1)
     rows = [ActionAdvice(name, Estimate.of(out[a, :, Outcome.PENALTY], lowest=0.0),
                          Estimate.of(out[a, :, Outcome.OUT_FIRST], lowest=0.0, highest=1.0),
                          Estimate.of(out[a, :, Outcome.TABLE]))

@@ -3,6 +3,7 @@ and the impossible ones refused in one line."""
 
 from __future__ import annotations
 
+import tracemalloc
 from dataclasses import replace
 
 import numpy as np
@@ -30,10 +31,19 @@ def test_advises_every_legal_action_of_a_game_view_best_first() -> None:
     assert advise(view, worlds=40).to_json()["actions"] == advice.to_json()["actions"]
 
 
-def test_time_limits_the_worlds() -> None:
+def test_time_limits_the_worlds_and_memory_holds_only_those_played() -> None:
+    """A million worlds allowed, a twentieth of a second given: the estimates hold the
+    worlds played, not room for a million (which would be hundreds of MB)."""
     view = fcsim.Game(players=4, seed=3).view()
-    advice = advise(view, worlds=10**6, seconds=0.05)
+    advise(view, worlds=40)  # compiled and loaded before memory is traced
+    tracemalloc.start()
+    try:
+        advice = advise(view, worlds=10**6, seconds=0.05)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
     assert 2 <= advice.worlds < 10**6
+    assert peak < 20 * 2**20, f"{peak / 2**20:.0f} MiB traced for {advice.worlds} worlds"
 
 
 def test_a_hand_that_goes_out_has_one_action() -> None:

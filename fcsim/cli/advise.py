@@ -9,6 +9,8 @@ import click
 
 from fcsim.cli.options import InputError, rule_options
 
+MAX_WORLDS = 1_000_000  # the most --worlds; with --time alone the clock decides
+
 
 def _seat_cards(values: tuple[str, ...], flag: str) -> dict[int, list[str]]:
     """The cards of repeated ``flag SEAT:CARDS`` options, by seat."""
@@ -71,7 +73,7 @@ def _render(advice) -> str:
               "repeatable.")
 @click.option("--passed", multiple=True, help="SEAT:CARDS a seat passed up on the pile (drew "
               "from the stock instead) this round; repeatable.")
-@click.option("--worlds", type=click.IntRange(2, 1_000_000), default=None,
+@click.option("--worlds", type=click.IntRange(2, MAX_WORLDS), default=None,
               help="Worlds to sample [default: 1000].")
 @click.option("--time", "seconds", type=click.FloatRange(0, None, min_open=True),
               help="Stop sampling after this many seconds.")
@@ -124,7 +126,7 @@ def advise_command(position_file, round_number, hand, pile, known, players, hand
                             passed=_seat_cards(passed, "--passed"))
     view = position_view(position)
     if seconds is not None and worlds is None:
-        worlds = 1_000_000
+        worlds = MAX_WORLDS  # the clock stops it
     advice = advise(view, worlds=worlds or DEFAULT_WORLDS, seconds=seconds,
                     rollout=rollout, seed=seed, evidence=evidence, beliefs=beliefs,
                     player=player or STRONGEST)
