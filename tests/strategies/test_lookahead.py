@@ -6,13 +6,20 @@ import numpy as np
 import pytest
 from numba import types
 
-from fcsim.core.cards import DECK_SIZE, JOKER, N_KINDS, full_deck
+from fcsim.core.cards import DECK_SIZE, JOKER, N_KINDS, N_RANKS, N_SUITS, full_deck, parse_card
 from fcsim.core.rules import RuleSet
-from fcsim.core.solver import discard_memo, discard_search, new_scratch, penalty_kernel
+from fcsim.core.solver import (
+    as_counts,
+    discard_memo,
+    discard_search,
+    new_scratch,
+    penalty_kernel,
+)
 from fcsim.core.tables import solver_table
 from fcsim.strategies.lookahead import (
     TALLY_BETTER,
     TALLY_OUT,
+    _melds_with,
     expected_draw_penalty,
     unseen_counts,
 )
@@ -129,3 +136,25 @@ def test_the_lookahead_compiles_the_discard_memo_once() -> None:
     n_unseen = unseen_counts(hand, pile, np.zeros((1, N_KINDS), np.int8), 0, unseen)
     expected_draw_penalty(hand, unseen, n_unseen, 5, 20, True, solver_table(), new_scratch())
     assert {signature[6] for signature in discard_memo.signatures} == {types.int64}
+
+
+@pytest.mark.parametrize(("hand", "card", "round_number", "melds"), [
+    ("8H KS", "7H", 1, False),  # one neighbour, no wild: no run of three
+    ("8H 9H", "7H", 1, True),  # 7-8-9
+    ("7S 7C", "7H", 1, True),  # a book of three
+    ("7S", "7H", 1, False),  # a pair only
+    ("7S 3C", "7H", 1, True),  # 3s are wild in round 1: 7-7-wild
+    ("9H 3C", "7H", 1, True),  # 7-wild-9
+    ("TH 3C", "7H", 1, False),  # 7 and 10 need two wilds between them
+    ("JK 3C", "7H", 1, True),  # two wilds: a meld with anything
+    ("8H 9D", "7H", 7, True),  # 9s are wild in round 7: 7-8 and a wild
+    ("9H KS", "7H", 6, False),  # 8s are wild in round 6 and none is held: no 7-8-9
+])
+def test_a_draw_melds_only_if_a_book_or_a_run_can_hold_it(hand: str, card: str,
+                                                         round_number: int,
+                                                         melds: bool) -> None:
+    """The test that lets a draw skip the search: cases worked by hand."""
+    counts = as_counts(hand)
+    wild_pos = round_number - 1
+    wilds = int(counts[JOKER]) + sum(int(counts[s * N_RANKS + wild_pos]) for s in range(N_SUITS))
+    assert _melds_with(counts, parse_card(card), wild_pos, wilds) == melds
