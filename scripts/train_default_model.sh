@@ -4,7 +4,7 @@
 # recorded, each with its 5 best discards now played out to the round's end, and half of
 # the draws worth weighing (not on a last turn), both sources played out (rollout labels);
 # a discard network on relative inputs and a draw network, 64 hidden units each, fitted
-# for 30 epochs. Needs the [learn] extra. About 22 minutes on 2 cores (docs/LEARNING.md);
+# for 30 epochs. Needs the [learn] extra. About 16 minutes on 2 cores (docs/LEARNING.md);
 # the folder keeps the games, the positions and the report, and --resume completes an
 # interrupted rebuild.
 set -euo pipefail
