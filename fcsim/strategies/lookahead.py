@@ -111,7 +111,7 @@ def _after_dead_draw(hand: np.ndarray, hashed: np.uint64, kind: int, keep: int,
     on the first such draw (``own_best`` is ``HUGE_PENALTY`` until then)."""
     if own_best == HUGE_PENALTY:
         _, own_best = discard_memo(hand, round_number, wild_points, all_wild, table, scratch,
-                                   np.int64(NO_KIND), HUGE_PENALTY, hashed)
+                                   np.int64(NO_KIND), np.int64(HUGE_PENALTY), hashed)
     return min(keep, own_best + card_points(kind, round_number, wild_points)), own_best
 
 

@@ -128,14 +128,17 @@ def test_stop_above_returns_a_partial_mean_only_above_the_bar() -> None:
 
 
 @requires_jit
-def test_the_lookahead_compiles_the_discard_memo_once() -> None:
+@pytest.mark.parametrize("wild_share", [0.0, 0.3])
+def test_the_lookahead_compiles_the_discard_memo_once(wild_share: float) -> None:
     """A constant kind (the joker) passed on as a literal compiled ``discard_memo`` again
-    for it: three compilations, 1.7 s of a first run. Every kind now arrives as int64."""
-    hand, pile = dealt(np.random.default_rng(3), 5, 0.3)
+    for it: three compilations, 1.7 s of a first run. Every kind and every starting
+    penalty (the "none yet" of a draw that melds with nothing too) now arrives as int64."""
+    hand, pile = dealt(np.random.default_rng(3), 5, wild_share)
     unseen = np.zeros(N_KINDS, dtype=np.int64)
     n_unseen = unseen_counts(hand, pile, np.zeros((1, N_KINDS), np.int8), 0, unseen)
     expected_draw_penalty(hand, unseen, n_unseen, 5, 20, True, solver_table(), new_scratch())
-    assert {signature[6] for signature in discard_memo.signatures} == {types.int64}
+    assert {signature[6:8] for signature in discard_memo.signatures} == {
+        (types.int64, types.int64)}
 
 
 @pytest.mark.parametrize(("hand", "card", "round_number", "melds"), [
