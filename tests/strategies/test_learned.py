@@ -1,15 +1,23 @@
-"""``learned`` against its twin, on the shipped model and on a model of random weights."""
+"""``learned`` against its twin: its features one by one, and its decisions on the shipped
+model and on models of random weights."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from fcsim.core.solver import new_scratch
+from fcsim.core.tables import solver_table
 from fcsim.strategies import parse_strategy
 from fcsim.strategies.base import I_LAST_TURN
+from fcsim.strategies.expected import discard_candidates
+from fcsim.strategies.learned.features import N_FEATURES, Feature, discard_features
 from fcsim.strategies.learned.model import RELATIVE
 from tests.learn.models import random_model
+from tests.reference.strategies import learned as twin
+from tests.reference.strategies.view import view_from_arguments
 from tests.strategies.positions import DISCARD, DRAW, disagreements, fast_decision, positions
 
 
@@ -36,6 +44,28 @@ def test_a_last_draw_is_expected_s_whatever_the_draw_network_says(tmp_path: Path
     for position in last:
         position.info[I_LAST_TURN] = 0
     assert [fast_decision(drawing, p) for p in last] != [fast_decision(exact, p) for p in last]
+
+
+def test_every_discard_feature_equals_its_definition() -> None:
+    """Each feature of each of a position's 6 best discards, against the twin's reading
+    of ``FEATURES``' definitions (positions with a public history, every round, 2 to 7
+    seats, the rule variants): a wrong feature fails here by name, even where a model's
+    decision would not show it."""
+    table, scratch = solver_table(), new_scratch()
+    strategy = parse_strategy("aware")  # any fair strategy: the view is what counts
+    for position in positions(94, 40, DISCARD):
+        hand, pile, known, info, hidden, *_ = position.arguments(strategy)
+        view = view_from_arguments(hand, pile, known, info, hidden)
+        n, kinds, now, unseen, n_unseen = discard_candidates(hand, pile, known, info, table,
+                                                             scratch, 6)
+        for j in range(n):
+            x = np.empty(N_FEATURES)
+            discard_features(hand, kinds[j], now[j], known, info, unseen, n_unseen, table,
+                             scratch, x)
+            want = twin.features(view, int(kinds[j]))
+            differ = {Feature(i).name: (x[i], want[i]) for i in range(N_FEATURES)
+                      if not np.isclose(x[i], want[i])}
+            assert not differ, f"{position.describe()}, discard {kinds[j]}: {differ}"
 
 
 @pytest.mark.parametrize(("options", "count"), [("", 44), (",candidates=2", 30),
