@@ -17,9 +17,10 @@ policy iteration). The play-outs use the game's true cards and stock, so the can
 of a position share their randomness and their differences are sharp; the model sees only
 the features of the seat's view, so what it learns is the fair expectation of the
 advantage given that view. With ``rollouts`` the same share of the draws worth weighing
-(the pile's card lowers the penalty now) is recorded too, one row each: the draw features
-(:mod:`fcsim.strategies.learned.draw_features`), both draws played out, labelled with the
-pile's outcome less the stock's (``move`` tells the two kinds of row apart).
+(the pile's card lowers the penalty now, or is near the hand) is recorded too, one row
+each: the draw features (:mod:`fcsim.strategies.learned.draw_features`), both draws played
+out, labelled with the pile's outcome less the stock's (``move`` tells the two kinds of
+row apart).
 
 A chunk is a checksummed Parquet file (the run format's encoding), written durably and
 atomically, named like its games chunk, with the run's identity, the feature set and the
@@ -201,9 +202,10 @@ def _record_draw(data, roll_data, move, seating, draws, discards, params, sees, 
                  roll_info, hidden, table, scratch, trace, features, record, labels,
                  at) -> int:
     """Record the draw of the seat to move if it is worth weighing (not a last turn, and
-    the pile's card lowers the penalty now): its features, and both draws played out
-    (:func:`play_out`), labelled with the pile's outcome less the stock's; own penalty and
-    going out are the ``move`` made's. The next free row, or -1 on an illegal move."""
+    the pile's card lowers the penalty now or is near the hand): its features, and both
+    draws played out (:func:`play_out`), labelled with the pile's outcome less the stock's;
+    own penalty and going out are the ``move`` made's. The next free row, or -1 on an
+    illegal move."""
     state = lend(data)
     sc = state.scalars
     hand = state.hands[sc[S_SEAT]]

@@ -62,9 +62,10 @@ def unseen_counts(hand: np.ndarray, pile: np.ndarray, known: np.ndarray, seat: i
 
 
 @njit(cache=True)
-def _related(hand: np.ndarray, kind: int, wild_pos: int, reach: int) -> bool:
-    """Whether ``kind`` can meld with a natural card of ``hand`` (or is wild); ``reach``
-    is the farthest rank distance a run can bridge with the hand's wilds."""
+def related(hand: np.ndarray, kind: int, wild_pos: int, reach: int) -> bool:
+    """Whether ``kind`` is wild or near a natural card of ``hand``: one of its rank, or of
+    its suit within ``reach`` ranks (the lookahead passes the farthest rank distance a run
+    can bridge with the hand's wilds: a card nearer nothing can meld with wilds alone)."""
     if kind == JOKER:
         return True
     suit, pos = kind // N_RANKS, kind % N_RANKS
@@ -184,7 +185,7 @@ def expected_draw_penalty(hand: np.ndarray, unseen: np.ndarray, n_unseen: int,
         stand_in = -1
         for s in range(N_SUITS):
             k = s * N_RANKS + pos
-            if unseen[k] > 0 and (pos == wild_pos or not _related(hand, k, wild_pos, reach)):
+            if unseen[k] > 0 and (pos == wild_pos or not related(hand, k, wild_pos, reach)):
                 weight_alike += unseen[k]
                 stand_in = k
         if stand_in >= 0:
@@ -195,7 +196,7 @@ def expected_draw_penalty(hand: np.ndarray, unseen: np.ndarray, n_unseen: int,
             if total / n_unseen > stop_above:
                 return total / n_unseen
     for k in range(N_KINDS):
-        if unseen[k] == 0 or k == JOKER or k % N_RANKS == wild_pos or not _related(
+        if unseen[k] == 0 or k == JOKER or k % N_RANKS == wild_pos or not related(
                 hand, k, wild_pos, reach):
             continue
         after, own_best = _after_any_draw(hand, hashed, k, keep, own_best, wilds,

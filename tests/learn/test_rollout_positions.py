@@ -115,7 +115,8 @@ def test_a_draw_plays_out_as_the_game_went(trained: Path) -> None:
     draws = rows[rows["move"] == MOVE_DRAW]
     assert len(draws) > 20
     assert (draws[list(FEATURE_COLUMNS)] == 0).all().all()
-    assert (draws["d_penalty_now"] > draws["d_pile_penalty_now"]).all()  # worth weighing
+    lower = draws["d_penalty_now"] > draws["d_pile_penalty_now"]
+    assert lower.any() and not lower.all()  # worth weighing: lowers now, or near the hand
     made = _derived(trained, 0, Sampling(0.5, OUTCOME)).set_index(["game", "round", "seat"])
     checked = 0
     for _, draw in draws.iterrows():

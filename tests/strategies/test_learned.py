@@ -13,6 +13,7 @@ from fcsim.core.tables import solver_table
 from fcsim.strategies import parse_strategy
 from fcsim.strategies.base import I_LAST_TURN
 from fcsim.strategies.expected import discard_candidates
+from fcsim.strategies.learned.draw_features import N_DRAW_FEATURES, DrawFeature, draw_features
 from fcsim.strategies.learned.features import N_FEATURES, Feature, discard_features
 from fcsim.strategies.learned.model import RELATIVE
 from tests.learn.models import random_model
@@ -66,6 +67,32 @@ def test_every_discard_feature_equals_its_definition() -> None:
             differ = {Feature(i).name: (x[i], want[i]) for i in range(N_FEATURES)
                       if not np.isclose(x[i], want[i])}
             assert not differ, f"{position.describe()}, discard {kinds[j]}: {differ}"
+
+
+def test_every_draw_feature_equals_its_definition() -> None:
+    """Which draws are weighed — the pile's card lowers the penalty now, or is near the
+    hand — and each feature of a weighed draw, against the twin's reading of
+    ``DRAW_FEATURES``. Draws of both kinds and draws not weighed all occur, so a gate that
+    forgot one fails here."""
+    table, scratch = solver_table(), new_scratch()
+    strategy = parse_strategy("aware")  # any fair strategy: the view is what counts
+    kinds = {"lower now": 0, "near only": 0, "not weighed": 0}
+    for position in positions(95, 80, DRAW):
+        hand, pile, known, info, hidden, *_ = position.arguments(strategy)
+        view = view_from_arguments(hand, pile, known, info, hidden)
+        x = np.zeros(N_DRAW_FEATURES)
+        weighed = draw_features(hand, pile, known, info, table, scratch, x)
+        want = twin.draw_features(view)
+        assert weighed == (want is not None), position.describe()
+        if want is None:
+            kinds["not weighed"] += 1
+            continue
+        differ = {DrawFeature(i).name: (x[i], want[i]) for i in range(N_DRAW_FEATURES)
+                  if not np.isclose(x[i], want[i])}
+        assert not differ, f"{position.describe()}: {differ}"
+        lower = x[DrawFeature.pile_penalty_now] < x[DrawFeature.penalty_now]
+        kinds["lower now" if lower else "near only"] += 1
+    assert min(kinds.values()) > 0, kinds
 
 
 @pytest.mark.parametrize(("options", "count"), [("", 44), (",candidates=2", 30),

@@ -1,7 +1,8 @@
 """``learned``: draws and discards chosen by values learned from self-play (``fcsim train``).
 
-Draw: when the pile's card lowers the penalty now, the model's draw network predicts what
-taking it gains over a stock draw (from the features of
+Draw: when the pile's card lowers the penalty now, or is near the hand (a wild, or near a
+natural held: it may join a meld later), the model's draw network predicts what taking it
+gains over a stock draw (from the features of
 :mod:`fcsim.strategies.learned.draw_features`); it takes the card iff the gain is more than
 ``take_margin`` points. On a last turn the round ends with this draw and discard, so the
 exact rule decides: the draw is ``expected``'s (the discard pile iff it beats the exact

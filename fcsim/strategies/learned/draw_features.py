@@ -1,7 +1,9 @@
 """What the learned evaluator sees of a draw: the stock against the pile's top card.
 
-A draw is weighed only when the pile's card lowers the hand's penalty now (else there is
-nothing to weigh: ``expected``, ``search`` and ``learned`` all draw blind). The two options
+A draw is weighed when the pile's card lowers the hand's penalty now, or is near the hand
+(a wild, or a natural of a rank held or of a suit held within ``NEAR_RANKS`` ranks: a card
+that may join a meld later). Else the stock is the only draw worth making: no player here
+takes a card that neither helps now nor may later. The two options
 are described side by side: the stock by the exact one-draw expectation over the unseen
 cards; the pile by the discard position it leads to — the hand with the pile's card, its
 best discard now (as ``expected`` ranks discards) described by the discard features of
@@ -23,10 +25,21 @@ from fcsim.core.cards import JOKER, N_KINDS, N_RANKS, card_points
 from fcsim.strategies.base import I_ALL_WILD, I_ROUND, I_SEAT, I_WILD_POINTS
 from fcsim.strategies.candidates import pile_outlook
 from fcsim.strategies.expected import discard_candidates
-from fcsim.strategies.learned.features import FEATURES, N_FEATURES, discard_features
-from fcsim.strategies.lookahead import TALLY_BETTER, TALLY_OUT, expected_draw_penalty, unseen_counts
+from fcsim.strategies.learned.features import (
+    FEATURES,
+    N_FEATURES,
+    NEAR_RANKS,
+    discard_features,
+)
+from fcsim.strategies.lookahead import (
+    TALLY_BETTER,
+    TALLY_OUT,
+    expected_draw_penalty,
+    related,
+    unseen_counts,
+)
 
-DRAW_FEATURE_SET = 1  # bump when a draw feature is added, removed or computed differently
+DRAW_FEATURE_SET = 2  # bump when a draw feature is added, removed or computed differently
 STOCK_FEATURES = (
     ("penalty_now", "least penalty of the hand before the draw"),
     ("stock_expected", "expected least penalty after a stock draw (and the best discard)"),
@@ -51,21 +64,22 @@ def draw_features(hand: np.ndarray, pile: np.ndarray, known: np.ndarray, info: n
                   table: np.ndarray, scratch: np.ndarray, out: np.ndarray) -> bool:
     """Fill ``out`` (float64[N_DRAW_FEATURES], :data:`DRAW_FEATURES` order) for the draw of
     the seat to move and return True, or return False (``out`` untouched) when the pile's
-    card does not lower the penalty now: then the stock is the only draw worth making.
+    card neither lowers the penalty now nor is near the hand: then the stock is the only
+    draw worth making.
 
     ``hand`` int8[56] holds the n cards before the draw (restored on return); ``pile``
     int8[:] is the discard pile, its top last (not empty).
     """
     rnd, points, all_wild = info[I_ROUND], info[I_WILD_POINTS], info[I_ALL_WILD] == 1
     keep, from_pile = pile_outlook(hand, pile, rnd, points, all_wild, table, scratch)
-    if from_pile >= keep:
+    top = pile[pile.shape[0] - 1]
+    if from_pile >= keep and not related(hand, top, rnd - 1, NEAR_RANKS):
         return False
     unseen = np.empty(N_KINDS, dtype=np.int64)
     n_unseen = unseen_counts(hand, pile, known, info[I_SEAT], unseen)
     tally = np.zeros(2)
     stock = expected_draw_penalty(hand, unseen, n_unseen, rnd, points, all_wild, table,
                                   scratch, np.inf, tally)
-    top = pile[pile.shape[0] - 1]
     hand[top] += 1  # the pile option: a discard position of n + 1 cards
     rest = pile[: pile.shape[0] - 1]
     _, kinds, now, pile_unseen, pile_n_unseen = discard_candidates(hand, rest, known, info,

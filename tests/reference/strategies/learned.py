@@ -2,10 +2,11 @@
 and its draw network's value of taking the pile's card.
 
 Draws: with a model of no draw network, as ``expected``; else, when the pile's card lowers
-the penalty now, the pile iff the draw network's value of the draw features (each
-computed here from its definition in ``fcsim/strategies/learned/draw_features.py``'s
-``DRAW_FEATURES``: the stock's exact expectation; the pile option as the discard features
-of its best discard) is below ``-take_margin``. Discards: on a last turn the solver's best
+the penalty now or is near the hand (:func:`near`), the pile iff the draw network's value
+of the draw features (each computed here from its definition in
+``fcsim/strategies/learned/draw_features.py``'s ``DRAW_FEATURES``: the stock's exact
+expectation; the pile option as the discard features of its best discard) is below
+``-take_margin``. Discards: on a last turn the solver's best
 discard; otherwise, among the ``candidates`` best discards now (as ``expected`` ranks
 them), the one whose features (each computed here from its definition in
 ``fcsim/strategies/learned/features.py``'s ``FEATURES``, with the exact solver and every
@@ -87,12 +88,23 @@ def value(model_path: str, x: list[float], prefix: str = "") -> float:
     return float(hidden @ a["w2"] + a["b2"][0])
 
 
+def near(view: View, card: int) -> bool:
+    """Whether ``card`` is wild, or a natural card of a rank the hand holds a natural of,
+    or within ``NEAR`` ranks of a natural the hand holds of its suit."""
+    if is_wild(card, view.round):
+        return True
+    return any(not is_wild(c, view.round) and (
+        rank_of(c) == rank_of(card)
+        or (suit_of(c) == suit_of(card) and 0 < abs(rank_of(c) - rank_of(card)) <= NEAR))
+        for c in view.hand)
+
+
 def draw_features(view: View) -> list[float] | None:
     """The features of the draw, in the order of ``DRAW_FEATURES``; None when the pile's
-    card does not lower the penalty now."""
+    card neither lowers the penalty now nor is near the hand."""
     top = view.pile[-1]
     keep = penalty(view.hand, view)
-    if penalty_after_best_discard([*view.hand, top], view) >= keep:
+    if penalty_after_best_discard([*view.hand, top], view) >= keep and not near(view, top):
         return None
     draws = [penalty_after_best_discard([*view.hand, card], view)
              for card in unseen_cards(view)]
@@ -108,7 +120,8 @@ def draw_features(view: View) -> list[float] | None:
 
 def draw(view: View, params: Mapping[str, float], rng: Xoshiro256) -> int:
     """With a draw network: the pile (1) iff it values the pile's card below
-    ``-take_margin``; the stock (0) when the card does not lower the penalty now.
+    ``-take_margin``; the stock (0) when the card neither lowers the penalty now nor is
+    near the hand.
     On a last turn, or without a draw network: as ``expected``."""
     model = str(params["model"])
     if view.last_turn or not load_model(model).plays_draws:
