@@ -2,9 +2,10 @@
 # Rebuild the model `learned` plays by default (fcsim/strategies/learned/default_model.npz)
 # from its seed: self-play of aware and expected at 4 seats, half of the discards
 # recorded, each with its 5 best discards now played out to the round's end, and half of
-# the draws worth weighing (not on a last turn), both sources played out (rollout labels);
+# the draws worth weighing (the pile's card lowers the penalty now or is near the hand; not on
+# a last turn), both sources played out (rollout labels);
 # a discard network on relative inputs and a draw network, 64 hidden units each, fitted
-# for 30 epochs. Needs the [learn] extra. About 16 minutes on 2 cores (docs/LEARNING.md);
+# for 30 epochs. Needs the [learn] extra. About 20 minutes on 2 cores (docs/LEARNING.md);
 # the folder keeps the games, the positions and the report, and --resume completes an
 # interrupted rebuild.
 set -euo pipefail
