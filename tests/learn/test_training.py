@@ -106,8 +106,9 @@ def test_too_few_games_say_so_in_one_line(tmp_path: Path) -> None:
 def test_too_few_draws_leave_a_model_that_draws_as_expected(tmp_path: Path) -> None:
     """Enough discards to fit and too few draws: one warning line, and a model without a
     draw network (``learned`` then draws as ``expected``)."""
-    result = CliRunner().invoke(cli, ["train", "--games", "20", "--share", "0.25",
-                                      "--players", "2", "--candidates", "2", "--epochs", "1",
+    # A short game and 4 candidates: some 700 discard rows and 130 draws (200 fit one).
+    result = CliRunner().invoke(cli, ["train", "--games", "20", "--share", "0.25", "--short",
+                                      "--players", "2", "--candidates", "4", "--epochs", "1",
                                       "--hidden", "2", "--check-deals", "0", "--workers", "1",
                                       "--out", str(tmp_path / "t")])
     assert result.exit_code == 0, result.output
