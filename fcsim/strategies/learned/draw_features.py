@@ -2,8 +2,8 @@
 
 A draw is weighed when the pile's card lowers the hand's penalty now, or is near the hand
 (a wild, or a natural of a rank held or of a suit held within ``NEAR_RANKS`` ranks: a card
-that may join a meld later). Else the stock is the only draw worth making: no player here
-takes a card that neither helps now nor may later. The two options
+that may join a meld later). Else the stock is the draw: weighing every draw measured no
+better (``docs/LEARNING.md``, v14). The two options
 are described side by side: the stock by the exact one-draw expectation over the unseen
 cards; the pile by the discard position it leads to — the hand with the pile's card, its
 best discard now (as ``expected`` ranks discards) described by the discard features of
