@@ -4,11 +4,13 @@ The unseen cards are the 116 less the player's hand, the discard pile and the ca
 to be in other hands. By symmetry each unseen card is equally likely to be the next stock
 card, so ``E[best penalty after drawing from the stock]`` is an exact finite sum over the
 unseen kinds. Cards of the wild rank all play alike, and so do natural kinds of one rank
-with no card of that rank in the hand and no card of their suit within *reach*: a card
-``d`` ranks from the nearest natural of its suit joins it in a run only with ``d - 1``
-wilds between them, and a gap of four or more wilds never pays, so the reach is the
-hand's wilds + 1, at most four. Such a card can only meld with wilds alone, whatever its
-suit, so each such group is evaluated once (most hands hold few wilds: most draws are).
+with no natural of their suit within *reach* in the hand (their own rank included): a
+card ``d`` ranks from the nearest natural of its suit joins it in a run only with
+``d - 1`` wilds between them, and a gap of four or more wilds never pays, so the reach is
+the hand's wilds + 1, at most four. Such a card joins a book of its rank, a run of wilds,
+or nothing, whatever its suit, so each such group is evaluated once (most hands hold few
+wilds: most draws are; grouping the ranks the hand holds too made 4 x ``expected``,
+``aware`` and ``learned`` 12% faster).
 A natural card that can be in no meld of the hand with it (:func:`_melds_with`: with few
 wilds, most draws) needs no search at all: after drawing it the best is to throw it back
 (today's penalty) or to keep it for its points and make the hand's own best discard, so
@@ -61,23 +63,17 @@ def unseen_counts(hand: np.ndarray, pile: np.ndarray, known: np.ndarray, seat: i
     return total
 
 
-@njit(cache=True)
-def related(hand: np.ndarray, kind: int, wild_pos: int, reach: int) -> bool:
-    """Whether ``kind`` is wild or near a natural card of ``hand``: one of its rank, or of
-    its suit within ``reach`` ranks (the lookahead passes the farthest rank distance a run
-    can bridge with the hand's wilds: a card nearer nothing can meld with wilds alone)."""
-    if kind == JOKER:
-        return True
+@njit(cache=True, inline="always")
+def _alike(hand: np.ndarray, kind: int, wild_pos: int, reach: int) -> bool:
+    """Whether drawing the natural ``kind`` is like drawing any other card of its rank
+    that is also alike: no natural of its suit within ``reach`` ranks of it (its own rank
+    included) is in ``hand``, so it joins a book of its rank, a run of wilds, or nothing,
+    whatever its suit."""
     suit, pos = kind // N_RANKS, kind % N_RANKS
-    if pos == wild_pos:
-        return True
-    for s in range(N_SUITS):
-        if hand[s * N_RANKS + pos] > 0:
-            return True
     for j in range(max(0, pos - reach), min(N_RANKS, pos + reach + 1)):
-        if j != pos and j != wild_pos and hand[suit * N_RANKS + j] > 0:
-            return True
-    return False
+        if j != wild_pos and hand[suit * N_RANKS + j] > 0:
+            return False
+    return True
 
 
 @njit(cache=True)
@@ -185,7 +181,7 @@ def expected_draw_penalty(hand: np.ndarray, unseen: np.ndarray, n_unseen: int,
         stand_in = -1
         for s in range(N_SUITS):
             k = s * N_RANKS + pos
-            if unseen[k] > 0 and (pos == wild_pos or not related(hand, k, wild_pos, reach)):
+            if unseen[k] > 0 and (pos == wild_pos or _alike(hand, k, wild_pos, reach)):
                 weight_alike += unseen[k]
                 stand_in = k
         if stand_in >= 0:
@@ -196,7 +192,7 @@ def expected_draw_penalty(hand: np.ndarray, unseen: np.ndarray, n_unseen: int,
             if total / n_unseen > stop_above:
                 return total / n_unseen
     for k in range(N_KINDS):
-        if unseen[k] == 0 or k == JOKER or k % N_RANKS == wild_pos or not related(
+        if unseen[k] == 0 or k == JOKER or k % N_RANKS == wild_pos or _alike(
                 hand, k, wild_pos, reach):
             continue
         after, own_best = _after_any_draw(hand, hashed, k, keep, own_best, wilds,

@@ -21,7 +21,7 @@ from enum import IntEnum
 import numpy as np
 from numba import njit
 
-from fcsim.core.cards import JOKER, N_KINDS, N_RANKS, card_points
+from fcsim.core.cards import JOKER, N_KINDS, N_RANKS, N_SUITS, card_points
 from fcsim.strategies.base import I_ALL_WILD, I_ROUND, I_SEAT, I_WILD_POINTS
 from fcsim.strategies.candidates import pile_outlook
 from fcsim.strategies.expected import discard_candidates
@@ -35,7 +35,6 @@ from fcsim.strategies.lookahead import (
     TALLY_BETTER,
     TALLY_OUT,
     expected_draw_penalty,
-    related,
     unseen_counts,
 )
 
@@ -57,6 +56,24 @@ DRAW_FEATURES = STOCK_FEATURES + tuple(
 DrawFeature = IntEnum("DrawFeature", [(name, i) for i, (name, _) in enumerate(DRAW_FEATURES)])
 N_DRAW_FEATURES = len(DRAW_FEATURES)
 PILE_AT = len(STOCK_FEATURES)  # where the pile option's discard features start
+
+
+@njit(cache=True)
+def related(hand: np.ndarray, kind: int, wild_pos: int, reach: int) -> bool:
+    """Whether ``kind`` is wild or near a natural card of ``hand``: one of its rank, or of
+    its suit within ``reach`` ranks (a card that may join a meld later)."""
+    if kind == JOKER:
+        return True
+    suit, pos = kind // N_RANKS, kind % N_RANKS
+    if pos == wild_pos:
+        return True
+    for s in range(N_SUITS):
+        if hand[s * N_RANKS + pos] > 0:
+            return True
+    for j in range(max(0, pos - reach), min(N_RANKS, pos + reach + 1)):
+        if j != pos and j != wild_pos and hand[suit * N_RANKS + j] > 0:
+            return True
+    return False
 
 
 @njit(cache=True)
