@@ -86,6 +86,35 @@ def test_expectation_equals_the_sum_over_every_unseen_kind(seed: int) -> None:
         assert tally.tolist() == want_tally.tolist(), (hand.nonzero(), round_number, rules)
 
 
+@pytest.mark.parametrize(("round_number", "hand"), [
+    (4, "3S 4S 3H 9D KC"),  # no wild: 3D, 3C, 3X alike (3S, 3H are near their suits)
+    (3, "3S 3H 9D KC 5X"),  # one wild, reach two: 3D, 3C, 3X alike
+    (6, "8S 10H QD QC 4X JK"),  # two wilds, reach three: the held queens' far suits
+])
+def test_a_held_rank_draws_alike_in_its_suits_with_nothing_near(round_number: int,
+                                                                 hand: str) -> None:
+    """Draws of a rank the hand holds, in suits with no natural near, are searched once
+    for all of them: the card-by-card sum agrees, under both rule variants."""
+    counts = as_counts(hand)
+    unseen = np.zeros(N_KINDS, dtype=np.int64)
+    n_unseen = unseen_counts(counts, np.zeros(0, np.int8), np.zeros((1, N_KINDS), np.int8),
+                             0, unseen)
+    table = solver_table()
+    for rules in VARIANTS:
+        wp, aw = rules.wild_points(round_number), rules.all_wild_melds
+        tally = np.zeros(2)
+        got = expected_draw_penalty(counts, unseen, n_unseen, round_number, wp, aw, table,
+                                    new_scratch(), np.inf, tally)
+
+        def best_after(h: np.ndarray, r: int = round_number, w: int = wp, a: bool = aw) -> int:
+            return discard_search(h, r, w, a, table, new_scratch(), -1, 1 << 30)[1]
+
+        want_tally = np.zeros(2)
+        want = kind_by_kind(counts, unseen, round_number, rules, best_after, want_tally)
+        assert got == pytest.approx(want, abs=1e-9), (hand, rules)
+        assert tally.tolist() == want_tally.tolist(), (hand, rules)
+
+
 def test_expectation_matches_the_reference_on_small_hands() -> None:
     """Rounds 1–3 against the exhaustive reference solver."""
     rng = np.random.default_rng(7)
