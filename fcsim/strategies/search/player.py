@@ -49,7 +49,7 @@ PARAMS = (
           low=1, high=14),
     Param("objective", OBJECTIVE_TABLE, "0: own penalty this round; 1: own penalty less "
           "the others' mean; 2: own total less the best other total", low=0, high=2),
-    Param("confidence", 2, "standard errors a candidate must beat the anchor's move by",
+    Param("confidence", 3, "standard errors a candidate must beat the anchor's move by",
           integer=False, low=0, high=100),
     Param("skill", 0, "opponents kept their best cards: their hands are the best of "
           "1 + skill x (turns they played) random draws (0: uniform)", integer=False, low=0,
@@ -60,7 +60,7 @@ PARAMS = (
           integer=False, low=0, high=1),
     Param("rollout", "greedy", "the policy every seat plays in the rollouts",
           integer=False, strategy=True),
-    Param("anchor", "aware", "the strategy whose move stands unless the search beats it",
+    Param("anchor", "learned", "the strategy whose move stands unless the search beats it",
           integer=False, strategy=True),
 )
 Slot = param_slots("SearchSlot", PARAMS)
