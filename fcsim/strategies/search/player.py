@@ -1,7 +1,8 @@
 """The search's decision: which candidate actions, how many worlds, which one wins.
 
-At a decision the search lists its candidates — stock or pile when drawing (the pile only
-if its card lowers the hand's penalty now, else there is nothing to weigh); the
+At a decision the search lists its candidates — stock or pile when drawing (when the
+pile's card lowers the hand's penalty now; else there is nothing to weigh and the anchor's
+draw stands, a card near the hand taken for later included); the
 ``candidates`` discards that leave the least penalty now when discarding — adds the
 *anchor*'s move (a fast strategy's own choice), plays every candidate out to the end of
 the round in the same ``worlds`` (:func:`fcsim.strategies.search.rollout.evaluate`) and
@@ -78,8 +79,8 @@ def candidate_actions(hand, pile, known, info, table, scratch, how_many: int, an
     rnd, points, all_wild = info[I_ROUND], info[I_WILD_POINTS], info[I_ALL_WILD] == 1
     if hand.sum() == wild_rank(rnd):  # drawing
         keep, from_pile = pile_outlook(hand, pile, rnd, points, all_wild, table, scratch)
-        if from_pile >= keep:  # the pile's card cannot help now: draw blind
-            return np.array([DRAW_STOCK], dtype=np.int64)
+        if from_pile >= keep:  # the pile's card cannot help now: the anchor's draw stands
+            return np.array([anchor], dtype=np.int64)
         other = DRAW_PILE if anchor == DRAW_STOCK else DRAW_STOCK
         return np.array([anchor, other], dtype=np.int64)
     if info[I_LAST_TURN] == 1:  # the penalty is fixed by this discard: it is exact

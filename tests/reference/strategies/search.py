@@ -69,7 +69,7 @@ def candidate_actions(view: View, how_many: int, anchor: int) -> list[int]:
     if len(view.hand) == wild_rank(view.round):
         keep = penalty(view.hand, view)
         if penalty_after_best_discard([*view.hand, view.pile[-1]], view) >= keep:
-            return [engine.STOCK]
+            return [anchor]
         return [anchor, engine.DISCARD if anchor == engine.STOCK else engine.STOCK]
     if view.last_turn:
         return [solver_best_discard(view)]

@@ -4,14 +4,23 @@ choice, decision for decision."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
+from fcsim.core.view import DRAW_PILE
 from fcsim.strategies import parse_strategy
 from tests.reference.rng import Xoshiro256
 from tests.reference.strategies import search as twin
 from tests.reference.strategies import twin_of
 from tests.reference.strategies.view import view_from_arguments
-from tests.strategies.positions import DISCARD, DRAW, SCALE, disagreements, positions
+from tests.strategies.positions import (
+    DISCARD,
+    DRAW,
+    SCALE,
+    disagreements,
+    fast_decision,
+    positions,
+)
 
 
 @pytest.mark.parametrize(("spec", "stage", "count", "options"), [
@@ -72,3 +81,19 @@ def test_the_positions_are_searched_and_the_search_leaves_the_anchor(
         moved += spec_twin.discard(view, params, Xoshiro256.from_state(state)) != anchor
     least_searched, least_moved, least_unshown = least
     assert searched >= least_searched and moved >= least_moved and unshown >= least_unshown
+
+
+def test_a_draw_with_nothing_to_weigh_is_the_anchor_s() -> None:
+    """When the pile's card lowers nothing now there is nothing to search: the anchor's
+    draw stands. ``learned`` takes some such cards (near the hand, for later), and the
+    search anchored on it takes the same ones (it drew from the stock there before)."""
+    search, learned = parse_strategy("search"), parse_strategy("learned")
+    near_takes = 0
+    for position in positions(95, 120, DRAW):
+        hand, pile, known, info, *_ = position.arguments(search)
+        view = view_from_arguments(hand, pile, known, info, np.zeros((0, 0), np.int8))
+        anchor = fast_decision(learned, position)
+        if len(twin.candidate_actions(view, 4, anchor)) == 1:
+            assert fast_decision(search, position) == anchor, position.describe()
+            near_takes += anchor == DRAW_PILE
+    assert near_takes > 0
