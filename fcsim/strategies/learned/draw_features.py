@@ -59,9 +59,9 @@ PILE_AT = len(STOCK_FEATURES)  # where the pile option's discard features start
 
 
 @njit(cache=True)
-def related(hand: np.ndarray, kind: int, wild_pos: int, reach: int) -> bool:
+def _near_hand(hand: np.ndarray, kind: int, wild_pos: int) -> bool:
     """Whether ``kind`` is wild or near a natural card of ``hand``: one of its rank, or of
-    its suit within ``reach`` ranks (a card that may join a meld later)."""
+    its suit within ``NEAR_RANKS`` ranks (a card that may join a meld later)."""
     if kind == JOKER:
         return True
     suit, pos = kind // N_RANKS, kind % N_RANKS
@@ -70,7 +70,7 @@ def related(hand: np.ndarray, kind: int, wild_pos: int, reach: int) -> bool:
     for s in range(N_SUITS):
         if hand[s * N_RANKS + pos] > 0:
             return True
-    for j in range(max(0, pos - reach), min(N_RANKS, pos + reach + 1)):
+    for j in range(max(0, pos - NEAR_RANKS), min(N_RANKS, pos + NEAR_RANKS + 1)):
         if j != pos and j != wild_pos and hand[suit * N_RANKS + j] > 0:
             return True
     return False
@@ -90,7 +90,7 @@ def draw_features(hand: np.ndarray, pile: np.ndarray, known: np.ndarray, info: n
     rnd, points, all_wild = info[I_ROUND], info[I_WILD_POINTS], info[I_ALL_WILD] == 1
     keep, from_pile = pile_outlook(hand, pile, rnd, points, all_wild, table, scratch)
     top = pile[pile.shape[0] - 1]
-    if from_pile >= keep and not related(hand, top, rnd - 1, NEAR_RANKS):
+    if from_pile >= keep and not _near_hand(hand, top, rnd - 1):
         return False
     unseen = np.empty(N_KINDS, dtype=np.int64)
     n_unseen = unseen_counts(hand, pile, known, info[I_SEAT], unseen)
