@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pytest
 from numba import types
@@ -15,6 +17,8 @@ from fcsim.core.solver import (
     new_scratch,
     penalty_kernel,
 )
+from fcsim.core.solver.discard import NO_KIND
+from fcsim.core.solver.hand import HUGE_PENALTY
 from fcsim.core.tables import solver_table
 from fcsim.strategies.lookahead import (
     TALLY_BETTER,
@@ -59,6 +63,18 @@ def kind_by_kind(hand: np.ndarray, unseen: np.ndarray, round_number: int, rules:
     return total / unseen.sum()
 
 
+def searched_best_after(round_number: int, rules: RuleSet) -> Callable[[np.ndarray], int]:
+    """The least penalty after the best discard of a hand, by solving it less each card in
+    turn (:func:`discard_search`, no known discard to start from)."""
+    wp, aw, table = rules.wild_points(round_number), rules.all_wild_melds, solver_table()
+
+    def best_after(hand: np.ndarray) -> int:
+        return discard_search(hand, round_number, wp, aw, table, new_scratch(), NO_KIND,
+                              HUGE_PENALTY)[1]
+
+    return best_after
+
+
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_expectation_equals_the_sum_over_every_unseen_kind(seed: int) -> None:
     """Grouping alike draws (by the hand's wild count), answering the draws that meld with
@@ -76,12 +92,9 @@ def test_expectation_equals_the_sum_over_every_unseen_kind(seed: int) -> None:
         tally = np.zeros(2)
         got = expected_draw_penalty(hand, unseen, n_unseen, round_number, wp, aw, table,
                                     scratch, np.inf, tally)
-
-        def best_after(h: np.ndarray, r: int = round_number, w: int = wp, a: bool = aw) -> int:
-            return discard_search(h, r, w, a, table, new_scratch(), -1, 1 << 30)[1]
-
         want_tally = np.zeros(2)
-        want = kind_by_kind(hand, unseen, round_number, rules, best_after, want_tally)
+        want = kind_by_kind(hand, unseen, round_number, rules,
+                            searched_best_after(round_number, rules), want_tally)
         assert got == pytest.approx(want, abs=1e-9), (hand.nonzero(), round_number, rules)
         assert tally.tolist() == want_tally.tolist(), (hand.nonzero(), round_number, rules)
 
@@ -105,12 +118,9 @@ def test_a_held_rank_draws_alike_in_its_suits_with_nothing_near(round_number: in
         tally = np.zeros(2)
         got = expected_draw_penalty(counts, unseen, n_unseen, round_number, wp, aw, table,
                                     new_scratch(), np.inf, tally)
-
-        def best_after(h: np.ndarray, r: int = round_number, w: int = wp, a: bool = aw) -> int:
-            return discard_search(h, r, w, a, table, new_scratch(), -1, 1 << 30)[1]
-
         want_tally = np.zeros(2)
-        want = kind_by_kind(counts, unseen, round_number, rules, best_after, want_tally)
+        want = kind_by_kind(counts, unseen, round_number, rules,
+                            searched_best_after(round_number, rules), want_tally)
         assert got == pytest.approx(want, abs=1e-9), (hand, rules)
         assert tally.tolist() == want_tally.tolist(), (hand, rules)
 
