@@ -55,6 +55,7 @@ from fcsim.core.view import DRAW_ACTIONS, NO_HIDDEN, Info, View
 from fcsim.errors import FcsimError
 from fcsim.strategies.search.bind import bound_module
 from fcsim.strategies.search.rollout import O_SIZE, Outcome
+from fcsim.strategies.search.worlds import FULL_REVEAL
 
 Z95 = 1.959963984540054
 DEFAULT_WORLDS = 1000
@@ -249,7 +250,7 @@ def advise(view: View, worlds: int = DEFAULT_WORLDS, seconds: float | None = Non
         dealt = hands[: batch.shape[1]]
         clean = kernels.evaluate(view.hand_counts.copy(), view.pile_kinds, view.known_counts,
                                  view.info, NO_HIDDEN, kernels.WORLDS_SAMPLED, skill, evidence,
-                                 actions, done, batch.shape[1], solver_table(),
+                                 FULL_REVEAL, actions, done, batch.shape[1], solver_table(),
                                  shared_scratch(), np.uint64(seed), batch, dealt)
         tally_hands(dealt, tally)
         batches.append(batch)

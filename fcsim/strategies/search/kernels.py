@@ -44,6 +44,7 @@ from fcsim.strategies.search.player import (
     FIRST_SHARE,
     MIN_FIRST,
     OBJECTIVE_COLUMNS,
+    REVEAL_SLOT,
     SETTLED_SE,
     Slot,
     candidate_actions,
@@ -52,6 +53,7 @@ from fcsim.strategies.search.player import (
 )
 from fcsim.strategies.search.rollout import O_SIZE, ROLLOUT_ERROR, score_outcomes
 from fcsim.strategies.search.worlds import (
+    FULL_REVEAL,
     cards_missing,
     copy_world,
     deal_hidden,
@@ -129,7 +131,7 @@ WORLDS_REAL_HANDS = 2  # every hand as it really is, the stock resampled
 
 @njit(cache=True)
 def evaluate(hand, pile, known, info, hidden, worlds: int, skill: float, evidence: float,
-             actions: np.ndarray, first_world: int, n_worlds: int, table, scratch,
+             reveal: float, actions: np.ndarray, first_world: int, n_worlds: int, table, scratch,
              seed: np.uint64, out: np.ndarray, hands_out: np.ndarray) -> bool:
     """Fill ``out[a, w - first_world]`` (``float64[A, W, O_SIZE]``, ``Outcome`` columns) for
     worlds ``first_world`` … ``first_world + n_worlds - 1`` of the search seeded ``seed``.
@@ -140,8 +142,9 @@ def evaluate(hand, pile, known, info, hidden, worlds: int, skill: float, evidenc
     from the unseen cards (``skill``, ``evidence``: see
     :func:`~fcsim.strategies.search.worlds.deal_unseen`; ``hidden`` is never read), or
     read from an oracle's ``hidden``: the real state, or the real hands with the stock
-    resampled. ``hands_out`` (``int8[W, P, 56]``, or empty for none) gets every hand of
-    each world as dealt. Returns False, with the failed rollouts' rows set to
+    resampled (``reveal``: see :func:`~fcsim.strategies.search.worlds.deal_real_hands`).
+    ``hands_out`` (``int8[W, P, 56]``, or empty for none) gets every hand of each world
+    as dealt. Returns False, with the failed rollouts' rows set to
     ``ROLLOUT_ERROR``, if the policy made an illegal move.
     """
     seat = info[Info.SEAT]
@@ -159,7 +162,7 @@ def evaluate(hand, pile, known, info, hidden, worlds: int, skill: float, evidenc
         if worlds == WORLDS_REAL:
             deal_hidden(base_state, hidden, info, world_rng)
         elif worlds == WORLDS_REAL_HANDS:
-            deal_real_hands(base_state, hidden, info, world_rng)
+            deal_real_hands(base_state, hidden, info, world_rng, reveal)
         else:
             deal_unseen(base_state, unseen, known, info, world_rng, skill, evidence, table,
                         scratch)
@@ -207,18 +210,21 @@ def search_decision(hand, pile, known, info, hidden, params, table, scratch, rng
     out = np.empty((actions.shape[0], n_worlds, O_SIZE), dtype=np.float64)
     seed = next_u64(rng)
     skill, evidence = params[Slot.skill], params[Slot.evidence]
+    # only the hands oracle's parameters go on past the search's
+    reveal = params[REVEAL_SLOT] if worlds == WORLDS_REAL_HANDS else FULL_REVEAL
     column = OBJECTIVE_COLUMNS[int(params[Slot.objective])]
     first = max(MIN_FIRST, n_worlds // FIRST_SHARE)
     if first >= n_worlds:
         first = n_worlds
     no_hands = np.zeros((0, 0, 0), dtype=np.int8)  # the hands dealt are not wanted
-    if not evaluate(hand, pile, known, info, hidden, worlds, skill, evidence, actions, 0,
-                    first, table, scratch, seed, out[:, :first], no_hands):
+    if not evaluate(hand, pile, known, info, hidden, worlds, skill, evidence, reveal, actions,
+                    0, first, table, scratch, seed, out[:, :first], no_hands):
         return anchor
     done = first
     if done < n_worlds and not settled(out[:, :done, column], SETTLED_SE):
-        if not evaluate(hand, pile, known, info, hidden, worlds, skill, evidence, actions,
-                        done, n_worlds - done, table, scratch, seed, out[:, done:], no_hands):
+        if not evaluate(hand, pile, known, info, hidden, worlds, skill, evidence, reveal,
+                        actions, done, n_worlds - done, table, scratch, seed, out[:, done:],
+                        no_hands):
             return anchor
         done = n_worlds
     return actions[choose(out[:, :done, column], params[Slot.confidence])]

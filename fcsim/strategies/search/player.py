@@ -65,6 +65,13 @@ PARAMS = (
           integer=False, strategy=True),
 )
 Slot = param_slots("SearchSlot", PARAMS)
+# ANALYSIS ONLY: ``search_hands_oracle``'s own parameter, after the search's (it reads the
+# search's in their slots); a fair search has no hidden cards to reveal.
+REVEAL = Param("reveal", 1, "the chance that each opponent card its seat has not shown is, "
+               "in a world, the card really held; the others are dealt with the stock "
+               "(1: every hand as it is; 0: the fair search's uniform worlds)",
+               integer=False, low=0, high=1)
+REVEAL_SLOT = len(Slot)  # the numeric parameters come first in the vector
 
 FIRST_SHARE = 4  # the first look is after worlds / FIRST_SHARE worlds (MIN_FIRST at least)…
 MIN_FIRST = 8

@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from fcsim.core.cards import COPIES, JOKER, N_JOKERS, N_KINDS, wild_rank
+from fcsim.core.cards import COPIES, DECK_SIZE, JOKER, N_JOKERS, N_KINDS, wild_rank
 from fcsim.core.records import Score
 from fcsim.core.rng import randbelow, shuffle, uniform
 from fcsim.core.rules import DEFAULT_TURN_CAP, Rule
@@ -56,6 +56,7 @@ from fcsim.strategies.lookahead import unseen_counts
 
 MAX_TRIES = 32  # draws a skilled opponent's hand is the best of, at most
 EVIDENCE_TRIES = 8  # draws an opponent's hand is resampled from by its history
+FULL_REVEAL = 1.0  # deal_real_hands' reveal: every hand as it is (sampled worlds ignore it)
 
 state_sizes = njit(_sizes)  # the state layout's array lengths, in compiled code
 
@@ -356,13 +357,43 @@ def deal_hidden(state: GameState, hidden: np.ndarray, info: np.ndarray, rng: np.
 
 
 @njit(cache=True)
-def deal_real_hands(state: GameState, hidden: np.ndarray, info: np.ndarray, rng: np.ndarray
-                    ) -> None:
+def deal_real_hands(state: GameState, hidden: np.ndarray, info: np.ndarray, rng: np.ndarray,
+                    reveal: float) -> None:
     """A world with every hand as it really is (an oracle's ``hidden``) and the stock
     resampled: the cards in no hand and not on the pile, shuffled with ``rng`` — what a
-    perfect reading of the opponents' hands could know, and no more."""
-    _real_hands(state, hidden, info)
-    _shuffled_stock(state, rng)
+    perfect reading of the opponents' hands could know, and no more.
+
+    With ``reveal`` below 1 the reading is partial: each opponent card its seat has not
+    shown is kept as it is with chance ``reveal`` (one :func:`~fcsim.core.rng.uniform`
+    draw per card, seat by seat, in kind order); the cards not kept are shuffled with the
+    stock's and refill the hands in seat order, the rest the stock. At 0 every world is
+    dealt as uniformly as a fair search's.
+    """
+    if reveal >= FULL_REVEAL:
+        _real_hands(state, hidden, info)
+        _shuffled_stock(state, rng)
+        return
+    players, seat = info[Info.PLAYERS], info[Info.SEAT]
+    for s in range(players):
+        if s == seat:
+            continue
+        row = state.hands[s]
+        row[:] = state.known[s]
+        for k in range(N_KINDS):
+            for _ in range(hidden[s, k] - state.known[s, k]):
+                if uniform(rng) < reveal:
+                    row[k] += 1
+    left = np.empty(DECK_SIZE, dtype=np.int8)
+    n_left = _cards_in_no_hand(state, left)
+    shuffle(rng, left, n_left)
+    at = 0
+    for s in range(players):
+        if s == seat:
+            continue
+        for _ in range(info[I_HAND_SIZES + s] - state.hands[s].sum()):
+            state.hands[s, left[at]] += 1
+            at += 1
+    state.stock[: n_left - at] = left[at:n_left]
 
 
 @njit(cache=True)
@@ -374,8 +405,9 @@ def _real_hands(state: GameState, hidden: np.ndarray, info: np.ndarray) -> None:
 
 
 @njit(cache=True)
-def _shuffled_stock(state: GameState, rng: np.ndarray) -> None:
-    """The stock: the cards in no hand and not on the pile, in kind order, shuffled."""
+def _cards_in_no_hand(state: GameState, out: np.ndarray) -> int:
+    """Write the cards in no hand and not on the pile to ``out``, in kind order; return
+    their number."""
     left = np.empty(N_KINDS, dtype=np.int64)
     for k in range(N_KINDS):
         left[k] = COPIES
@@ -388,12 +420,18 @@ def _shuffled_stock(state: GameState, rng: np.ndarray) -> None:
     at = 0
     for k in range(N_KINDS):
         for _ in range(left[k]):
-            state.stock[at] = k
+            out[at] = k
             at += 1
-    shuffle(rng, state.stock, at)
+    return at
 
 
-__all__ = ["EVIDENCE_TRIES", "MAX_TRIES", "cards_missing", "copy_world", "deal_hidden",
-           "deal_real_hands", "deal_unseen", "deck_copies", "evidence_weight",
-           "history_cards", "new_world", "seen_part", "turns_played", "unseen_cards",
-           "weighted_choice"]
+@njit(cache=True)
+def _shuffled_stock(state: GameState, rng: np.ndarray) -> None:
+    """The stock: the cards in no hand and not on the pile, in kind order, shuffled."""
+    shuffle(rng, state.stock, _cards_in_no_hand(state, state.stock))
+
+
+__all__ = ["EVIDENCE_TRIES", "FULL_REVEAL", "MAX_TRIES", "cards_missing", "copy_world",
+           "deal_hidden", "deal_real_hands", "deal_unseen", "deck_copies",
+           "evidence_weight", "history_cards", "new_world", "seen_part", "turns_played",
+           "unseen_cards", "weighted_choice"]

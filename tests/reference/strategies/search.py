@@ -206,6 +206,36 @@ def real_hands_world(view: View, gen: Xoshiro256) -> tuple[list[list[int]], list
     return hands, stock
 
 
+def read_hands_world(view: View, gen: Xoshiro256, reveal: float
+                     ) -> tuple[list[list[int]], list[int]]:
+    """:func:`real_hands_world` when ``reveal`` is 1. Below it, each opponent card its seat
+    has not shown is kept as it is if a uniform draw (seat by seat, in kind order) falls
+    below ``reveal``; the cards in no hand and not on the pile, in kind order, shuffled
+    by ``gen``, refill the hands in seat order, and the rest is the stock."""
+    if reveal >= 1:
+        return real_hands_world(view, gen)
+    hands = []
+    for seat in range(view.players):
+        if seat == view.seat:
+            hands.append(list(view.hand))
+            continue
+        kept = list(view.known[seat].elements())
+        not_shown = Counter(view.hands[seat]) - view.known[seat]
+        kept += [k for k in sorted(not_shown.elements()) if gen.uniform() < reveal]
+        hands.append(kept)
+    left = Counter(int(k) for k in full_deck())
+    for cards in (*hands, view.pile):
+        left.subtract(cards)
+    pool = sorted(left.elements())
+    gen.shuffle(pool)
+    at = 0
+    for seat in range(view.players):
+        need = len(view.hands[seat]) - len(hands[seat])
+        hands[seat] += pool[at : at + need]
+        at += need
+    return hands, pool[at:]
+
+
 @dataclass(frozen=True)
 class Forced:
     """The deciding seat's own turn: its move, the rollout policy for the rest of it."""

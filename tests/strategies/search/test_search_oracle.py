@@ -1,10 +1,12 @@
-"""``search_oracle``'s parameters: the search's, in the same slots (its decision reads them
-there), with the real world as the one world it needs."""
+"""The search oracles' parameters: the search's, in the same slots (their decisions read
+them there), with the real world as the one world ``search_oracle`` needs, and
+``search_hands_oracle``'s own ``reveal`` after them."""
 
 from __future__ import annotations
 
 from fcsim.strategies import parse_strategy
 from fcsim.strategies.search.oracle import CHANGED, MEASURED
+from fcsim.strategies.search.player import REVEAL_SLOT
 
 
 def test_the_oracle_keeps_the_search_s_parameter_slots() -> None:
@@ -20,9 +22,12 @@ def test_the_oracle_keeps_the_search_s_parameter_slots() -> None:
 def test_the_hands_oracle_keeps_the_search_s_parameter_slots_and_is_labelled() -> None:
     search = parse_strategy("search").family
     hands = parse_strategy("search_hands_oracle").family
-    assert [p.name for p in hands.params] == [p.name for p in search.params]
+    # the search's parameters in their slots, then the oracle's own: its reading's share
+    assert [p.name for p in hands.params] == [p.name for p in search.params] + ["reveal"]
     assert [p.default for p in hands.params if p.name not in MEASURED] == [
-        p.default for p in search.params if p.name not in MEASURED]
+        p.default for p in search.params if p.name not in MEASURED] + [1]
+    assert hands.param("reveal") == REVEAL_SLOT
+    assert "reveal" not in {p.name for p in search.params}  # a fair search reads no hands
     assert hands.oracle and hands.description.startswith("ANALYSIS ONLY")
     for name in ("skill", "evidence"):
         assert "no effect" in hands.params[hands.param(name)].help

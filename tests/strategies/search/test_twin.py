@@ -51,6 +51,10 @@ from tests.strategies.positions import (
     ("search_hands_oracle:worlds=8,confidence=0", DRAW, 16, {}),
     ("search_hands_oracle:worlds=8,confidence=0.5", DISCARD, 16,
      {"short_stock_share": 0.3, "unshown_stock_share": 0.3}),
+    # … and a partial reading of them: each card not shown kept with a chance
+    ("search_hands_oracle:worlds=8,confidence=0,reveal=0.5", DRAW, 12, {}),
+    ("search_hands_oracle:worlds=8,confidence=0,reveal=0.3", DISCARD, 12,
+     {"short_stock_share": 0.3}),
 ])
 def test_decisions_match_the_twin(spec: str, stage: str, count: int, options: dict) -> None:
     assert disagreements(spec, stage, seed=93, count=count, **options) == []
