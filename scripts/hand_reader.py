@@ -30,19 +30,16 @@ from __future__ import annotations
 import argparse
 
 import numpy as np
+from oracle_views import oracle_views
 from sklearn.ensemble import HistGradientBoostingRegressor
 
-import fcsim
-from fcsim.core.cards import DECK_SIZE, JOKER, N_KINDS, N_RANKS, card_points
-from fcsim.core.state import state_views
+from fcsim.core.cards import JOKER, N_KINDS, N_RANKS, card_points
 from fcsim.core.view import (
     I_DISCARDED,
     I_HAND_SIZES,
     I_PASSED,
     I_TAKEN,
     Info,
-    reveal,
-    view_arrays,
 )
 from fcsim.strategies.lookahead import unseen_counts
 from fcsim.strategies.search.worlds import turns_played
@@ -84,23 +81,12 @@ def read_views(table: str, players: int, seed: int, games: int, every: int) -> l
     """(features, unshown counts, copies unseen, unshown cards) per opponent and view of
     every ``every``-th decision of ``games`` games of ``table`` in every seat."""
     rows = []
-    agent = fcsim.agent(table)
-    decision = 0
-    for g in range(games):
-        game = fcsim.Game(players=players, seed=seed, game=g)
-        hidden = np.full((players + 1, DECK_SIZE), -1, dtype=np.int8)
-        while not game.over:
-            if game.phase == "draw":  # an oracle's hidden cards are revealed as a turn starts
-                reveal(state_views(game.data), hidden)
-            if decision % every == 0:
-                hand, pile, known, info = view_arrays(game.data)
-                for seat in range(players):
-                    unshown = hidden[seat, :N_KINDS].astype(np.int64) - known[seat]
-                    if seat != info[Info.SEAT] and unshown.sum() > 0:
-                        x, unseen, need = kind_features(hand, pile, known, info, seat)
-                        rows.append((x, unshown, unseen, need))
-            decision += 1
-            game.step(agent(game.view()))
+    for view in oracle_views(table, players, seed, games, every):
+        hand, pile, known, info = view.arrays
+        for seat in range(players):
+            if view.unshown[seat].sum() > 0:
+                x, unseen, need = kind_features(hand, pile, known, info, seat)
+                rows.append((x, view.unshown[seat], unseen, need))
     return rows
 
 

@@ -23,12 +23,12 @@ from __future__ import annotations
 import argparse
 
 import numpy as np
+from oracle_views import oracle_views
 
-import fcsim
-from fcsim.core.cards import DECK_SIZE, N_KINDS
-from fcsim.core.state import shared_scratch, state_views
+from fcsim.core.cards import N_KINDS
+from fcsim.core.state import shared_scratch
 from fcsim.core.tables import solver_table
-from fcsim.core.view import DRAW_STOCK, Info, reveal, view_arrays
+from fcsim.core.view import DRAW_STOCK, Info
 from fcsim.strategies.search.bind import bound_module
 from fcsim.strategies.search.rollout import O_SIZE
 from fcsim.strategies.search.worlds import FULL_REVEAL
@@ -67,29 +67,15 @@ def main() -> None:
     models |= {f"reveal={share}": (kernels.WORLDS_REAL_HANDS, 0.0, 0.0, share)
                for share in REVEALS}
     matched = dict.fromkeys(models, 0)
-    cards = views = decision = 0
-    agent = fcsim.agent(args.table)
-    for g in range(args.games):
-        game = fcsim.Game(players=args.players, seed=args.seed, game=g)
-        hidden = np.full((args.players + 1, DECK_SIZE), -1, dtype=np.int8)
-        while not game.over:
-            if game.phase == "draw":  # an oracle's hidden cards are revealed as a turn starts
-                reveal(state_views(game.data), hidden)
-            arrays = view_arrays(game.data)
-            known, seat = arrays[2], arrays[3][Info.SEAT]
-            unshown = hidden[: args.players, :N_KINDS].astype(np.int64) - known
-            unshown[seat] = 0
-            if decision % args.every == 0 and unshown.sum() > 0:
-                views += 1
-                cards += args.worlds * int(unshown.sum())
-                for name, (mode, skill, evidence, share) in models.items():
-                    hands = dealt_hands(kernels, arrays, game.phase == "draw", hidden,
-                                        args.worlds, mode, skill, evidence, share,
-                                        1000 * decision)
-                    dealt = hands.astype(np.int64) - known
-                    matched[name] += int(np.minimum(dealt, unshown).sum())
-            decision += 1
-            game.step(agent(game.view()))
+    cards = views = 0
+    for view in oracle_views(args.table, args.players, args.seed, args.games, args.every):
+        views += 1
+        cards += args.worlds * int(view.unshown.sum())
+        for name, (mode, skill, evidence, share) in models.items():
+            hands = dealt_hands(kernels, view.arrays, view.drawing, view.hidden, args.worlds,
+                                mode, skill, evidence, share, 1000 * view.decision)
+            dealt = hands.astype(np.int64) - view.arrays[2]
+            matched[name] += int(np.minimum(dealt, view.unshown).sum())
     uniform = matched["uniform"] / cards
     for name, hits in matched.items():
         share = hits / cards
