@@ -16,8 +16,8 @@ hand is resampled by the likelihood of the seat's public history).
 A world is laid out for the round being played only (``rules[Rule.ROUNDS]`` is that round),
 which is all a rollout to the end of the round needs. The rules a view does not carry
 (the turn cap) are the defaults. Analysis only, from an oracle's ``hidden``: *real*
-worlds are the real state; *real-hands* worlds hold every hand as it is and a resampled
-stock.
+worlds are the real state; *real-hands* worlds hold every hand as it is (or, with a
+``reveal`` below 1, each unshown card as it is with that chance) and a resampled stock.
 """
 
 from __future__ import annotations
