@@ -30,7 +30,7 @@ from __future__ import annotations
 import argparse
 
 import numpy as np
-from oracle_views import oracle_views
+from oracle_views import add_view_options, oracle_views
 from sklearn.ensemble import HistGradientBoostingRegressor
 
 from fcsim.core.cards import JOKER, N_KINDS, N_RANKS, card_points
@@ -107,13 +107,10 @@ def match_share(rows: list[tuple], weights: list[np.ndarray], worlds: int,
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--table", default="learned", help="the strategy every seat plays")
-    parser.add_argument("--players", type=int, default=4)
+    add_view_options(parser, "hands dealt per view")
     parser.add_argument("--train-games", type=int, default=40)
     parser.add_argument("--test-games", type=int, default=10)
     parser.add_argument("--seed", type=int, default=203)
-    parser.add_argument("--worlds", type=int, default=4, help="hands dealt per view")
-    parser.add_argument("--every", type=int, default=3, help="read every n-th decision")
     args = parser.parse_args()
     train = read_views(args.table, args.players, args.seed, args.train_games, args.every)
     test = read_views(args.table, args.players, args.seed + 1, args.test_games, args.every)

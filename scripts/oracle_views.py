@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Iterator
 from typing import NamedTuple
 
@@ -24,6 +25,15 @@ class OracleView(NamedTuple):
     drawing: bool
     hidden: np.ndarray
     unshown: np.ndarray
+
+
+def add_view_options(parser: argparse.ArgumentParser, worlds_help: str) -> None:
+    """The options both probes read their views by: the table, its size, the worlds dealt
+    per view and which decisions are read."""
+    parser.add_argument("--table", default="learned", help="the strategy every seat plays")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--worlds", type=int, default=4, help=worlds_help)
+    parser.add_argument("--every", type=int, default=3, help="read every n-th decision")
 
 
 def oracle_views(table: str, players: int, seed: int, games: int, every: int

@@ -23,7 +23,7 @@ from __future__ import annotations
 import argparse
 
 import numpy as np
-from oracle_views import oracle_views
+from oracle_views import add_view_options, oracle_views
 
 from fcsim.core.cards import N_KINDS
 from fcsim.core.state import shared_scratch
@@ -54,12 +54,9 @@ def dealt_hands(kernels, arrays, drawing: bool, hidden: np.ndarray, worlds: int,
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--table", default="learned", help="the strategy every seat plays")
-    parser.add_argument("--players", type=int, default=4)
+    add_view_options(parser, "worlds per view and model")
     parser.add_argument("--games", type=int, default=6)
     parser.add_argument("--seed", type=int, default=202)
-    parser.add_argument("--worlds", type=int, default=4, help="worlds per view and model")
-    parser.add_argument("--every", type=int, default=3, help="read every n-th decision")
     args = parser.parse_args()
     kernels = bound_module("greedy", "aware")
     models = {name: (kernels.WORLDS_SAMPLED, skill, evidence, FULL_REVEAL)
