@@ -33,6 +33,7 @@ from fcsim.core.state import (
     S_ROUND,
     S_SEAT,
     S_STOCK,
+    GameState,
     StateData,
     finish_round,
     lend,
@@ -150,6 +151,17 @@ def seat_info(data: StateData, seat: int) -> np.ndarray:
 
 
 @njit(cache=True)
+def _deal(state: GameState, unseen: np.ndarray, known: np.ndarray, info: np.ndarray,
+          seed: np.uint64, table: np.ndarray, scratch: np.ndarray) -> None:
+    """Deal ``state`` the ``unseen`` cards uniformly by ``seed`` (the search's
+    :func:`~fcsim.strategies.search.worlds.deal_unseen`) and re-seed its play stream."""
+    rng = np.empty(4, dtype=np.uint64)
+    seed_state(rng, seed)
+    deal_unseen(state, unseen, known, info, rng, 0.0, 0.0, table, scratch)
+    seed_state(state.rng, seed + np.uint64(1))
+
+
+@njit(cache=True)
 def resample(data: StateData, seat: int, seed: np.uint64, table: np.ndarray,
              scratch: np.ndarray) -> bool:
     """Deal ``data`` a world ``seat`` cannot tell from it (in place): the other hands
@@ -164,10 +176,7 @@ def resample(data: StateData, seat: int, seed: np.uint64, table: np.ndarray,
     unseen = unseen_cards(hand, pile, known, info)
     if cards_missing(known, info) != unseen.shape[0]:
         return False
-    rng = np.empty(4, dtype=np.uint64)
-    seed_state(rng, seed)
-    deal_unseen(state, unseen, known, info, rng, 0.0, 0.0, table, scratch)
-    seed_state(state.rng, seed + np.uint64(1))
+    _deal(state, unseen, known, info, seed, table, scratch)
     return True
 
 
@@ -181,10 +190,7 @@ def world_from_view(world: StateData, hand: np.ndarray, pile: np.ndarray, known:
     if cards_missing(known, info) != unseen.shape[0]:
         return False
     state = seen_part(world, hand, pile, known, info)
-    rng = np.empty(4, dtype=np.uint64)
-    seed_state(rng, seed)
-    deal_unseen(state, unseen, known, info, rng, 0.0, 0.0, table, scratch)
-    seed_state(state.rng, seed + np.uint64(1))
+    _deal(state, unseen, known, info, seed, table, scratch)
     return True
 
 
