@@ -2,7 +2,7 @@
 (root seed, game index), so any chunking on any number of workers replays the same games.
 
 The generator is xoshiro256** (Blackman & Vigna), seeded by splitmix64. Its state is a
-``uint64[4]`` array passed explicitly to every kernel that needs randomness; nothing in
+``uint64[STATE_WORDS]`` array passed explicitly to every kernel that needs randomness; nothing in
 fcsim uses global random state.
 """
 
@@ -12,6 +12,7 @@ import numpy as np
 from numba import njit
 
 MAX_SEED = 2**64 - 1  # seeds and game indices are uint64
+STATE_WORDS = 4  # a generator's state: xoshiro256**'s four 64-bit words
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
@@ -37,9 +38,10 @@ def game_seed(root_seed: np.uint64, game_index: np.uint64) -> np.uint64:
 
 @njit(cache=True)
 def seed_state(state: np.ndarray, seed: np.uint64) -> None:
-    """Fill ``state`` (``uint64[4]``) from ``seed`` with four successive splitmix64 outputs."""
+    """Fill ``state`` (``uint64[STATE_WORDS]``) from ``seed`` with successive splitmix64
+    outputs."""
     x = np.uint64(seed)
-    for i in range(4):
+    for i in range(STATE_WORDS):
         state[i] = splitmix64(x)
         x = x + _GOLDEN
 
@@ -90,7 +92,7 @@ def shuffle(state: np.ndarray, items: np.ndarray, n: int) -> None:
 
 def new_state(seed: int) -> np.ndarray:
     """A fresh generator state seeded from ``seed`` (Python convenience)."""
-    state = np.zeros(4, dtype=np.uint64)
+    state = np.zeros(STATE_WORDS, dtype=np.uint64)
     seed_state(state, np.uint64(seed % 2**64))
     return state
 

@@ -63,7 +63,7 @@ from fcsim.core.events import (
     write_turn_details,
 )
 from fcsim.core.records import RoundInfo, Score
-from fcsim.core.rng import seed_state, shuffle, stream_seed
+from fcsim.core.rng import STATE_WORDS, seed_state, shuffle, stream_seed
 from fcsim.core.rules import FACE_VALUE, R_SIZE, Rule, RuleSet
 from fcsim.core.solver import best_discard_kernel, new_scratch, penalty_memo
 
@@ -200,7 +200,7 @@ def _sizes(players: int, rounds: int) -> tuple[int, int]:
 
 STREAM_SEED = 0  # streams[STREAM_SEED]: the game seed
 STREAM_RNG = 1  # streams[STREAM_RNG:STREAMS_SIZE]: the play stream's xoshiro256** state
-STREAMS_SIZE = STREAM_RNG + 4
+STREAMS_SIZE = STREAM_RNG + STATE_WORDS
 
 
 def state_views(data: StateData) -> GameState:
@@ -334,7 +334,7 @@ def begin_round(state: GameState, trace: np.ndarray, row: int) -> int:
     r = sc[Scalar.ROUND] + 1
     n = wild_rank(r)
     dealer = (r - 1) % players
-    deal_rng = np.empty(4, dtype=np.uint64)
+    deal_rng = np.empty(STATE_WORDS, dtype=np.uint64)
     seed_state(deal_rng, stream_seed(state.seed[0], r))
     stock_len = _deal(state.stock, state.hands, deal_rng, n, dealer) - 1
     state.pile[0] = state.stock[stock_len]

@@ -25,7 +25,7 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts
 
 from fcsim.core.cards import format_card
-from fcsim.core.rng import next_u64, seed_state
+from fcsim.core.rng import STATE_WORDS, next_u64, seed_state
 from fcsim.core.rules import RuleSet
 from fcsim.core.state import copy_state, new_state, state_views
 from fcsim.core.view import I_ALL_WILD, I_GO_OUT_BONUS, View
@@ -64,7 +64,7 @@ class FcsimBot(pyspiel.Bot):
                                      f"as a bot on a player's view")
         self.strategy, self.player = strategy, int(player)
         self._seed = int(seed)
-        self._rng = np.zeros(4, np.uint64)
+        self._rng = np.zeros(STATE_WORDS, np.uint64)
         self.restart_at(None)
 
     def step(self, state: FiveCrownsState) -> int:

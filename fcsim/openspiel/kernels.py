@@ -23,7 +23,7 @@ from numba import njit
 
 from fcsim.core.cards import DECK_SIZE, wild_rank
 from fcsim.core.events import TRACE_WIDTH
-from fcsim.core.rng import randbelow, seed_state
+from fcsim.core.rng import STATE_WORDS, randbelow, seed_state
 from fcsim.core.rules import R_PLAYERS
 from fcsim.core.state import (
     PHASE_DISCARD,
@@ -155,7 +155,7 @@ def _deal(state: GameState, unseen: np.ndarray, known: np.ndarray, info: np.ndar
           seed: np.uint64, table: np.ndarray, scratch: np.ndarray) -> None:
     """Deal ``state`` the ``unseen`` cards uniformly by ``seed`` (the search's
     :func:`~fcsim.strategies.search.worlds.deal_unseen`) and re-seed its play stream."""
-    rng = np.empty(4, dtype=np.uint64)
+    rng = np.empty(STATE_WORDS, dtype=np.uint64)
     seed_state(rng, seed)
     deal_unseen(state, unseen, known, info, rng, 0.0, 0.0, table, scratch)
     seed_state(state.rng, seed + np.uint64(1))

@@ -22,7 +22,7 @@ from numba import njit
 from fcsim.core.borrow import borrow
 from fcsim.core.cards import wild_rank
 from fcsim.core.events import TRACE_WIDTH
-from fcsim.core.rng import next_u64, seed_state
+from fcsim.core.rng import STATE_WORDS, next_u64, seed_state
 from fcsim.core.state import (
     OK,
     PHASE_DRAW,
@@ -152,7 +152,7 @@ def evaluate(hand, pile, known, info, hidden, worlds: int, skill: float, evidenc
     work = new_world(info)
     base_state = seen_part(base, hand, pile, known, info)
     unseen = unseen_cards(hand, pile, known, info)
-    world_rng = np.empty(4, dtype=np.uint64)
+    world_rng = np.empty(STATE_WORDS, dtype=np.uint64)
     step_info = np.zeros(INFO_SIZE, dtype=np.int64)
     no_trace = np.zeros((0, TRACE_WIDTH), dtype=np.int16)
     params = ROLLOUT_PARAMS.copy()  # a constant is read-only; decisions take a plain array
