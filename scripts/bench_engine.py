@@ -8,7 +8,8 @@ Prints one stable line per table:
 Each table's strategy has its parameters pinned (``SPECS``), whatever the defaults.
 Times are CPU time of the measuring process (``time.process_time``) after a warm-up game.
 ``--scale`` multiplies every table's game count (e.g. 0.1 for a quick look); ``--tables
-greedy,random`` measures only those.
+greedy,random`` measures only those; ``--spec SPEC`` (repeatable) adds a table of 4 x
+``SPEC`` as written, e.g. ``learned:take_margin=0,candidates=3`` (``SPEC_GAMES`` games).
 
 ``--against REF`` measures this checkout side by side with git ref ``REF`` in one run:
 ``REF`` is checked out in a temporary ``git worktree``, each side is measured by its own
@@ -52,13 +53,15 @@ SPECS = {"random": "random", "greedy": "greedy:take_margin=0",
          "expected": "expected:take_margin=0,candidates=3",
          "aware": "aware:take_margin=0,candidates=4,feed_weight=3,danger_turns=3,urgency=0.5",
          "learned": "learned:take_margin=0,candidates=5"}  # the shipped model
+SPEC_GAMES = 300  # games of a --spec table (times --scale)
 PLAYERS = 4
 ROOT = Path(__file__).resolve().parent.parent
 CURRENT = "current"
 
 
 def measure(name: str, games: int, seed: int) -> tuple[float, float]:
-    """Games per second (CPU time) and turns per round of ``games`` games of 4 x ``name``.
+    """Games per second (CPU time) and turns per round of ``games`` games of 4 x ``name``
+    (a table of ``TABLES``, played as ``SPECS`` pins it, or a strategy spec as written).
 
     Uses only what every version of fcsim has (``play_games``, ``parse_strategy``), so a
     worker runs it on an older checkout too.
@@ -71,7 +74,7 @@ def measure(name: str, games: int, seed: int) -> tuple[float, float]:
     from fcsim.strategies import parse_strategy
 
     rules = RuleSet(players=PLAYERS)
-    strategies = [parse_strategy(SPECS[name])]
+    strategies = [parse_strategy(SPECS.get(name, name))]
     seeds = np.array([game_seed(np.uint64(seed), np.uint64(g)) for g in range(games)],
                      dtype=np.uint64)
     seating = np.zeros((games, rules.players), dtype=np.int8)
@@ -186,6 +189,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--tables", default=",".join(TABLES),
                         help="comma-separated strategies, one table of 4 each")
+    parser.add_argument("--spec", action="append", default=[], metavar="SPEC",
+                        help="also a table of 4 x SPEC as written (repeatable)")
     parser.add_argument("--against", metavar="REF", help="git ref to compare with")
     parser.add_argument("--passes", type=int, default=5, help="passes per side (--against)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
@@ -195,12 +200,13 @@ def main() -> None:
         return
     names = [t.strip() for t in args.tables.split(",") if t.strip()]
     unknown = [t for t in names if t not in TABLES]
-    if unknown or not names:
+    if unknown or not (names or args.spec):
         parser.error(f"--tables: unknown table {unknown[0] if unknown else ''!r}; "
                      f"known: {', '.join(TABLES)}")
     if args.passes < 1:
         parser.error("--passes must be at least 1")
     tables = {t: max(1, int(TABLES[t] * args.scale)) for t in names}
+    tables.update((spec, max(1, int(SPEC_GAMES * args.scale))) for spec in args.spec)
     if args.against:
         # a terminated run still removes its worktree and stops its workers
         signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
