@@ -256,7 +256,6 @@ def _games_section(lf: pl.LazyFrame, folders: Sequence[Path], metas: Sequence[di
          for p in pages])
 
 
-
 def _markdown(title: str, header: list[str], sections: list[Section]) -> str:
     lines = [f"# {title}", "", *[f"- {line}" for line in header]]
     for section in sections:

@@ -107,8 +107,6 @@ LABEL = "label"  # outcome: the seat's round penalty less the other seats' mean;
 # that, less its mean over the position's candidates; a draw: the pile's less the stock's
 
 
-
-
 class PositionsError(FcsimError, ValueError):
     """A positions chunk that does not belong to the run, or a replay that diverged."""
 

@@ -155,7 +155,6 @@ def test_tune_without_optuna_says_how_to_install_it(tmp_path, monkeypatch) -> No
     assert not out.exists()
 
 
-
 def test_ctrl_c_keeps_finished_trials_and_resume_continues(tmp_path) -> None:
     pytest.importorskip("optuna")
     out = tmp_path / "tune"

@@ -155,7 +155,6 @@ def test_dask_local_cluster_writes_the_same_rows(reference, tmp_path):
     assert rows(out).equals(rows(reference))
 
 
-
 def start(out: Path) -> subprocess.Popen:
     """``python -m fcsim simulate`` in the background, once it has written a chunk."""
     command = [sys.executable, "-m", "fcsim", *LONG, "--seed", "3", "--workers", "2",

@@ -112,6 +112,8 @@ def _double(values):
 
 
 _double_late = late_linked(_double, types.UniTuple(types.int64, 2)(types.int64[::1]))
+
+
 @njit
 def _halve(values):
     return values[0] // 2, values.size
