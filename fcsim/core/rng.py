@@ -74,9 +74,15 @@ def randbelow(state: np.ndarray, n: int) -> int:
 
 
 @njit(cache=True)
+def unit_double(x: np.uint64) -> float:
+    """The double in ``[0, 1)`` of a 64-bit output ``x``: ``(x >> 11) * 2**-53`` (exact)."""
+    return float(x >> _FLOAT_SHIFT) * _FLOAT_UNIT
+
+
+@njit(cache=True)
 def uniform(state: np.ndarray) -> float:
-    """A uniform double in ``[0, 1)``: ``(next_u64() >> 11) * 2**-53`` (exact)."""
-    return float(next_u64(state) >> _FLOAT_SHIFT) * _FLOAT_UNIT
+    """A uniform double in ``[0, 1)`` from the next output (:func:`unit_double`)."""
+    return unit_double(next_u64(state))
 
 
 @njit(cache=True)

@@ -43,7 +43,7 @@ from numba import njit
 from fcsim.core.cards import DECK_SIZE, N_KINDS
 from fcsim.core.engine import decision_tables, seat_move
 from fcsim.core.events import TRACE_WIDTH
-from fcsim.core.rng import stream_seed
+from fcsim.core.rng import stream_seed, unit_double
 from fcsim.core.solver import new_scratch, penalty_memo
 from fcsim.core.state import (
     OK,
@@ -115,8 +115,7 @@ class PositionsError(FcsimError, ValueError):
 def _keep(seed: np.uint64, stream: int, decision: int, share: float) -> bool:
     """Whether the ``decision``-th discard (or draw: ``stream``) of the game of ``seed``
     is recorded."""
-    draw = stream_seed(seed ^ np.uint64(stream), decision) >> np.uint64(11)
-    return draw * (1.0 / 9007199254740992.0) < share
+    return unit_double(stream_seed(seed ^ np.uint64(stream), decision)) < share
 
 
 @njit(cache=True)
