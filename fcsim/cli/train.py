@@ -74,13 +74,19 @@ def _progress(label: str, unit: str) -> Progress:
 @click.option("--check-deals", type=click.IntRange(0, MAX_GAMES), default=100,
               show_default=True, help="Fresh deals of the strength check: the new model "
                                       "against the lineup's first strategy (0: none).")
+@click.option("--pool", "pools", multiple=True, metavar="DIR",
+              type=click.Path(path_type=Path, file_okay=False),
+              help="Fit on the positions of this training folder too (repeatable): games "
+                   "of another table size or seed, labelled alike. The model then plays "
+                   "every table size it was fitted on.")
 @click.option("--workers", type=int, help="Local worker processes (default: all cores).")
 @click.option("--resume", is_flag=True, help="Complete the training in --out.")
 @click.option("--scheduler", metavar="tcp://HOST:PORT", help="Play on this Dask scheduler.")
 @click.option("--dask-local", type=int, metavar="N",
               help="Start a local Dask cluster of N workers and play on it.")
 def train_command(strategies, games, seed, out, players, rules, share, labels, candidates,
-                  hidden, epochs, check_deals, workers, resume, scheduler, dask_local) -> None:
+                  hidden, epochs, check_deals, pools, workers, resume, scheduler,
+                  dask_local) -> None:
     """Learn the value of a discard (and, with rollouts, of a draw) from self-play games
     and write OUT/model.npz, played by the strategy learned:model=OUT/model.npz.
 
@@ -88,7 +94,7 @@ def train_command(strategies, games, seed, out, players, rules, share, labels, c
     """
     from fcsim.learn.fit import fit
     from fcsim.learn.report import write_report
-    from fcsim.learn.training import GAMES, derive_positions, save_model
+    from fcsim.learn.training import GAMES, derive_positions, pooled_positions, save_model
     from fcsim.strategies.learned.model import FEATURES_ONLY, RELATIVE
 
     check_counts({}, scheduler, dask_local, workers)
@@ -102,6 +108,12 @@ def train_command(strategies, games, seed, out, players, rules, share, labels, c
     rules = replace(rules, players=players)
     seating = [listed[seat % len(listed)] for seat in range(players)]
     plan = make_plan(seating, rules, seed, games)
+    sampling = Sampling(share, labels, candidates)
+    pooled = [pooled_positions(folder, plan, sampling) for folder in pools]  # checked first
+    runs = [plan.metadata_json(), *(run.metadata_json() for _, run in pooled)]
+    if len(set(runs)) < len(runs):
+        raise InputError("--pool names a run twice, or the run of --out: its positions would "
+                         "count twice")
     try:
         folder = RunFolder.open(out / GAMES, plan, resume)
     except FolderBusyError as err:  # not bad input: another process is writing there
@@ -110,8 +122,8 @@ def train_command(strategies, games, seed, out, players, rules, share, labels, c
                           str(games), "--seed", str(seed), "--players", str(players),
                           *rule_words(rules), "--share", f"{share:g}", "--labels", labels,
                           *(["--candidates", str(candidates)] if labels == ROLLOUTS else []),
-                          "--hidden", str(hidden), "--epochs", str(epochs)])
-    sampling = Sampling(share, labels, candidates)
+                          "--hidden", str(hidden), "--epochs", str(epochs),
+                          *[word for folder in pools for word in ("--pool", str(folder))]])
     cluster = dask_cluster(scheduler, dask_local)
     try:
         say_set_aside(folder, folder.create())
@@ -128,6 +140,7 @@ def train_command(strategies, games, seed, out, players, rules, share, labels, c
             task = progress.add_task("positions", total=plan.games)
             paths = derive_positions(plan, out, sampling, workers or default_workers(),
                                      lambda n: progress.advance(task, n))
+        paths += [path for pooled_paths, _ in pooled for path in pooled_paths]
         rollouts = labels == ROLLOUTS  # the draws are recorded with rollouts only
         with _progress("fit", "epochs") as progress:
             task = progress.add_task("fit", total=epochs * (2 if rollouts else 1))
@@ -140,7 +153,8 @@ def train_command(strategies, games, seed, out, players, rules, share, labels, c
         click.echo(f"Interrupted: the games and the positions done are kept in {out}; run "
                    f"the same command with --resume to complete it.", err=True)
         sys.exit(INTERRUPTED)
-    model = save_model(out, result, plan, sampling, hidden, paths, command, draw)
+    model = save_model(out, result, plan, sampling, hidden, paths, command, draw,
+                       [run.players for _, run in pooled])
     check = _strength_check(out, listed[0], rules, seed, check_deals, workers)
     write_report(out, model, result, check, draw)
     click.echo(f"model: {out / 'model.npz'} (held-out error {result.held_out_loss[-1]:.1f}, "

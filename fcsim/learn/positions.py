@@ -423,16 +423,32 @@ def write_chunk(folder: Path, index: int, data: bytes) -> Path:
     return path
 
 
+_UNREADABLE = (OSError, ValueError, KeyError, pa.ArrowException)  # what a broken chunk raises
+
+
+def _read_chunk(path: Path) -> tuple[bytes, pq.FileMetaData, dict[str, Any]]:
+    """A chunk's bytes, Parquet footer and positions metadata (raises one of _UNREADABLE)."""
+    data = path.read_bytes()
+    footer = pq.ParquetFile(pa.BufferReader(data)).metadata
+    return data, footer, json.loads((footer.schema.to_arrow_schema().metadata or {})[META_KEY])
+
+
+def recorded_sampling(path: Path) -> Sampling | None:
+    """The sampling the positions chunk in ``path`` was derived with, or None if it is not
+    a readable positions chunk."""
+    try:
+        return Sampling(**_read_chunk(path)[2]["sampling"])
+    except (*_UNREADABLE, TypeError):
+        return None
+
+
 def check_chunk(path: Path, index: int, expected: dict[str, Any], games_file: Path
                 ) -> PositionsChunk | str:
     """The chunk in ``path`` if it is whole and derived from ``games_file`` of the same
     run, sampling and feature set; else why not (one line)."""
     try:
-        data = path.read_bytes()
-        parquet = pq.ParquetFile(pa.BufferReader(data))
-        footer = parquet.metadata
-        meta = json.loads((footer.schema.to_arrow_schema().metadata or {})[META_KEY])
-    except (OSError, ValueError, KeyError, pa.ArrowException):
+        data, footer, meta = _read_chunk(path)
+    except _UNREADABLE:
         return f"{path}: not a complete positions chunk"
     stored = (footer.metadata or {}).get(fmt.CHECKSUM_KEY)
     if not fmt.checksum_matches(data, stored):

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import replace
 from itertools import islice
 from multiprocessing import get_context
 from pathlib import Path
@@ -22,10 +23,12 @@ from typing import Any
 from fcsim import __version__
 from fcsim.learn.fit import FitResult
 from fcsim.learn.positions import (
+    PositionsError,
     check_chunk,
     chunk_checksum,
     derive_chunk,
     identity,
+    recorded_sampling,
     write_chunk,
 )
 from fcsim.learn.sampling import Sampling
@@ -38,6 +41,7 @@ from fcsim.runner.pool import (
     terminate_pool,
     watch_parent,
 )
+from fcsim.runner.store import stored_plan
 from fcsim.strategies.learned.model import DRAW, Model, load_model, new_metadata
 
 GAMES = "games"
@@ -70,6 +74,37 @@ def derive_positions(plan: RunPlan, out: Path, sampling: Sampling, workers: int 
         write_chunk(folder, index, data)
         on_chunk(_chunk_games(plan, index))
     return paths
+
+
+def pooled_positions(folder: Path, plan: RunPlan, sampling: Sampling
+                     ) -> tuple[list[Path], RunPlan]:
+    """The positions chunks of the training folder ``folder``, to fit on beside those of
+    ``plan``, and the run of its games: every chunk whole and derived from the folder's
+    own games, under ``plan``'s rules (at any table size), labelled as ``sampling`` labels
+    (its share may differ). Else a :class:`PositionsError` naming the folder and what is
+    wrong with it."""
+    pooled = stored_plan(folder / GAMES)
+    if pooled is None:
+        raise PositionsError(f"pooled folder {folder}: no training games in it (fcsim train "
+                             f"writes them to {GAMES}/)")
+    if replace(pooled.rules, players=plan.players) != plan.rules:
+        raise PositionsError(f"pooled folder {folder}: its games were played under other rules")
+    paths = [positions_folder(folder) / fmt.part_name(index)
+             for index in range(pooled.chunk_count)]
+    recorded = recorded_sampling(paths[0])
+    if recorded is None or (recorded.labels, recorded.rows_per_position) != (
+            sampling.labels, sampling.rows_per_position):
+        there = "none" if recorded is None else f"{recorded.labels}, {recorded.candidates}"
+        raise PositionsError(f"pooled folder {folder}: its positions are not labelled as this "
+                             f"run's (labels and candidates: {there} there, "
+                             f"{sampling.labels}, {sampling.candidates} here)")
+    expected = identity(pooled, recorded)
+    for index, path in enumerate(paths):
+        problem = check_chunk(path, index, expected, folder / GAMES / fmt.part_name(index))
+        if isinstance(problem, str):
+            raise PositionsError(f"pooled folder {folder}: {problem} (complete it with its own "
+                                 f"fcsim train command and --resume)")
+    return paths, pooled
 
 
 def _chunk_games(plan: RunPlan, index: int) -> int:
@@ -123,9 +158,10 @@ def data_digest(paths: list[Path]) -> str:
 
 def save_model(out: Path, result: FitResult, plan: RunPlan, sampling: Sampling,
                hidden: int, paths: list[Path], command: str,
-               draw: FitResult | None = None) -> Model:
+               draw: FitResult | None = None, pooled_players: Sequence[int] = ()) -> Model:
     """Write ``out/model.npz`` durably: the discard network's arrays (and the ``draw``
-    network's, if fitted) and their provenance."""
+    network's, if fitted) and their provenance; ``paths`` are all the positions fitted on,
+    ``pooled_players`` the table sizes of pooled folders' games."""
     arrays = dict(result.arrays)
     drawn: dict[str, Any] = {}
     if draw is not None:
@@ -136,7 +172,7 @@ def save_model(out: Path, result: FitResult, plan: RunPlan, sampling: Sampling,
         fcsim_version=__version__, trained_by=command, seed=plan.seed,
         strategies=list(plan.strategies), games=plan.games, **sampling.as_dict(),
         inputs=result.inputs, hidden=hidden,
-        rules=plan.metadata()["rules"], players=[plan.players],
+        rules=plan.metadata()["rules"], players=sorted({plan.players, *pooled_players}),
         data_sha256=data_digest(paths), fit=result.metrics(), **drawn)
     write_durably(out / MODEL, Model(arrays, metadata).to_bytes(),
                   out / fmt.temp_name(MODEL))

@@ -115,3 +115,56 @@ def test_too_few_draws_leave_a_model_that_draws_as_expected(tmp_path: Path) -> N
     warnings = [line for line in result.output.splitlines() if line.startswith("warning:")]
     assert len(warnings) == 1 and "draw positions are too few" in warnings[0]
     assert not load_model(tmp_path / "t" / "model.npz").plays_draws
+
+
+def test_a_pooled_fit_learns_from_another_table_size_too(trained: Path,
+                                                        tmp_path: Path) -> None:
+    """``--pool DIR``: the positions of another training folder (here of 2-player games)
+    are fitted on beside the run's own; the model then knows both table sizes."""
+    from dataclasses import replace
+
+    from fcsim.core.rules import RuleSet
+    from fcsim.strategies.learned import model_note
+
+    two = tmp_path / "two"
+    made = train(two, "--players", "2", "--games", "40", "--check-deals", "0")
+    assert made.exit_code == 0, made.output
+    pooled = tmp_path / "pooled"
+    result = train(pooled, "--check-deals", "0", "--pool", str(two))
+    assert result.exit_code == 0, result.output
+    meta = load_model(pooled / "model.npz").metadata
+    alone = load_model(trained / "model.npz").metadata
+    own_two = load_model(two / "model.npz").metadata["fit"]
+    assert meta["players"] == [2, 3]
+    assert meta["trained_by"].endswith(f"--pool {two}")
+    assert meta["fit"]["train_positions"] == (alone["fit"]["train_positions"]
+                                              + own_two["train_positions"])
+    assert meta["data_sha256"] != alone["data_sha256"]
+    model = str(pooled / "model.npz")
+    assert model_note(replace(RuleSet(), players=2), model) is None
+    assert "players 3 there, 4 here" in model_note(replace(RuleSet(), players=4), model)
+    lost = sorted((two / "positions").glob("part-*.parquet"))[-1]
+    lost.unlink()  # a pooled folder must be whole: a lost chunk is refused, not skipped
+    refused = train(pooled, "--check-deals", "0", "--pool", str(two), "--resume")
+    assert refused.exit_code == 2
+    assert refused.output.startswith(f"Error: pooled folder {two}: {lost}: not a complete "
+                                     f"positions chunk (complete it with its own fcsim train")
+
+
+@pytest.mark.parametrize(("pool", "extra", "says"), [
+    ("missing", (), "pooled folder {pool}: no training games in it"),
+    ("trained", (), "--pool names a run twice, or the run of --out"),
+    ("trained", ("--labels", "rollouts"), "pooled folder {pool}: its positions are not "
+                                          "labelled as this run's"),
+    ("trained", ("--wild-penalty", "50"), "pooled folder {pool}: its games were played "
+                                          "under other rules"),
+])
+def test_a_pool_that_cannot_be_fitted_on_is_refused_in_one_line(
+        trained: Path, tmp_path: Path, pool: str, extra: tuple[str, ...], says: str) -> None:
+    folder = trained if pool == "trained" else tmp_path / pool
+    out = tmp_path / "out" if extra or pool == "missing" else trained
+    result = train(out, *extra, "--resume", "--pool", str(folder))
+    assert result.exit_code == 2, result.output
+    assert result.output.startswith("Error: " + says.format(pool=folder))
+    assert len(result.output.strip().splitlines()) == 1
+    assert not (tmp_path / "out").exists()  # refused before anything is written

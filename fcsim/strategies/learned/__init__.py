@@ -67,16 +67,23 @@ def model_data(model: str) -> np.ndarray:
 
 
 def model_note(rules: RuleSet, model: str) -> str | None:
-    """One line when model file ``model`` was trained under other rules or table sizes
-    than ``rules`` (it still plays: its features carry the table size and the points)."""
-    trained = load_model(model).metadata.get("rules") or {}
+    """One line when model file ``model`` was trained under other rules than ``rules``, or
+    at no game of its table size (it still plays: its features carry the table size and
+    the points)."""
+    metadata = load_model(model).metadata
+    trained = dict(metadata.get("rules") or {})
+    if rules.players in metadata.get("players", ()):  # fitted on games at this table too
+        trained["players"] = rules.players
     table = rules.to_dict()
     differ = [f"{key} {trained[key]!r} there, {table[key]!r} here" for key in sorted(table)
               if key in trained and trained[key] != table[key] and key != "turn_cap"]
     if not differ:
         return None
+    advice = ""
+    if trained.get("players", rules.players) != rules.players:
+        advice = f" (fcsim train --players {rules.players} fits one to this table)"
     return (f"model {model_path(model)} was trained under other rules "
-            f"({'; '.join(differ)}); it plays on")
+            f"({'; '.join(differ)}); it plays on{advice}")
 
 
 @decision
