@@ -91,13 +91,13 @@ def pooled_positions(folder: Path, plan: RunPlan, sampling: Sampling
         raise PositionsError(f"pooled folder {folder}: its games were played under other rules")
     paths = [positions_folder(folder) / fmt.part_name(index)
              for index in range(pooled.chunk_count)]
-    recorded = recorded_sampling(paths[0])
-    if recorded is None or (recorded.labels, recorded.rows_per_position) != (
-            sampling.labels, sampling.rows_per_position):
-        there = "none" if recorded is None else f"{recorded.labels}, {recorded.candidates}"
+    recorded = recorded_sampling(paths[0]) or sampling  # None: refused below, unreadable
+    if (recorded.labels, recorded.rows_per_position) != (sampling.labels,
+                                                         sampling.rows_per_position):
         raise PositionsError(f"pooled folder {folder}: its positions are not labelled as this "
-                             f"run's (labels and candidates: {there} there, "
-                             f"{sampling.labels}, {sampling.candidates} here)")
+                             f"run's (labels and candidates: {recorded.labels}, "
+                             f"{recorded.candidates} there, {sampling.labels}, "
+                             f"{sampling.candidates} here)")
     expected = identity(pooled, recorded)
     for index, path in enumerate(paths):
         problem = check_chunk(path, index, expected, folder / GAMES / fmt.part_name(index))

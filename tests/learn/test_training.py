@@ -143,12 +143,13 @@ def test_a_pooled_fit_learns_from_another_table_size_too(trained: Path,
     model = str(pooled / "model.npz")
     assert model_note(replace(RuleSet(), players=2), model) is None
     assert "players 3 there, 4 here" in model_note(replace(RuleSet(), players=4), model)
-    lost = sorted((two / "positions").glob("part-*.parquet"))[-1]
-    lost.unlink()  # a pooled folder must be whole: a lost chunk is refused, not skipped
-    refused = train(pooled, "--check-deals", "0", "--pool", str(two), "--resume")
-    assert refused.exit_code == 2
-    assert refused.output.startswith(f"Error: pooled folder {two}: {lost}: not a complete "
-                                     f"positions chunk (complete it with its own fcsim train")
+    for lost in sorted((two / "positions").glob("part-*.parquet"))[::-1]:
+        lost.unlink()  # a pooled folder must be whole: a lost chunk is refused, not skipped
+        refused = train(pooled, "--check-deals", "0", "--pool", str(two), "--resume")
+        assert refused.exit_code == 2
+        assert refused.output.startswith(f"Error: pooled folder {two}: {lost}: not a complete "
+                                         f"positions chunk (complete it with its own fcsim "
+                                         f"train command and --resume)")
 
 
 @pytest.mark.parametrize(("pool", "extra", "says"), [
