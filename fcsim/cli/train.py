@@ -77,7 +77,7 @@ def _progress(label: str, unit: str) -> Progress:
 @click.option("--pool", "pools", multiple=True, metavar="DIR",
               type=click.Path(path_type=Path, file_okay=False),
               help="Fit on the positions of this training folder too (repeatable): games "
-                   "of another table size or seed, labelled alike. The model then plays "
+                   "of another table size or seed, labelled alike. The model records "
                    "every table size it was fitted on.")
 @click.option("--workers", type=int, help="Local worker processes (default: all cores).")
 @click.option("--resume", is_flag=True, help="Complete the training in --out.")
