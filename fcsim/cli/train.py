@@ -79,13 +79,17 @@ def _progress(label: str, unit: str) -> Progress:
               help="Fit on the positions of this training folder too (repeatable): games "
                    "of another table size or seed, labelled alike. The model records "
                    "every table size it was fitted on.")
+@click.option("--table-model", "tables", multiple=True, metavar="MODEL",
+              type=click.Path(path_type=Path, dir_okay=False),
+              help="A model fcsim train wrote at another table size (repeatable): the model "
+                   "written holds its networks too, and learned plays them at that size.")
 @click.option("--workers", type=int, help="Local worker processes (default: all cores).")
 @click.option("--resume", is_flag=True, help="Complete the training in --out.")
 @click.option("--scheduler", metavar="tcp://HOST:PORT", help="Play on this Dask scheduler.")
 @click.option("--dask-local", type=int, metavar="N",
               help="Start a local Dask cluster of N workers and play on it.")
 def train_command(strategies, games, seed, out, players, rules, share, labels, candidates,
-                  hidden, epochs, check_deals, pools, workers, resume, scheduler,
+                  hidden, epochs, check_deals, pools, tables, workers, resume, scheduler,
                   dask_local) -> None:
     """Learn the value of a discard (and, with rollouts, of a draw) from self-play games
     and write OUT/model.npz, played by the strategy learned:model=OUT/model.npz.
@@ -114,6 +118,8 @@ def train_command(strategies, games, seed, out, players, rules, share, labels, c
     if len(set(runs)) < len(runs):
         raise InputError("--pool names a run twice, or the run of --out: its positions would "
                          "count twice")
+    _check_tables(tables, [plan.players, *(run.players for _, run in pooled)],
+                  plan.metadata()["rules"])
     try:
         folder = RunFolder.open(out / GAMES, plan, resume)
     except FolderBusyError as err:  # not bad input: another process is writing there
@@ -123,7 +129,8 @@ def train_command(strategies, games, seed, out, players, rules, share, labels, c
                           *rule_words(rules), "--share", f"{share:g}", "--labels", labels,
                           *(["--candidates", str(candidates)] if labels == ROLLOUTS else []),
                           "--hidden", str(hidden), "--epochs", str(epochs),
-                          *[word for folder in pools for word in ("--pool", str(folder))]])
+                          *[word for folder in pools for word in ("--pool", str(folder))],
+                          *[word for table in tables for word in ("--table-model", str(table))]])
     cluster = dask_cluster(scheduler, dask_local)
     try:
         say_set_aside(folder, folder.create())
@@ -154,13 +161,22 @@ def train_command(strategies, games, seed, out, players, rules, share, labels, c
                    f"the same command with --resume to complete it.", err=True)
         sys.exit(INTERRUPTED)
     model = save_model(out, result, plan, sampling, hidden, paths, command, draw,
-                       [run.players for _, run in pooled])
+                       [run.players for _, run in pooled], tables)
     check = _strength_check(out, listed[0], rules, seed, check_deals, workers)
     write_report(out, model, result, check, draw)
     click.echo(f"model: {out / 'model.npz'} (held-out error {result.held_out_loss[-1]:.1f}, "
                f"predicting the mean {result.baseline_loss:.1f}); report: {out / 'report.md'}")
     if check is not None:
         click.echo(f"strength check: {check['line']}")
+
+
+def _check_tables(tables: tuple[Path, ...], players: list[int], rules: dict) -> None:
+    """Each --table-model a model of one other table size and the same rules, before any
+    game is played (:func:`~fcsim.strategies.learned.model.table_seats`)."""
+    from fcsim.strategies.learned.model import load_model, table_seats
+
+    for table in tables:
+        players = [*players, table_seats(load_model(table), str(table), players, rules)]
 
 
 def _draw_network(paths: list[Path], seed: int, hidden: int, epochs: int,

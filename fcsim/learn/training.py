@@ -42,7 +42,7 @@ from fcsim.runner.pool import (
     watch_parent,
 )
 from fcsim.runner.store import stored_plan
-from fcsim.strategies.learned.model import DRAW, Model, load_model, new_metadata
+from fcsim.strategies.learned.model import DRAW, Model, load_model, new_metadata, with_table
 
 GAMES = "games"
 POSITIONS = "positions"
@@ -158,10 +158,12 @@ def data_digest(paths: list[Path]) -> str:
 
 def save_model(out: Path, result: FitResult, plan: RunPlan, sampling: Sampling,
                hidden: int, paths: list[Path], command: str,
-               draw: FitResult | None = None, pooled_players: Sequence[int] = ()) -> Model:
+               draw: FitResult | None = None, pooled_players: Sequence[int] = (),
+               tables: Sequence[Path] = ()) -> Model:
     """Write ``out/model.npz`` durably: the discard network's arrays (and the ``draw``
     network's, if fitted) and their provenance; ``paths`` are all the positions fitted on,
-    ``pooled_players`` the table sizes of pooled folders' games."""
+    ``pooled_players`` the table sizes of pooled folders' games, ``tables`` model files
+    whose networks it plays at their own table size (:func:`with_table`)."""
     arrays = dict(result.arrays)
     drawn: dict[str, Any] = {}
     if draw is not None:
@@ -174,8 +176,10 @@ def save_model(out: Path, result: FitResult, plan: RunPlan, sampling: Sampling,
         inputs=result.inputs, hidden=hidden,
         rules=plan.metadata()["rules"], players=sorted({plan.players, *pooled_players}),
         data_sha256=data_digest(paths), fit=result.metrics(), **drawn)
-    write_durably(out / MODEL, Model(arrays, metadata).to_bytes(),
-                  out / fmt.temp_name(MODEL))
+    model = Model(arrays, metadata)
+    for table in tables:
+        model = with_table(model, load_model(table), str(table))
+    write_durably(out / MODEL, model.to_bytes(), out / fmt.temp_name(MODEL))
     return load_model(out / MODEL)
 
 
@@ -183,4 +187,6 @@ def provenance(model: Model) -> dict[str, Any]:
     """The metadata fields a report shows."""
     keys = ("trained_by", "seed", "strategies", "games", "share", "labels", "candidates",
             "inputs", "hidden", "players", "data_sha256", "fit", "draw_fit")
-    return {key: model.metadata.get(key) for key in keys}
+    tables = {seats: {key: table.get(key) for key in ("trained_by", "data_sha256")}
+              for seats, table in model.metadata.get("tables", {}).items()}
+    return {**{key: model.metadata.get(key) for key in keys}, "tables": tables or None}

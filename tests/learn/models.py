@@ -8,7 +8,16 @@ import numpy as np
 
 from fcsim.strategies.learned.draw_features import N_DRAW_FEATURES
 from fcsim.strategies.learned.features import N_FEATURES
-from fcsim.strategies.learned.model import DRAW, FEATURES_ONLY, INPUTS, Model, new_metadata
+from fcsim.strategies.learned.model import (
+    DRAW,
+    FEATURES_ONLY,
+    INPUTS,
+    RELATIVE,
+    Model,
+    load_model,
+    new_metadata,
+    with_table,
+)
 
 
 def random_arrays(hidden: int, seed: int, width: int = N_FEATURES) -> dict[str, np.ndarray]:
@@ -33,4 +42,18 @@ def random_model(path: Path, hidden: int = 5, seed: int = 0, inputs: str = FEATU
         arrays.update(random_draw_arrays(draw_hidden, seed + 1))
     meta = new_metadata(draws=draw_hidden > 0, players=[4], inputs=inputs)
     path.write_bytes(Model(arrays, {**meta, **metadata}).to_bytes())
+    return path
+
+
+def tabled_model(folder: Path, tables: dict[int, int], seed: int = 0) -> Path:
+    """``folder/tabled.npz``: a random 4-player model (a draw network of 2 units) with
+    networks of its own for each table size in ``tables`` (relative inputs, a draw network
+    of ``tables[size]`` units if not 0), each from its own model file ``folder/pN.npz``."""
+    model = load_model(random_model(folder / "p4.npz", hidden=3, seed=seed, draw_hidden=2))
+    for players, draw_hidden in tables.items():
+        table = random_model(folder / f"p{players}.npz", hidden=4, seed=seed + players,
+                             inputs=RELATIVE, draw_hidden=draw_hidden, players=[players])
+        model = with_table(model, load_model(table), table.name)
+    path = folder / "tabled.npz"
+    path.write_bytes(model.to_bytes())
     return path

@@ -22,8 +22,9 @@ from fcsim.strategies.learned.model import (
     load_model,
     new_metadata,
     predict,
+    table_net,
 )
-from tests.learn.models import random_arrays, random_draw_arrays, random_model
+from tests.learn.models import random_arrays, random_draw_arrays, random_model, tabled_model
 
 
 def compare(model: Path) -> tuple[int, str]:
@@ -85,13 +86,30 @@ def test_a_model_vector_holds_its_draw_network_after_the_discards(tmp_path: Path
     assert not plain.plays_draws and drawing.plays_draws
     for model in (plain, drawing):
         vector = model.vector()
-        assert draw_net_at(vector) == len(plain.vector()) - 3
+        assert table_net(vector, 4) == 1  # no tables: the header is K = 0 alone
+        assert draw_net_at(vector, 1) == len(plain.vector()) - 3
     vector = drawing.vector()
     x = np.linspace(-1, 1, N_DRAW_FEATURES)
     a = {name[len("draw_"):]: v for name, v in drawing.arrays.items() if name.startswith("draw_")}
     hidden = np.maximum((x - a["mean"]) / a["scale"] @ a["w1"] + a["b1"], 0.0)
-    assert np.isclose(predict(x, vector, draw_net_at(vector)), hidden @ a["w2"] + a["b2"][0])
-    assert len(plain.vector()) - draw_net_at(plain.vector()) == 3
+    assert np.isclose(predict(x, vector, draw_net_at(vector, 1)), hidden @ a["w2"] + a["b2"][0])
+    assert len(plain.vector()) - draw_net_at(plain.vector(), 1) == 3
+
+
+def test_a_table_s_own_networks_are_found_by_its_seats(tmp_path: Path) -> None:
+    """A model with 2- and 6-player networks: each table's discard network at the start
+    the header names, the main one at any other size, each followed by its draw network."""
+    model = load_model(tabled_model(tmp_path, {2: 4, 6: 0}))
+    vector = model.vector()
+    for players in range(2, 8):
+        arrays, _ = model.networks(players)
+        x = np.linspace(-1, 1, len(arrays["mean"]))  # relative inputs at 2 and 6
+        at = table_net(vector, players)
+        hidden = np.maximum((x - arrays["mean"]) / arrays["scale"] @ arrays["w1"]
+                            + arrays["b1"], 0.0)
+        assert np.isclose(predict(x, vector, at), hidden @ arrays["w2"] + arrays["b2"][0])
+        assert (vector[draw_net_at(vector, at) + 1] == 0) == ("draw_mean" not in arrays)
+    assert model.tables == (2, 6) and model.metadata["players"] == [2, 4, 6]
 
 
 def test_every_bad_model_file_is_one_line_naming_it(tmp_path: Path) -> None:

@@ -18,9 +18,10 @@ differences from the candidates' mean). On a last turn only the penalty now coun
 exact best discard.
 
 ``learned`` plays the model shipped inside fcsim; ``learned:model=PATH`` any model file
-``fcsim train`` wrote. The model's weights follow the parameter vector, so the compiled
-decision reads them like any parameter (:meth:`Model.vector`); a run records the model
-file's SHA-256, and ``--resume`` refuses a changed one.
+``fcsim train`` wrote. At a table size the model holds networks of its own for (the
+shipped one: 2 players), it plays those. The model's weights follow the parameter vector,
+so the compiled decision reads them like any parameter (:meth:`Model.vector`); a run
+records the model file's SHA-256, and ``--resume`` refuses a changed one.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from fcsim.strategies.base import (
     DRAW_STOCK,
     I_BEST_DISCARD,
     I_LAST_TURN,
+    I_PLAYERS,
     check_slots,
     decision,
     param_slots,
@@ -48,6 +50,7 @@ from fcsim.strategies.learned.model import (
     load_model,
     model_path,
     predict,
+    table_net,
 )
 from fcsim.strategies.registry import Family, Param, register
 
@@ -92,7 +95,7 @@ def draw(hand, pile, known, info, hidden, params, table, scratch, rng):
     above a stock draw; on a last turn, and for a model without a draw network, as
     ``expected`` (a last draw's worth is its exact expected penalty: nothing to learn)."""
     net = params[NET:]
-    at = draw_net_at(net)
+    at = draw_net_at(net, table_net(net, info[I_PLAYERS]))
     if net[at + NET_HIDDEN] == 0 or info[I_LAST_TURN] == 1:
         return take_discard(hand, pile, known, info, table, scratch, params[Slot.take_margin])
     x = np.empty(N_DRAW_FEATURES)
@@ -109,15 +112,16 @@ def discard(hand, pile, known, info, hidden, params, table, scratch, rng):
     n, kinds, now, unseen, n_unseen = discard_candidates(hand, pile, known, info, table,
                                                          scratch, int(params[Slot.candidates]))
     net = params[NET:]
+    at = table_net(net, info[I_PLAYERS])
     x = np.empty((n, N_FEATURES))
     for j in range(n):
         discard_features(hand, kinds[j], now[j], known, info, unseen, n_unseen, table,
                          scratch, x[j])
-    inputs = network_inputs(x, n, net[NET_RELATIVE] == 1.0)
+    inputs = network_inputs(x, n, net[at + NET_RELATIVE] == 1.0)
     best = 0
     best_value = np.inf
     for j in range(n):
-        value = predict(inputs[j], net)
+        value = predict(inputs[j], net, at)
         if value < best_value - 1e-9:
             best = j
             best_value = value

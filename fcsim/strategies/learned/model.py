@@ -13,6 +13,11 @@ A model may also hold a second network, for the draw: the same six arrays prefix
 :mod:`fcsim.strategies.learned.draw_features` (metadata ``draw_feature_set``); it
 predicts what taking the pile's card gains over drawing from the stock. Without one,
 ``learned`` draws as ``expected``.
+A model may also hold networks of its own for other table sizes: for a table of P seats,
+the arrays above prefixed ``p{P}_`` (``p2_mean`` … ``p2_draw_b2``), with their provenance
+in the metadata's ``tables`` (``{"2": {...}}``: the metadata of the model they came from).
+``learned`` plays them at that table and the main networks at any other
+(:func:`table_net`; :func:`with_table` adds them).
 Playing it needs numpy and numba only. A file is read once per process and checked
 whole; any problem is one :class:`ModelError` line naming the file.
 """
@@ -23,6 +28,7 @@ import hashlib
 import io
 import json
 import zipfile
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -31,6 +37,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from fcsim.core.rules import MAX_PLAYERS, MIN_PLAYERS
 from fcsim.strategies.learned.draw_features import (
     DRAW_FEATURE_SET,
     DRAW_FEATURES,
@@ -51,8 +58,12 @@ DEFAULT_MODEL = Path(__file__).with_name("default_model.npz")  # the shipped one
 
 # A network as a flat float64 vector (how a numba decision function receives it, after
 # the strategy's own parameters): I, H, relative (0 or 1), mean[I], scale[I], w1[I * H],
-# b1[H], w2[H], b2. A model's vector is its discard network followed by its draw network,
-# or by a header of zeros (H = 0) when it has none.
+# b1[H], w2[H], b2. A table's networks are its discard network followed by its draw
+# network, or by a header of zeros (H = 0) when it has none. A model's vector starts with
+# a header, K then K pairs (seats, where that table's networks start), followed by the main
+# networks and each table's.
+TABLES = 0  # K: the tables with networks of their own
+TABLE_ENTRY = 2  # a pair (seats, start) in the header
 NET_INPUTS = 0
 NET_HIDDEN = 1
 NET_RELATIVE = 2
@@ -88,14 +99,33 @@ class Model:
         """Whether the model holds a draw network."""
         return DRAW_ARRAYS[0] in self.arrays
 
+    @property
+    def tables(self) -> tuple[int, ...]:
+        """The table sizes with networks of their own (:func:`with_table`)."""
+        return tuple(sorted(int(seats) for seats in self.metadata.get("tables", {})))
+
+    def networks(self, players: int | None = None) -> tuple[dict[str, np.ndarray], str]:
+        """The arrays (named as :data:`ARRAYS` and :data:`DRAW_ARRAYS`) and the inputs of
+        the networks played at a table of ``players`` seats (None: the main ones)."""
+        if players not in self.tables:
+            return ({name: self.arrays[name] for name in (*ARRAYS, *DRAW_ARRAYS)
+                     if name in self.arrays}, self.inputs)
+        prefix = table_prefix(players)
+        return ({name[len(prefix):]: value for name, value in self.arrays.items()
+                 if name.startswith(prefix)},
+                self.metadata["tables"][str(players)].get("inputs", FEATURES_ONLY))
+
     def vector(self) -> np.ndarray:
-        """The networks as :func:`predict` reads them (float64): the discard network,
-        then the draw network (:func:`draw_net_at`) or an empty header."""
-        discard = _net_vector([self.arrays[name] for name in ARRAYS],
-                              self.inputs == RELATIVE)
-        draw = (_net_vector([self.arrays[name] for name in DRAW_ARRAYS], False)
-                if self.plays_draws else NO_NET)
-        return np.concatenate([discard, draw])
+        """The networks as the decisions read them (float64): the header of the tables
+        (:func:`table_net`), then for the main networks and each table's, the discard
+        network and the draw network (:func:`draw_net_at`) or an empty header."""
+        parts = [_table_vector(*self.networks(seats)) for seats in (None, *self.tables)]
+        header = [len(self.tables)]
+        start = 1 + TABLE_ENTRY * len(self.tables) + len(parts[0])
+        for seats, part in zip(self.tables, parts[1:], strict=True):
+            header += [seats, start]
+            start += len(part)
+        return np.concatenate([np.array(header, np.float64), *parts])
 
     def to_bytes(self) -> bytes:
         """The model as an ``.npz`` file's bytes, metadata as JSON text."""
@@ -103,6 +133,14 @@ class Model:
         np.savez(sink, metadata=np.array(json.dumps(self.metadata, sort_keys=True)),
                  **self.arrays)
         return sink.getvalue()
+
+
+def _table_vector(arrays: dict[str, np.ndarray], inputs: str) -> np.ndarray:
+    """A table's discard network, then its draw network or an empty header."""
+    discard = _net_vector([arrays[name] for name in ARRAYS], inputs == RELATIVE)
+    draw = (_net_vector([arrays[name] for name in DRAW_ARRAYS], False)
+            if DRAW_ARRAYS[0] in arrays else NO_NET)
+    return np.concatenate([discard, draw])
 
 
 def _net_vector(arrays: list[np.ndarray], relative: bool) -> np.ndarray:
@@ -152,33 +190,61 @@ def _load(path: Path, size: int, mtime_ns: int) -> Model:
     if not isinstance(metadata, dict) or metadata.get("format") != MODEL_FORMAT:
         raise ModelError(f"model {path}: not an fcsim model (format "
                          f"{metadata.get('format') if isinstance(metadata, dict) else None!r})")
-    if metadata.get("feature_set") != FEATURE_SET:
-        raise ModelError(f"model {path}: feature set {metadata.get('feature_set')!r}, but "
-                         f"this fcsim plays feature set {FEATURE_SET}; train it again")
-    inputs = metadata.get("inputs", FEATURES_ONLY)
-    if inputs not in INPUTS:
-        raise ModelError(f"model {path}: inputs {inputs!r}, not one of "
-                         f"{', '.join(INPUTS)}")
-    arrays = {name: np.asarray(contents[name], np.float64) for name in ARRAYS}
-    _check_shapes(path, arrays, "", INPUTS[inputs])
-    if any(name in contents for name in DRAW_ARRAYS):
-        arrays.update(_draw_arrays(path, contents, metadata))
+    arrays = _networks(path, contents, metadata, "")
+    tables = metadata.get("tables", {})
+    if not isinstance(tables, dict):
+        raise ModelError(f"model {path}: its metadata's tables are not a mapping")
+    for seats, table in tables.items():
+        if seats not in {str(n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}:
+            raise ModelError(f"model {path}: a network for a table of {seats!r} seats, not "
+                             f"{MIN_PLAYERS} to {MAX_PLAYERS}")
+        if not isinstance(table, dict):
+            raise ModelError(f"model {path}: the {seats}-player networks' metadata is not "
+                             "a mapping")
+        arrays.update(_networks(path, contents, table, table_prefix(int(seats))))
+    stray = sorted(set(contents) - set(arrays))
+    if stray:
+        raise ModelError(f"model {path}: array {stray[0]} belongs to no network its "
+                         "metadata declares")
     return Model(arrays, metadata, file_sha256(path))
 
 
-def _draw_arrays(path: Path, contents: dict[str, np.ndarray], metadata: dict[str, Any]
-                 ) -> dict[str, np.ndarray]:
-    """The draw network's arrays, checked whole."""
-    missing = [name for name in DRAW_ARRAYS if name not in contents]
+def table_prefix(players: int) -> str:
+    """The prefix of the arrays of a table's own networks (``p2_`` for 2 seats)."""
+    return f"p{players}_"
+
+
+def _networks(path: Path, contents: dict[str, np.ndarray], metadata: dict[str, Any],
+              prefix: str) -> dict[str, np.ndarray]:
+    """The discard network named ``prefix`` + :data:`ARRAYS` and its draw network, if
+    any, checked whole against ``metadata`` (their feature sets and inputs)."""
+    whose = f"the {prefix[1:-1]}-player networks' " if prefix else ""
+    if metadata.get("feature_set") != FEATURE_SET:
+        raise ModelError(f"model {path}: {whose}feature set {metadata.get('feature_set')!r}, "
+                         f"but this fcsim plays feature set {FEATURE_SET}; train it again")
+    inputs = metadata.get("inputs", FEATURES_ONLY)
+    if inputs not in INPUTS:
+        raise ModelError(f"model {path}: {whose}inputs {inputs!r}, not one of "
+                         f"{', '.join(INPUTS)}")
+    names = [prefix + name for name in ARRAYS]
+    missing = [name for name in names if name not in contents]
+    if missing:
+        raise ModelError(f"model {path}: its networks lack {', '.join(missing)}")
+    arrays = {name: np.asarray(contents[name], np.float64) for name in names}
+    _check_shapes(path, arrays, prefix, INPUTS[inputs])
+    draw = [prefix + name for name in DRAW_ARRAYS]
+    if not any(name in contents for name in draw):
+        return arrays
+    missing = [name for name in draw if name not in contents]
     if missing:
         raise ModelError(f"model {path}: its draw network lacks {', '.join(missing)}")
     if metadata.get("draw_feature_set") != DRAW_FEATURE_SET:
-        raise ModelError(f"model {path}: draw feature set "
+        raise ModelError(f"model {path}: {whose}draw feature set "
                          f"{metadata.get('draw_feature_set')!r}, but this fcsim plays draw "
                          f"feature set {DRAW_FEATURE_SET}; train it again")
-    arrays = {name: np.asarray(contents[name], np.float64) for name in DRAW_ARRAYS}
-    _check_shapes(path, arrays, DRAW, N_DRAW_FEATURES)
-    return arrays
+    drawn = {name: np.asarray(contents[name], np.float64) for name in draw}
+    _check_shapes(path, drawn, prefix + DRAW, N_DRAW_FEATURES)
+    return {**arrays, **drawn}
 
 
 def _check_shapes(path: Path, arrays: dict[str, np.ndarray], prefix: str, width: int
@@ -200,6 +266,44 @@ def _check_shapes(path: Path, arrays: dict[str, np.ndarray], prefix: str, width:
         raise ModelError(f"model {path}: {prefix}scale must be positive")
 
 
+def with_table(model: Model, other: Model, name: str) -> Model:
+    """``model`` with ``other``'s networks (file ``name``) as its own at the table size
+    ``other`` was fitted on (:func:`table_seats`), ``other``'s metadata their provenance."""
+    seats = table_seats(other, name, model.metadata.get("players", []),
+                        model.metadata.get("rules") or {})
+    arrays, _ = other.networks()
+    prefix = table_prefix(seats)
+    tables = {**model.metadata.get("tables", {}), str(seats): {
+        key: value for key, value in other.metadata.items() if key not in ("format", "version")}}
+    players = sorted({*model.metadata.get("players", []), seats})
+    return Model({**model.arrays, **{prefix + key: value for key, value in arrays.items()}},
+                 {**model.metadata, "tables": tables, "players": players})
+
+
+def table_seats(other: Model, name: str, players: Sequence[int], rules: dict[str, Any]
+                ) -> int:
+    """The table size whose networks model ``other`` (file ``name``) gives a model fitted
+    at ``players`` under ``rules``; :class:`ModelError` when ``other`` was fitted at
+    several sizes or holds tables itself, at one of ``players``, or under other rules
+    beyond the seats."""
+    sizes = other.metadata.get("players") or []
+    if len(sizes) != 1 or other.tables:
+        raise ModelError(f"model {name}: fitted at table sizes {sizes}, not one: a table's "
+                         "networks come from a model trained at that table alone")
+    seats = sizes[0]
+    if seats in players:
+        raise ModelError(f"model {name}: fitted at {seats} players, where this model's own "
+                         "networks were fitted too")
+    theirs = {key: value for key, value in (other.metadata.get("rules") or {}).items()
+              if key != "players"}
+    ours = {key: value for key, value in rules.items() if key != "players"}
+    if theirs != ours:
+        differ = [f"{key} {theirs.get(key)!r} there, {ours.get(key)!r} here"
+                  for key in sorted({*theirs, *ours}) if theirs.get(key) != ours.get(key)]
+        raise ModelError(f"model {name}: trained under other rules ({'; '.join(differ)})")
+    return int(seats)
+
+
 def new_metadata(draws: bool = False, **provenance: Any) -> dict[str, Any]:
     """A model's metadata: the format, the feature sets (the draw's if it ``draws``), and
     ``provenance``."""
@@ -210,11 +314,25 @@ def new_metadata(draws: bool = False, **provenance: Any) -> dict[str, Any]:
 
 
 @njit(cache=True)
-def draw_net_at(net: np.ndarray) -> int:
-    """Where the draw network starts in a model's vector (after the discard network)."""
-    f = int(net[NET_INPUTS])
-    h = int(net[NET_HIDDEN])
-    return NET_ARRAYS + 2 * f + f * h + 2 * h + 1
+def table_net(net: np.ndarray, players: float) -> int:
+    """Where, in a model's vector ``net`` (float64, laid out as :meth:`Model.vector`
+    does), the networks played at a table of ``players`` seats start: that table's own,
+    or else the main ones."""
+    tables = int(net[TABLES])
+    for k in range(tables):
+        entry = TABLES + 1 + TABLE_ENTRY * k
+        if net[entry] == players:
+            return int(net[entry + 1])
+    return TABLES + 1 + TABLE_ENTRY * tables
+
+
+@njit(cache=True)
+def draw_net_at(net: np.ndarray, at: int) -> int:
+    """Where the draw network starts in ``net`` when its table's discard network starts
+    at ``at`` (it follows the discard network)."""
+    f = int(net[at + NET_INPUTS])
+    h = int(net[at + NET_HIDDEN])
+    return at + NET_ARRAYS + 2 * f + f * h + 2 * h + 1
 
 
 @njit(cache=True)

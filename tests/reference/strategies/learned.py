@@ -16,6 +16,7 @@ over the standardised features (ties: the earlier candidate).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import replace
 
@@ -80,9 +81,25 @@ def features(view: View, kind: int) -> list[float]:
     ]
 
 
-def value(model_path: str, x: list[float], prefix: str = "") -> float:
-    """The value of inputs ``x`` of the model's network ``prefix`` (``DRAW``: the draw's)."""
-    a = {name[len(prefix):]: v for name, v in load_model(model_path).arrays.items()
+def networks(model_path: str, view: View) -> tuple[dict[str, np.ndarray], str]:
+    """The arrays and inputs the model plays at the view's table: those whose names carry
+    the table's prefix (``p2_`` at 2 seats), if its metadata lists that table, else the
+    unprefixed ones."""
+    model = load_model(model_path)
+    table = model.metadata.get("tables", {}).get(str(view.players))
+    if table is None:
+        return ({name: v for name, v in model.arrays.items()
+                 if not re.match(r"p[0-9]+_", name)},
+                model.metadata.get("inputs", "features"))
+    prefix = f"p{view.players}_"
+    return ({name[len(prefix):]: v for name, v in model.arrays.items()
+             if name.startswith(prefix)}, table.get("inputs", "features"))
+
+
+def value(model_path: str, view: View, x: list[float], prefix: str = "") -> float:
+    """The value of inputs ``x`` of the network ``prefix`` (``DRAW``: the draw's) the
+    model plays at the view's table."""
+    a = {name[len(prefix):]: v for name, v in networks(model_path, view)[0].items()
          if name.startswith(prefix)}
     hidden = np.maximum((np.array(x) - a["mean"]) / a["scale"] @ a["w1"] + a["b1"], 0.0)
     return float(hidden @ a["w2"] + a["b2"][0])
@@ -124,18 +141,19 @@ def draw(view: View, params: Mapping[str, float], rng: Xoshiro256) -> int:
     near the hand.
     On a last turn, or without a draw network: as ``expected``."""
     model = str(params["model"])
-    if view.last_turn or not load_model(model).plays_draws:
+    if view.last_turn or DRAW + "mean" not in networks(model, view)[0]:
         return expected.draw(view, params, rng)
     x = draw_features(view)
     if x is None:
         return 0
-    return 1 if value(model, x, DRAW) < -float(params["take_margin"]) else 0
+    return 1 if value(model, view, x, DRAW) < -float(params["take_margin"]) else 0
 
 
-def inputs(model_path: str, candidates: list[list[float]]) -> list[list[float]]:
-    """What the model reads of each candidate: its features, and for a model of relative
-    inputs also their differences from the candidates' mean."""
-    if load_model(model_path).metadata.get("inputs", "features") == "features":
+def inputs(model_path: str, view: View, candidates: list[list[float]]
+           ) -> list[list[float]]:
+    """What the model reads of each candidate: its features, and for networks of
+    relative inputs also their differences from the candidates' mean."""
+    if networks(model_path, view)[1] == "features":
         return candidates
     means = [sum(column) / len(candidates) for column in zip(*candidates, strict=True)]
     return [x + [v - m for v, m in zip(x, means, strict=True)] for x in candidates]
@@ -147,6 +165,6 @@ def discard(view: View, params: Mapping[str, float], rng: Xoshiro256) -> int:
         return solver_best_discard(view)
     ranked = expected.candidates(view, int(params["candidates"]))
     model = str(params["model"])
-    read = inputs(model, [features(view, kind) for kind in ranked])
-    values = [value(model, x) for x in read]
+    read = inputs(model, view, [features(view, kind) for kind in ranked])
+    values = [value(model, view, x) for x in read]
     return ranked[min(range(len(ranked)), key=lambda j: (values[j], j))]
