@@ -169,3 +169,56 @@ def test_a_pool_that_cannot_be_fitted_on_is_refused_in_one_line(
     assert result.output.startswith("Error: " + says.format(pool=folder))
     assert len(result.output.strip().splitlines()) == 1
     assert not (tmp_path / "out").exists()  # refused before anything is written
+
+
+def test_a_table_model_gives_its_networks_to_the_model_written(trained: Path,
+                                                               tmp_path: Path) -> None:
+    """``--table-model MODEL``: the model written plays MODEL's networks at MODEL's table
+    size and its own, fitted as without the option, at any other."""
+    from dataclasses import replace
+
+    from fcsim.core.rules import RuleSet
+    from fcsim.strategies.learned import model_note
+
+    two = tmp_path / "two"
+    made = train(two, "--players", "2", "--games", "40", "--check-deals", "0")
+    assert made.exit_code == 0, made.output
+    joined = tmp_path / "joined"
+    result = train(joined, "--check-deals", "0", "--table-model", str(two / "model.npz"))
+    assert result.exit_code == 0, result.output
+    model, alone = load_model(joined / "model.npz"), load_model(trained / "model.npz")
+    table = load_model(two / "model.npz")
+    assert model.tables == (2,) and model.metadata["players"] == [2, 3]
+    assert model.metadata["trained_by"].endswith(f"--table-model {two / 'model.npz'}")
+    assert model.metadata["tables"]["2"]["data_sha256"] == table.metadata["data_sha256"]
+    for players, source in ((2, table), (3, alone), (5, alone)):
+        arrays, inputs = model.networks(players)
+        want, want_inputs = source.networks()
+        assert inputs == want_inputs and arrays.keys() == want.keys()
+        assert all(np.array_equal(arrays[name], want[name]) for name in want), players
+    assert model_note(replace(RuleSet(), players=2), str(joined / "model.npz")) is None
+
+
+def test_a_table_model_that_cannot_be_joined_is_refused_in_one_line(
+        trained: Path, tmp_path: Path) -> None:
+    """Before any game: a missing file, a model of this run's table size, of several sizes,
+    or of other rules."""
+    from tests.learn.models import random_model
+
+    rules = load_model(trained / "model.npz").metadata["rules"]
+    cases = {
+        tmp_path / "absent.npz": "no such file",
+        trained / "model.npz": "fitted at 3 players, where this model's own networks were "
+                               "fitted too",
+        random_model(tmp_path / "pooled.npz", players=[2, 4], rules=rules):
+            "fitted at table sizes [2, 4], not one",
+        random_model(tmp_path / "rules.npz", players=[2],
+                     rules={**rules, "players": 2, "wild_penalty": 50}):
+            "trained under other rules (wild_penalty 50 there, 20 here)",
+    }
+    for path, says in cases.items():
+        result = train(tmp_path / "out", "--table-model", str(path))
+        assert result.exit_code == 2, result.output
+        assert result.output.startswith(f"Error: model {path}: {says}")
+        assert len(result.output.strip().splitlines()) == 1, result.output
+        assert not (tmp_path / "out").exists()  # refused before anything is written

@@ -11,12 +11,12 @@ import pytest
 from fcsim.core.solver import new_scratch
 from fcsim.core.tables import solver_table
 from fcsim.strategies import parse_strategy
-from fcsim.strategies.base import I_LAST_TURN
+from fcsim.strategies.base import I_LAST_TURN, I_PLAYERS
 from fcsim.strategies.expected import discard_candidates
 from fcsim.strategies.learned.draw_features import N_DRAW_FEATURES, DrawFeature, draw_features
 from fcsim.strategies.learned.features import N_FEATURES, Feature, discard_features
 from fcsim.strategies.learned.model import RELATIVE
-from tests.learn.models import random_model
+from tests.learn.models import random_model, tabled_model
 from tests.reference.strategies import learned as twin
 from tests.reference.strategies.view import view_from_arguments
 from tests.strategies.positions import DISCARD, DRAW, disagreements, fast_decision, positions
@@ -105,6 +105,31 @@ def test_discards_match_the_twin(options: str, count: int, tmp_path: Path) -> No
     for spec in (f"learned:candidates=5{options}", f"learned:model={model}{options}",
                  f"learned:model={relative}{options}"):
         assert disagreements(spec, DISCARD, seed=92, count=count, last_share=0.25) == []
+
+
+def test_a_table_s_own_networks_decide_there_and_the_main_ones_elsewhere(
+        tmp_path: Path) -> None:
+    """A model with networks of its own for 2 and 6 seats (relative inputs; at 6 no draw
+    network: expected's draw) decides as the model file they came from at those tables and
+    as its main model at the others, and agrees with the twin at every table size. At 2
+    and 6 seats the main model would decide otherwise (the test's teeth)."""
+    model = tabled_model(tmp_path, {2: 3, 6: 0}, seed=4)
+    joined = parse_strategy(f"learned:model={model}")
+    alone = {players: parse_strategy(f"learned:model={tmp_path / f'p{players}.npz'}")
+             for players in (2, 4, 6)}
+    for stage in (DISCARD, DRAW):
+        tables, otherwise = set(), set()
+        for position in positions(96, 70, stage, last_share=0.1):
+            players = int(position.info[I_PLAYERS])
+            source = alone.get(players if players in (2, 6) else 4)
+            decided = fast_decision(joined, position)
+            assert decided == fast_decision(source, position), position.describe()
+            if decided != fast_decision(alone[4], position):
+                otherwise.add(players)
+            tables.add(players)
+        assert tables == set(range(2, 8)) and otherwise == {2, 6}, stage
+        assert disagreements(f"learned:model={model}", stage, seed=97, count=42,
+                             last_share=0.1) == []
 
 
 def test_learned_plays_as_an_agent_and_as_an_environments_opponent() -> None:

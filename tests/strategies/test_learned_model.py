@@ -51,7 +51,8 @@ def bad_files(tmp: Path) -> dict[str, tuple[Path, str]]:
     not_finite.write_bytes(Model(nan, new_metadata()).to_bytes())
     inputs = tmp / "inputs.npz"
     inputs.write_bytes(Model(random_arrays(4, 0), new_metadata(inputs="pairs")).to_bytes())
-    return {**_bad_draw_networks(tmp),"missing": (tmp / "absent.npz", "no such file"),
+    return {**_bad_draw_networks(tmp), **_bad_tables(tmp),
+            "missing": (tmp / "absent.npz", "no such file"),
             "inputs": (inputs, "inputs 'pairs'"),
             "text": (text, "not a model file"),
             "no metadata": (no_meta, "no metadata"),
@@ -77,6 +78,42 @@ def _bad_draw_networks(tmp: Path) -> dict[str, tuple[Path, str]]:
                             f"draw_w1 has shape ({N_DRAW_FEATURES - 1}, 3)"),
             "draw set": (written("draw_set.npz", whole, draw_feature_set=DRAW_FEATURE_SET + 1),
                          f"draw feature set {DRAW_FEATURE_SET + 1}")}
+
+
+def _bad_tables(tmp: Path) -> dict[str, tuple[Path, str]]:
+    """Models whose networks for a table size cannot be played, with the words their
+    refusal holds."""
+    good = load_model(tabled_model(tmp, {2: 3}))
+
+    def written(name: str, drop: tuple[str, ...] = (), add: dict | None = None,
+                **table: object) -> Path:
+        arrays = {key: value for key, value in good.arrays.items() if key not in drop}
+        tables = {"2": {**good.metadata["tables"]["2"], **table}}
+        path = tmp / name
+        path.write_bytes(Model({**arrays, **(add or {})},
+                               {**good.metadata, "tables": tables}).to_bytes())
+        return path
+
+    seats = tmp / "seats.npz"
+    seats.write_bytes(Model(good.arrays, {**good.metadata, "tables": {
+        "9": good.metadata["tables"]["2"]}}).to_bytes())
+    listed = tmp / "listed.npz"
+    listed.write_bytes(Model(good.arrays, {**good.metadata, "tables": ["2"]}).to_bytes())
+    narrow = good.arrays["p2_draw_w1"][1:]
+    return {"table set": (written("table_set.npz", feature_set=FEATURE_SET + 1),
+                          f"the 2-player networks' feature set {FEATURE_SET + 1}"),
+            "table inputs": (written("table_inputs.npz", inputs="pairs"),
+                             "the 2-player networks' inputs 'pairs'"),
+            "table draw set": (written("table_draw.npz", draw_feature_set=0),
+                               "the 2-player networks' draw feature set 0"),
+            "table lacks": (written("table_lacks.npz", drop=("p2_w2",)),
+                            "its networks lack p2_w2"),
+            "table draw shape": (written("table_shape.npz", add={"p2_draw_w1": narrow}),
+                                 f"p2_draw_w1 has shape ({N_DRAW_FEATURES - 1}, 3)"),
+            "stray": (written("stray.npz", add={"p3_b1": good.arrays["b1"]}),
+                      "array p3_b1 belongs to no network its metadata declares"),
+            "seats": (seats, "a network for a table of '9' seats, not 2 to 7"),
+            "tables": (listed, "its metadata's tables are not a mapping")}
 
 
 def test_a_model_vector_holds_its_draw_network_after_the_discards(tmp_path: Path) -> None:
@@ -127,6 +164,8 @@ def test_the_shipped_model_is_small_and_documents_itself() -> None:
     assert model.metadata["feature_set"] == FEATURE_SET
     assert {"seed", "games", "data_sha256", "fit", "rules", "trained_by"} <= set(model.metadata)
     assert parse_strategy("learned").spec == "learned"
+    assert model.tables == (2,) and model.metadata["players"] == [2, 4]  # 2 seats: its own
+    assert "--players 2" in model.metadata["tables"]["2"]["trained_by"]
 
 
 def test_a_model_of_other_rules_plays_with_one_warning_line(tmp_path: Path) -> None:

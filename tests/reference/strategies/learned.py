@@ -11,7 +11,9 @@ discard; otherwise, among the ``candidates`` best discards now (as ``expected`` 
 them), the one whose features (each computed here from its definition in
 ``fcsim/strategies/learned/features.py``'s ``FEATURES``, with the exact solver and every
 unseen card enumerated) the model file values lowest: one hidden layer of rectified units
-over the standardised features (ties: the earlier candidate).
+over the standardised features (ties: the earlier candidate). A model with networks of
+its own for the view's table size (metadata ``tables``, arrays prefixed ``p{seats}_``)
+plays those, else its unprefixed ones.
 """
 
 from __future__ import annotations
