@@ -149,6 +149,29 @@ def test_a_table_s_own_networks_are_found_by_its_seats(tmp_path: Path) -> None:
     assert model.tables == (2, 6) and model.metadata["players"] == [2, 4, 6]
 
 
+def test_subnormal_weights_are_played_as_zero(tmp_path: Path) -> None:
+    """The fit leaves subnormal weights in the units it let die (the shipped model has
+    hundreds), and x86 multiplies them some hundred times slower: the vector the decisions
+    read holds zeros in their place, and every value it gives is the file's own."""
+    tiny = np.finfo(np.float64).tiny
+    arrays = random_arrays(4, 0)
+    arrays["w1"][:, 1] = tiny / 8  # a dead unit's weights: subnormal
+    arrays["w2"][1] = -tiny / 3
+    path = tmp_path / "subnormal.npz"
+    path.write_bytes(Model(arrays, new_metadata()).to_bytes())
+    for model in (load_model(path), load_model(DEFAULT_MODEL)):
+        subnormal = [a for a in model.arrays.values() if ((a != 0) & (abs(a) < tiny)).any()]
+        assert subnormal  # the file keeps its bytes
+        vector = model.vector()
+        assert not ((vector != 0) & (abs(vector) < tiny)).any()
+    vector = load_model(path).vector()
+    x = np.linspace(-1, 1, N_FEATURES)
+    hidden = np.maximum((x - arrays["mean"]) / arrays["scale"] @ arrays["w1"] + arrays["b1"],
+                        0.0)
+    assert predict(x, vector, table_net(vector, 4)) == pytest.approx(
+        hidden @ arrays["w2"] + arrays["b2"][0], rel=1e-12)
+
+
 def test_every_bad_model_file_is_one_line_naming_it(tmp_path: Path) -> None:
     for what, (path, words) in bad_files(tmp_path).items():
         code, output = compare(path)
