@@ -49,6 +49,7 @@ from fcsim.strategies.search.player import (
     Slot,
     candidate_actions,
     choose,
+    futile,
     settled,
 )
 from fcsim.strategies.search.rollout import O_SIZE, ROLLOUT_ERROR, score_outcomes
@@ -221,7 +222,8 @@ def search_decision(hand, pile, known, info, hidden, params, table, scratch, rng
                     0, first, table, scratch, seed, out[:, :first], no_hands):
         return anchor
     done = first
-    if done < n_worlds and not settled(out[:, :done, column], SETTLED_SE):
+    if (done < n_worlds and not settled(out[:, :done, column], SETTLED_SE)
+            and not futile(out[:, :done, column], params[Slot.futility])):
         if not evaluate(hand, pile, known, info, hidden, worlds, skill, evidence, reveal,
                         actions, done, n_worlds - done, table, scratch, seed, out[:, done:],
                         no_hands):

@@ -9,8 +9,9 @@ the round in the same ``worlds`` (:func:`fcsim.strategies.search.rollout.evaluat
 takes the one with the least mean ``objective``. It leaves the anchor's move only for a
 candidate whose paired advantage is at least ``confidence`` standard errors. Effort goes
 where decisions are close: after the first quarter of the worlds, a decision that is
-already clear (:func:`settled`) stops there. On a last turn the best discard is exact and
-needs no search.
+already clear (:func:`settled`) stops there, and so does one where no candidate is near
+overruling the anchor (:func:`futile`). On a last turn the best discard is exact and needs
+no search.
 
 The compiled decision is in :mod:`fcsim.strategies.search.kernels`, bound to the rollout
 policy and the anchor (any numba strategies) at compile time by
@@ -51,6 +52,9 @@ PARAMS = (
     Param("objective", OBJECTIVE_TABLE, "0: own penalty this round; 1: own penalty less "
           "the others' mean; 2: own total less the best other total", low=0, high=2),
     Param("confidence", 3, "standard errors a candidate must beat the anchor's move by",
+          integer=False, low=0, high=100),
+    Param("futility", 1, "after the first quarter of the worlds, the anchor's move stands "
+          "at once if no candidate beats it by this many standard errors (0: never)",
           integer=False, low=0, high=100),
     Param("skill", 0, "opponents kept their best cards: their hands are the best of "
           "1 + skill x (turns they played) random draws (0: uniform)", integer=False, low=0,
@@ -127,6 +131,23 @@ def settled(values: np.ndarray, margin: float) -> bool:
 
 
 @njit(cache=True)
+def futile(values: np.ndarray, margin: float) -> bool:
+    """Whether no candidate of the worlds so far (``values`` ``float64[A, W]``, row 0 the
+    anchor) beats the anchor by more than ``margin`` paired standard errors (``margin`` 0:
+    never futile). A candidate overrules the anchor only by ``confidence`` standard errors
+    over all the worlds; one this far behind that at the first look seldom gets there."""
+    if margin <= 0.0:
+        return False
+    n_actions, n_worlds = values.shape
+    for a in range(1, n_actions):
+        gain = values[0] - values[a]
+        se = gain.std() / np.sqrt(max(1, n_worlds - 1))
+        if gain.mean() > 0.0 and gain.mean() > margin * se:
+            return False
+    return True
+
+
+@njit(cache=True)
 def choose(values: np.ndarray, confidence: float) -> int:
     """The row of ``values`` (``float64[A, W]``, row 0 the anchor) with the least mean, if
     its paired advantage over row 0 is at least ``confidence`` standard errors and more
@@ -162,5 +183,6 @@ __all__ = [
     "Slot",
     "candidate_actions",
     "choose",
+    "futile",
     "settled",
 ]

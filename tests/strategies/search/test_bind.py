@@ -31,7 +31,7 @@ def test_strategy_parameters_round_trip() -> None:
     s = parse_strategy("search:rollout=aware:feed_weight=2;urgency=1,worlds=8")
     assert s.spec == "search:worlds=8,rollout=aware:feed_weight=2;urgency=1"
     assert parse_strategy(s.spec) == s
-    assert list(s.param_vector) == [8, 4, 1, 3, 0, 0]  # only the numbers
+    assert list(s.param_vector) == [8, 4, 1, 3, 1, 0, 0]  # only the numbers
     listed = parse_strategies("search:worlds=8,rollout=expected:candidates=2,aware")
     assert [x.spec for x in listed] == ["search:worlds=8,rollout=expected:candidates=2",
                                         "aware"]

@@ -12,7 +12,7 @@ from fcsim.core.state import S_STOCK, copy_state, shared_scratch, state_views
 from fcsim.core.tables import solver_table
 from fcsim.core.view import DRAW_STOCK, I_BEST_DISCARD, NO_HIDDEN, reveal, view_arrays
 from fcsim.strategies import parse_strategy
-from fcsim.strategies.search.player import choose
+from fcsim.strategies.search.player import choose, futile
 
 SEARCH = "search:worlds=16"
 
@@ -122,6 +122,24 @@ def test_choose_keeps_the_anchor_unless_beaten_with_confidence() -> None:
     assert choose(values[[0, 2]], 0.0) == 0  # nothing beats the anchor
     assert choose(values[[0, 0]].copy(), 0.0) == 0  # a tie keeps it
     assert DRAW_STOCK == 0
+
+
+def test_futile_when_no_candidate_is_near_overruling_the_anchor() -> None:
+    rng = np.random.default_rng(1)
+    noise = rng.normal(0, 1, 16)
+    anchor = 10 + noise
+    near = anchor - (0.1 + np.resize([1.0, -1.0], 16))  # ahead by 0.1 ± 1: 0.39 SE
+    ahead = 9 + noise + rng.normal(0, 0.1, 16)  # ahead by many standard errors
+    behind = 11 + noise
+    assert futile(np.stack([anchor, behind]), 1.0)
+    assert futile(np.stack([anchor, near, behind]), 1.0)
+    assert not futile(np.stack([anchor, near, ahead]), 1.0)
+    assert not futile(np.stack([anchor, behind]), 0.0)  # 0: never
+    # the same paired gain judged against a stricter margin
+    gain = anchor - near
+    z = gain.mean() / (gain.std() / np.sqrt(15))
+    assert z == pytest.approx(0.1 * np.sqrt(15))
+    assert not futile(np.stack([anchor, near]), z / 2) and futile(np.stack([anchor, near]), z * 2)
 
 
 def test_as_an_agent_it_plays_the_batch_engine_game() -> None:
