@@ -223,7 +223,8 @@ def search_decision(hand, pile, known, info, hidden, params, table, scratch, rng
         return anchor
     done = first
     if (done < n_worlds and not settled(out[:, :done, column], SETTLED_SE)
-            and not futile(out[:, :done, column], params[Slot.futility])):
+            and not futile(out[:, :done, column], params[Slot.futility],
+                           params[Slot.confidence])):
         if not evaluate(hand, pile, known, info, hidden, worlds, skill, evidence, reveal,
                         actions, done, n_worlds - done, table, scratch, seed, out[:, done:],
                         no_hands):

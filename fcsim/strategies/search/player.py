@@ -54,8 +54,8 @@ PARAMS = (
     Param("confidence", 3, "standard errors a candidate must beat the anchor's move by",
           integer=False, low=0, high=100),
     Param("futility", 1, "after the first quarter of the worlds, the anchor's move stands "
-          "at once if no candidate beats it by this many standard errors (0: never)",
-          integer=False, low=0, high=100),
+          "at once if no candidate beats it by this many standard errors, when confidence "
+          "asks more (0: never)", integer=False, low=0, high=100),
     Param("skill", 0, "opponents kept their best cards: their hands are the best of "
           "1 + skill x (turns they played) random draws (0: uniform)", integer=False, low=0,
           high=10),
@@ -131,12 +131,14 @@ def settled(values: np.ndarray, margin: float) -> bool:
 
 
 @njit(cache=True)
-def futile(values: np.ndarray, margin: float) -> bool:
+def futile(values: np.ndarray, margin: float, gate: float) -> bool:
     """Whether no candidate of the worlds so far (``values`` ``float64[A, W]``, row 0 the
-    anchor) beats the anchor by more than ``margin`` paired standard errors (``margin`` 0:
-    never futile). A candidate overrules the anchor only by ``confidence`` standard errors
-    over all the worlds; one this far behind that at the first look seldom gets there."""
-    if margin <= 0.0:
+    anchor) beats the anchor by more than ``margin`` paired standard errors, where the
+    search's ``gate`` (its ``confidence``) is stricter than that; never when ``margin`` is
+    0. A candidate overrules the anchor only by ``gate`` standard errors over all the
+    worlds; one this far behind that at the first look seldom gets there, and on these
+    worlds the anchor's move stands."""
+    if margin <= 0.0 or margin >= gate:
         return False
     n_actions, n_worlds = values.shape
     for a in range(1, n_actions):

@@ -311,10 +311,10 @@ def settled(values: list[list[Fraction]]) -> bool:
                for a in range(len(values)) if a != best)
 
 
-def futile(values: list[list[Fraction]], margin: Fraction) -> bool:
+def futile(values: list[list[Fraction]], margin: Fraction, gate: Fraction) -> bool:
     """No candidate (rows 1…) beats the anchor (row 0) by more than ``margin`` standard
-    errors; never when ``margin`` is 0."""
-    return margin > 0 and not any(
+    errors, where the gate asks more; never when ``margin`` is 0."""
+    return 0 < margin < gate and not any(
         ahead_by([y - x for x, y in zip(values[a], values[0], strict=True)], margin)
         for a in range(1, len(values)))
 
@@ -373,7 +373,7 @@ def decide(view: View, params: Mapping[str, float], rng: Xoshiro256, *,
     first = min(worlds, max(MIN_FIRST, worlds // FIRST_SHARE))
     evaluate(0, first)
     if (first < worlds and not settled(values)
-            and not futile(values, exact(params["futility"]))):
+            and not futile(values, exact(params["futility"]), exact(params["confidence"]))):
         evaluate(first, worlds)
     return actions[choose(values, exact(params["confidence"]))]
 

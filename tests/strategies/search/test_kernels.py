@@ -131,15 +131,17 @@ def test_futile_when_no_candidate_is_near_overruling_the_anchor() -> None:
     near = anchor - (0.1 + np.resize([1.0, -1.0], 16))  # ahead by 0.1 ± 1: 0.39 SE
     ahead = 9 + noise + rng.normal(0, 0.1, 16)  # ahead by many standard errors
     behind = 11 + noise
-    assert futile(np.stack([anchor, behind]), 1.0)
-    assert futile(np.stack([anchor, near, behind]), 1.0)
-    assert not futile(np.stack([anchor, near, ahead]), 1.0)
-    assert not futile(np.stack([anchor, behind]), 0.0)  # 0: never
+    assert futile(np.stack([anchor, behind]), 1.0, 3.0)
+    assert futile(np.stack([anchor, near, behind]), 1.0, 3.0)
+    assert not futile(np.stack([anchor, near, ahead]), 1.0, 3.0)
+    assert not futile(np.stack([anchor, behind]), 0.0, 3.0)  # 0: never
+    assert not futile(np.stack([anchor, behind]), 1.0, 1.0)  # a gate no stricter: never
     # the same paired gain judged against a stricter margin
     gain = anchor - near
     z = gain.mean() / (gain.std() / np.sqrt(15))
     assert z == pytest.approx(0.1 * np.sqrt(15))
-    assert not futile(np.stack([anchor, near]), z / 2) and futile(np.stack([anchor, near]), z * 2)
+    pair = np.stack([anchor, near])
+    assert not futile(pair, z / 2, 3.0) and futile(pair, z * 2, 3.0)
 
 
 def test_as_an_agent_it_plays_the_batch_engine_game() -> None:
