@@ -74,7 +74,8 @@ def test_a_strategy_parameter_is_not_swept() -> None:
         parse_grid(SEARCH, ["rollout=greedy,random"])
     assert str(err.value) == ("search's rollout is a strategy, not a number: set it in the "
                               "spec (search:rollout=…) and sweep its numbers (worlds, "
-                              "candidates, objective, confidence, skill, evidence)")
+                              "candidates, objective, confidence, futility, skill, "
+                              "evidence)")
 
 
 @pytest.mark.parametrize("family, texts, message", [
@@ -90,7 +91,7 @@ def test_a_strategy_parameter_is_not_swept() -> None:
     (RANDOM, ["x=0:1"], "random has no parameters to tune"),
     (SEARCH, ["anchor=0:1"], "search's anchor is a strategy, not a number: set it in the spec "
                              "(search:anchor=…) and tune its numbers (worlds, candidates, "
-                             "objective, confidence, skill, evidence)"),
+                             "objective, confidence, futility, skill, evidence)"),
     (GREEDY, [], "give at least one --param"),
 ])
 def test_bad_ranges_say_what_is_allowed(family, texts, message) -> None:
