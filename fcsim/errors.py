@@ -9,3 +9,8 @@ class FcsimError(Exception):
 
     Each subclass keeps the built-in base it had (``CardError`` is a ``ValueError`` too),
     so code that catches those still does."""
+
+
+class WorkerLost(FcsimError, RuntimeError):
+    """A worker process died mid-task (killed from outside, or by the system when memory
+    ran out): not bad input, so the command line exits with code 1, keeping what is done."""

@@ -3,9 +3,10 @@
 A command's module is imported when the command is run (or its help shown), not before:
 ``fcsim info`` does not load the solver, ``fcsim solve`` does not load polars.
 
-Two things every command does the same way are done here, once: an :class:`FcsimError`
-is one line on stderr and exit code 2, and Ctrl-C at any moment is one line and exit
-code 130 (a command that has more to say, such as which chunks were kept, says it).
+Three things every command does the same way are done here, once: an :class:`FcsimError`
+is one line on stderr and exit code 2, a worker process lost mid-run one line and exit
+code 1, and Ctrl-C at any moment one line and exit code 130 (a command that has more to
+say, such as which chunks were kept, says it).
 """
 
 from __future__ import annotations
@@ -19,9 +20,10 @@ from contextlib import contextmanager
 import click
 
 from fcsim import __version__
-from fcsim.errors import FcsimError
+from fcsim.errors import FcsimError, WorkerLost
 
 INTERRUPTED = 130  # the exit code of a command stopped by Ctrl-C (128 + SIGINT)
+FAULT = click.ClickException.exit_code  # a command stopped by a fault, not its input
 
 # Each command's module and attribute, in the order the commands were added.
 COMMAND_MODULES = {
@@ -95,11 +97,14 @@ class Interrupted(FcsimError, click.ClickException):
 
 @contextmanager
 def one_line():
-    """Turn an :class:`FcsimError` or Ctrl-C into its one line on stderr and exit code."""
+    """Turn an :class:`FcsimError`, a lost worker or Ctrl-C into its one line on stderr and
+    exit code."""
     try:
         yield
     except click.ClickException:
         raise
+    except WorkerLost as err:  # a fault, not bad input
+        raise click.ClickException(str(err)) from None
     except FcsimError as err:
         raise InputError(str(err)) from None
     except KeyboardInterrupt:

@@ -19,16 +19,17 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from fcsim.cli import INTERRUPTED
+from fcsim.cli import FAULT, INTERRUPTED
 from fcsim.cli.options import InputError
 from fcsim.core.rules import RuleSet
+from fcsim.errors import WorkerLost
 from fcsim.runner import RunFolder, RunPlan, execute, make_plan
 from fcsim.runner.format import ASIDE, Problem
 from fcsim.runner.pool import Executor, compile_once
 from fcsim.runner.run import default_workers, local_executor
 
-__all__ = ["INTERRUPTED", "InputError", "check_counts", "dask_cluster", "play_folder",
-           "play_plan", "prepare_here", "say_set_aside"]
+__all__ = ["FAULT", "INTERRUPTED", "InputError", "check_counts", "dask_cluster",
+           "play_folder", "play_plan", "prepare_here", "say_set_aside"]
 
 
 RATE_AFTER_S = 1.0  # no rate before the games have run this long: two workers' first
@@ -69,7 +70,8 @@ def play_folder(folder: RunFolder, executor: Executor, label: str = "simulate",
                 compile_here: bool = True) -> None:
     """Play the missing chunks of a created folder under a progress bar that moves as the
     games are played, compiling the kernels here first (unless the workers are other
-    machines); Ctrl-C exits with code 130."""
+    machines); Ctrl-C exits with code 130, a worker lost mid-run with code 1, each saying
+    what is kept."""
     plan = folder.plan
     progress = Progress(TextColumn(label), BarColumn(),
                         TextColumn("{task.completed:,.0f}/{task.total:,.0f} games"),
@@ -84,10 +86,17 @@ def play_folder(folder: RunFolder, executor: Executor, label: str = "simulate",
             execute(folder, executor,
                     on_games=lambda played: progress.update(task, completed=played))
     except KeyboardInterrupt:
-        click.echo(f"Interrupted: {len(folder.present):,} of {plan.chunk_count:,} chunks are "
-                   f"kept in {folder.path}; run the same command with --resume to complete "
-                   f"it.", err=True)
+        click.echo(f"Interrupted: {_kept(folder)}", err=True)
         sys.exit(INTERRUPTED)
+    except WorkerLost as err:
+        click.echo(f"Error: {err}: {_kept(folder)}", err=True)
+        sys.exit(FAULT)
+
+
+def _kept(folder: RunFolder) -> str:
+    """What a stopped run keeps, and how to complete it."""
+    return (f"{len(folder.present):,} of {folder.plan.chunk_count:,} chunks are kept in "
+            f"{folder.path}; run the same command with --resume to complete it.")
 
 
 def play_plan(specs: Sequence[str], rules: RuleSet, seed: int, games: int, out: Path, *,

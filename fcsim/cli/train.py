@@ -16,12 +16,14 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from fcsim.cli.options import Bounded, InputError, rule_options, rule_words
 from fcsim.cli.running import (
+    FAULT,
     INTERRUPTED,
     check_counts,
     dask_cluster,
     play_folder,
     say_set_aside,
 )
+from fcsim.errors import WorkerLost
 from fcsim.learn.sampling import LABELS, MAX_CANDIDATES, ROLLOUTS, Sampling
 from fcsim.runner import RunFolder, make_plan
 from fcsim.runner.format import MAX_GAMES, MAX_SEED
@@ -157,9 +159,11 @@ def train_command(strategies, games, seed, out, players, rules, share, labels, c
             draw = (_draw_network(paths, seed, hidden, epochs,
                                   lambda *_: progress.advance(task)) if rollouts else None)
     except KeyboardInterrupt:
-        click.echo(f"Interrupted: the games and the positions done are kept in {out}; run "
-                   f"the same command with --resume to complete it.", err=True)
+        click.echo(f"Interrupted: {_kept(out)}", err=True)
         sys.exit(INTERRUPTED)
+    except WorkerLost as err:
+        click.echo(f"Error: {err}: {_kept(out)}", err=True)
+        sys.exit(FAULT)
     model = save_model(out, result, plan, sampling, hidden, paths, command, draw,
                        [run.players for _, run in pooled], tables)
     check = _strength_check(out, listed[0], rules, seed, check_deals, workers)
@@ -168,6 +172,12 @@ def train_command(strategies, games, seed, out, players, rules, share, labels, c
                f"predicting the mean {result.baseline_loss:.1f}); report: {out / 'report.md'}")
     if check is not None:
         click.echo(f"strength check: {check['line']}")
+
+
+def _kept(out: Path) -> str:
+    """What a stopped training run keeps, and how to complete it."""
+    return (f"the games and the positions done are kept in {out}; run the same command with "
+            f"--resume to complete it.")
 
 
 def _check_tables(tables: tuple[Path, ...], players: list[int], rules: dict) -> None:

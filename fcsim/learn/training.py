@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import replace
 from itertools import islice
 from multiprocessing import get_context
@@ -39,7 +39,9 @@ from fcsim.runner.pool import (
     IN_FLIGHT_PER_WORKER,
     ctrl_c_left_to_parent,
     terminate_pool,
+    wait_alive,
     watch_parent,
+    worker_loss_named,
 )
 from fcsim.runner.store import stored_plan
 from fcsim.strategies.learned.model import DRAW, Model, load_model, new_metadata, with_table
@@ -133,13 +135,14 @@ def _derived(plan: RunPlan, games_dir: Path, indices: list[int], sampling: Sampl
 
     finished = False
     try:
-        with ctrl_c_left_to_parent():  # the workers start now, inheriting SIG_IGN
-            submit(workers * IN_FLIGHT_PER_WORKER)
-        while running:
-            done, _ = wait(running, return_when=FIRST_COMPLETED)
-            for future in done:
-                submit(1)
-                yield running.pop(future), future.result()
+        with worker_loss_named():
+            with ctrl_c_left_to_parent():  # the workers start now, inheriting SIG_IGN
+                submit(workers * IN_FLIGHT_PER_WORKER)
+            while running:
+                done, _ = wait_alive(pool, running)
+                for future in done:
+                    submit(1)
+                    yield running.pop(future), future.result()
         finished = True
     finally:
         if finished:

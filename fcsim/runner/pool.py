@@ -21,6 +21,7 @@ from concurrent.futures import (
     ProcessPoolExecutor,
     wait,
 )
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager, suppress
 from itertools import islice
 from multiprocessing import get_context
@@ -32,6 +33,7 @@ from typing import Protocol
 from numba.core import event
 
 from fcsim.core.solver import link_searches
+from fcsim.errors import WorkerLost
 from fcsim.runner.chunk import ChunkOutput, prepare, run_chunk
 from fcsim.runner.plan import RunPlan, chunk_layout
 
@@ -39,7 +41,9 @@ MANAGER_GRACE_S = 0.2  # how long the pool's manager thread gets to end on its o
 MANAGER_UNBLOCK_S = 10.0  # how long filler is written to unblock it
 FILLER_BYTES = 1 << 16  # a pipe's buffer
 IN_FLIGHT_PER_WORKER = 2
-PROGRESS_WAIT_S = 0.25  # how often the parent passes on the workers' progress
+PROGRESS_WAIT_S = 0.25  # how often the parent passes on progress and checks its workers
+WORKER_LOST = ("a worker process died mid-chunk (killed from outside, or by the system when "
+               "memory ran out)")
 
 Progress = Callable[[int, int], None]  # (chunk index, games of it played so far)
 
@@ -190,15 +194,15 @@ class ProcessPool:
 
         finished = False
         try:
-            with ctrl_c_left_to_parent():  # the workers start now, inheriting SIG_IGN
-                pending = submit(IN_FLIGHT_PER_WORKER * self.workers)
-            while pending:
-                done, pending = wait(pending, timeout=PROGRESS_WAIT_S,
-                                     return_when=FIRST_COMPLETED)
-                _pass_on(progress, on_progress)
-                for future in done:
-                    pending |= submit(1)
-                    yield future.result()
+            with worker_loss_named():
+                with ctrl_c_left_to_parent():  # the workers start now, inheriting SIG_IGN
+                    pending = submit(IN_FLIGHT_PER_WORKER * self.workers)
+                while pending:
+                    done, pending = wait_alive(pool, pending)
+                    _pass_on(progress, on_progress)
+                    for future in done:
+                        pending |= submit(1)
+                        yield future.result()
             finished = True
         finally:
             if finished:
@@ -243,13 +247,18 @@ class LastingPool:
         def submit(count: int) -> set[Future]:
             return {pool.submit(run_chunk, plan, i) for i in islice(todo, count)}
 
-        pending = submit(IN_FLIGHT_PER_WORKER * self.workers)
+        pending: set[Future] = set()
         try:
-            while pending:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in done:
-                    pending |= submit(1)
-                    yield future.result()
+            with worker_loss_named():
+                pending = submit(IN_FLIGHT_PER_WORKER * self.workers)
+                while pending:
+                    done, pending = wait_alive(pool, pending)
+                    for future in done:
+                        pending |= submit(1)
+                        yield future.result()
+        except WorkerLost:
+            self.close()  # a broken pool takes no more chunks: the next run starts another
+            raise
         finally:
             for future in pending:
                 future.cancel()
@@ -259,6 +268,30 @@ class LastingPool:
         if self._pool is not None:
             terminate_pool(self._pool)
             self._pool = None
+
+
+def wait_alive(pool: ProcessPoolExecutor, pending: Iterable[Future]
+               ) -> tuple[set[Future], set[Future]]:
+    """``(done, not done)`` of ``pending`` once one is done, or after
+    :data:`PROGRESS_WAIT_S`; raise :class:`~fcsim.errors.WorkerLost` when nothing is done
+    and a worker has died. The pool says so itself only if it hears of the death: a worker
+    killed while sending its result leaves the pool's manager reading the rest for ever."""
+    done, left = wait(pending, timeout=PROGRESS_WAIT_S, return_when=FIRST_COMPLETED)
+    processes = (pool._processes or {}).values()  # no public handle before 3.14
+    if not done and any(process.exitcode is not None for process in processes):
+        raise WorkerLost(WORKER_LOST)
+    return done, left
+
+
+@contextmanager
+def worker_loss_named() -> Iterator[None]:
+    """Raise a broken pool (a worker process died mid-chunk) as
+    :class:`~fcsim.errors.WorkerLost`, one line, where the pool raises
+    ``BrokenProcessPool`` with its traceback."""
+    try:
+        yield
+    except BrokenProcessPool:
+        raise WorkerLost(WORKER_LOST) from None
 
 
 @contextmanager
@@ -280,7 +313,7 @@ def ctrl_c_left_to_parent() -> Iterator[None]:
 
 def terminate_pool(pool: ProcessPoolExecutor) -> None:
     """Cancel pending chunks and stop the workers now, mid-chunk if need be."""
-    processes = list((pool._processes or {}).values())  # no public handle before 3.14
+    processes = list((pool._processes or {}).values())
     manager = pool._executor_manager_thread  # shutdown() forgets both
     results = pool._result_queue
     with _quiet_about_cancelled_chunks(manager):

@@ -202,6 +202,40 @@ def test_killed_run_resumes_without_loss_or_duplicates(reference, tmp_path):
     assert_same_rows(out, reference)
 
 
+def worker_pids(parent: int) -> list[int]:
+    """The pool's worker processes among ``parent``'s children (not its resource tracker)."""
+    pids = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            ppid = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            command = (stat.parent / "cmdline").read_bytes()
+        except (OSError, IndexError, ValueError):
+            continue  # a process that ended as we looked
+        if ppid == parent and b"spawn_main" in command:
+            pids.append(int(stat.parent.name))
+    return pids
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
+def test_a_worker_killed_mid_run_is_one_line_and_resume_completes(reference, tmp_path):
+    """As the system's out-of-memory killer would: one worker gone, the run stops with one
+    line naming what is kept, and --resume completes it without loss or duplicates."""
+    out = tmp_path / "run"
+    proc = start(out)
+    wait_until(lambda: bool(worker_pids(proc.pid)), proc)
+    os.kill(worker_pids(proc.pid)[0], signal.SIGKILL)
+    _, stderr = proc.communicate(timeout=PATIENCE_S)
+    assert proc.returncode == 1, stderr
+    assert "Traceback" not in stderr
+    kept = len(list(out.glob("part-*.parquet")))
+    assert (f"Error: a worker process died mid-chunk (killed from outside, or by the system "
+            f"when memory ran out): {kept} of 150 chunks are kept in {out}; run the same "
+            f"command with --resume to complete it.") in stderr
+    result = invoke(*LONG[:-2], "--seed", "3", "--out", str(out), "--resume")
+    assert result.exit_code == 0, result.output
+    assert_same_rows(out, reference)
+
+
 # The issue's own commands (full games, 10 chunks).
 ISSUE = ["simulate", "--strategies", "greedy,random", "--games", "20000", "--chunk-size",
          "2000", "--seed", "5"]

@@ -12,6 +12,9 @@ import pytest
 from click.testing import CliRunner
 
 from fcsim.cli import cli
+from fcsim.errors import WorkerLost
+from fcsim.learn import training
+from fcsim.runner.pool import WORKER_LOST
 from fcsim.strategies.learned.model import load_model
 
 pytest.importorskip("sklearn")
@@ -92,6 +95,22 @@ def test_a_run_with_a_model_is_a_pure_function_of_its_bytes(trained: Path,
         b"fcsim"])
     recorded = " ".join(meta["strategy_sources"].values())
     assert load_model(trained / "model.npz").sha256 in recorded
+
+
+def test_a_worker_lost_while_deriving_positions_is_one_line(trained: Path, tmp_path: Path,
+                                                            monkeypatch) -> None:
+    copy = tmp_path / "run"
+    shutil.copytree(trained, copy)
+
+    def lost(*args, **kwargs):
+        raise WorkerLost(WORKER_LOST)
+
+    monkeypatch.setattr(training, "derive_positions", lost)
+    result = train(copy, "--resume")
+    assert result.exit_code == 1
+    assert result.output.strip().splitlines()[-1] == (  # after the positions' progress bar
+        f"Error: {WORKER_LOST}: the games and the positions done are kept in {copy}; run "
+        f"the same command with --resume to complete it.")
 
 
 def test_too_few_games_say_so_in_one_line(tmp_path: Path) -> None:

@@ -1,16 +1,31 @@
-"""Stopping a process pool mid-run leaves nothing waiting, whatever a worker was doing."""
+"""Stopping a process pool mid-run leaves nothing waiting, whatever a worker was doing; a
+worker that dies is named, however it died."""
 
 from __future__ import annotations
 
 import os
+import signal
 import struct
 import threading
+import time
 from concurrent.futures import InvalidStateError, ProcessPoolExecutor
 from multiprocessing import get_context
 
-from fcsim.runner.pool import _quiet_about_cancelled_chunks, terminate_pool
+import pytest
+
+from fcsim.core.rules import RuleSet
+from fcsim.errors import WorkerLost
+from fcsim.runner import make_plan
+from fcsim.runner.chunk import run_chunk
+from fcsim.runner.pool import (
+    LastingPool,
+    _quiet_about_cancelled_chunks,
+    terminate_pool,
+    wait_alive,
+)
 
 MANAGER_EXIT_S = 60  # generous: once its wait ends the thread exits at once
+LONG_TASK_S = 60  # a chunk that is still running when the test looks
 
 
 def test_a_result_cut_in_half_does_not_leave_the_pool_waiting() -> None:
@@ -40,3 +55,38 @@ def test_the_managers_race_over_cancelled_chunks_prints_nothing(monkeypatch) -> 
             thread.start()
             thread.join()
     assert seen == [ValueError]
+
+
+def test_a_worker_killed_while_its_result_is_read_is_named() -> None:
+    """The pool's manager, reading a result cut short, never hears that the worker died:
+    :func:`wait_alive` sees it and says so, where the pool would wait for ever."""
+    pool = ProcessPoolExecutor(1, mp_context=get_context("spawn"))
+    try:
+        assert pool.submit(abs, -1).result() == 1
+        os.write(pool._result_queue._writer.fileno(), struct.pack("!i", 1000) + b"x" * 10)
+        pending = {pool.submit(time.sleep, LONG_TASK_S)}
+        assert wait_alive(pool, pending) == (set(), pending)  # all alive: nothing to say
+        for process in pool._processes.values():
+            os.kill(process.pid, signal.SIGKILL)
+            process.join()
+        with pytest.raises(WorkerLost, match="a worker process died mid-chunk"):
+            wait_alive(pool, pending)
+    finally:
+        terminate_pool(pool)
+
+
+def test_a_lasting_pool_that_lost_a_worker_starts_afresh() -> None:
+    """``fcsim sweep`` and ``fcsim tune`` keep one pool across runs: the run that lost a
+    worker is named, and the next run gets new workers and the same chunks."""
+    plan = make_plan(["greedy", "random"], RuleSet(players=2, rounds=6), 1, 40, chunk_size=10)
+    lasting = LastingPool(1)
+    try:
+        assert [out.index for out in lasting.run(plan, [0])] == [0]
+        for process in lasting._pool._processes.values():
+            os.kill(process.pid, signal.SIGKILL)
+            process.join()
+        with pytest.raises(WorkerLost):
+            list(lasting.run(plan, [1, 2]))
+        assert [out.data for out in lasting.run(plan, [1])] == [run_chunk(plan, 1).data]
+    finally:
+        lasting.close()
