@@ -10,7 +10,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from fcsim.cli.running import INTERRUPTED, check_counts
+from fcsim.cli.running import FAULT, INTERRUPTED, check_counts
 from fcsim.cli.searching import (
     SearchProgress,
     command_line,
@@ -21,6 +21,7 @@ from fcsim.cli.searching import (
     search_options,
     setting,
 )
+from fcsim.errors import WorkerLost
 from fcsim.runner import RunFolderError
 from fcsim.tune.arena import Arena
 from fcsim.tune.output import open_output
@@ -76,14 +77,18 @@ def sweep_command(spec, grids, against, players, deals, seed, out, resume, worke
     progress = SearchProgress(f"sweep {where.base.spec}", runs * deals * where.lineup.players)
     search = Search(where.base, Arena(where.lineup, where.rules, executor, progress.advance),
                     seed, deals, out)
+    kept = (f"every finished chunk is kept in {out}; run the same command with --resume to "
+            f"complete the sweep.")
     try:
         with progress:
             points = run_sweep(search, axes, lambda index, spec: progress.say(
                 f"point {index + 1} of {len(specs)}, {spec}"))
     except KeyboardInterrupt:
-        click.echo(f"Interrupted: every finished chunk is kept in {out}; run the same "
-                   f"command with --resume to complete the sweep.", err=True)
+        click.echo(f"Interrupted: {kept}", err=True)
         sys.exit(INTERRUPTED)
+    except WorkerLost as err:
+        click.echo(f"Error: {err}: {kept}", err=True)
+        sys.exit(FAULT)
     except RunFolderError as err:
         raise click.ClickException(str(err)) from None
     finally:

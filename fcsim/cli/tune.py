@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from fcsim.cli.running import INTERRUPTED, check_counts
+from fcsim.cli.running import FAULT, INTERRUPTED, check_counts
 from fcsim.cli.searching import (
     SearchProgress,
     command_line,
@@ -19,6 +19,7 @@ from fcsim.cli.searching import (
     search_options,
     setting,
 )
+from fcsim.errors import WorkerLost
 from fcsim.runner import RunFolderError
 from fcsim.tune.arena import Arena
 from fcsim.tune.output import open_output
@@ -103,6 +104,11 @@ def tune_command(spec, params, trials, sampler, prune, confirm_deals, against, p
     search = Search(where.base, Arena(where.lineup, where.rules, executor, progress.advance),
                     seed, deals, out)
     study = Study(search, ranges, sampler, prune)
+
+    def kept() -> str:
+        return (f"{len(study.finished)} of {trials} trials are kept in {out} ({STUDY_FILE}); "
+                f"run the same command with --resume to continue.")
+
     try:
         with progress:
             study.restore()
@@ -114,10 +120,11 @@ def tune_command(spec, params, trials, sampler, prune, confirm_deals, against, p
             progress.say(f"confirming {best.spec} on {confirm_deals:,} fresh deals")
             result = confirm(search.arena, out, best.spec, where.base.spec, seed, confirm_deals)
     except KeyboardInterrupt:
-        click.echo(f"Interrupted: {len(study.finished)} of {trials} trials are kept in {out} "
-                   f"({STUDY_FILE}); run the same command with --resume to continue.",
-                   err=True)
+        click.echo(f"Interrupted: {kept()}", err=True)
         sys.exit(INTERRUPTED)
+    except WorkerLost as err:
+        click.echo(f"Error: {err}: {kept()}", err=True)
+        sys.exit(FAULT)
     except RunFolderError as err:
         raise click.ClickException(str(err)) from None
     finally:

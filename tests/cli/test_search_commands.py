@@ -13,6 +13,9 @@ import pytest
 from click.testing import CliRunner
 
 from fcsim.cli import cli
+from fcsim.errors import WorkerLost
+from fcsim.runner.pool import WORKER_LOST
+from fcsim.tune import arena
 from tests.waiting import PATIENCE_S, default_sigint, wait_until
 
 # SPEC names its parameters, so that the tests do not depend on greedy's defaults
@@ -144,6 +147,28 @@ def test_bad_input_is_one_line_and_writes_nothing(tmp_path, args, message) -> No
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Error: ") and message in lines[0]
     assert not out.exists()
+
+
+@pytest.mark.parametrize(("args", "kept"), [
+    (SWEEP, "every finished chunk is kept in {out}; run the same command with --resume to "
+            "complete the sweep."),
+    ([*TUNE, "--trials", "2"], "0 of 2 trials are kept in {out} (study.db); run the "
+                               "same command with --resume to continue."),
+])
+def test_a_worker_lost_is_one_line_naming_what_is_kept(tmp_path, monkeypatch, args,
+                                                        kept) -> None:
+    if args[0] == "tune":
+        pytest.importorskip("optuna")
+
+    def lost(*_args, **_kwargs):
+        raise WorkerLost(WORKER_LOST)
+
+    monkeypatch.setattr(arena, "execute", lost)  # as if a worker died in the first run
+    out = tmp_path / "out"
+    result = invoke(*args, "--workers", "1", "--out", str(out))
+    assert result.exit_code == 1, result.output
+    assert result.output.strip().splitlines()[-1] == (f"Error: {WORKER_LOST}: "
+                                                      f"{kept.format(out=out)}")
 
 
 def test_tune_without_optuna_says_how_to_install_it(tmp_path, monkeypatch) -> None:
