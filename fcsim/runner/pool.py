@@ -277,7 +277,9 @@ def wait_alive(pool: ProcessPoolExecutor, pending: Iterable[Future]
     and a worker has died. The pool says so itself only if it hears of the death: a worker
     killed while sending its result leaves the pool's manager reading the rest for ever."""
     done, left = wait(pending, timeout=PROGRESS_WAIT_S, return_when=FIRST_COMPLETED)
-    processes = (pool._processes or {}).values()  # no public handle before 3.14
+    # no public handle before 3.14; copied at once, as the pool's manager thread may
+    # change the dict
+    processes = list((pool._processes or {}).values())
     if not done and any(process.exitcode is not None for process in processes):
         raise WorkerLost(WORKER_LOST)
     return done, left
