@@ -1,4 +1,5 @@
-"""The one base of the errors fcsim raises on purpose."""
+"""The one base of the errors fcsim raises on purpose, and the one fault every command
+names the same way (a worker process lost)."""
 
 from __future__ import annotations
 
