@@ -24,7 +24,7 @@ from fcsim.cli.options import InputError
 from fcsim.core.rules import RuleSet
 from fcsim.errors import WorkerLost
 from fcsim.runner import RunFolder, RunPlan, execute, make_plan
-from fcsim.runner.format import ASIDE, Problem
+from fcsim.runner.format import ASIDE, Problem, WriteError
 from fcsim.runner.pool import Executor, compile_once
 from fcsim.runner.run import default_workers, local_executor
 
@@ -70,8 +70,8 @@ def play_folder(folder: RunFolder, executor: Executor, label: str = "simulate",
                 compile_here: bool = True) -> None:
     """Play the missing chunks of a created folder under a progress bar that moves as the
     games are played, compiling the kernels here first (unless the workers are other
-    machines); Ctrl-C exits with code 130, a worker lost mid-run with code 1, each saying
-    what is kept."""
+    machines); Ctrl-C exits with code 130, a worker lost or a chunk that cannot be written
+    (a full disk) with code 1, each saying what is kept."""
     plan = folder.plan
     progress = Progress(TextColumn(label), BarColumn(),
                         TextColumn("{task.completed:,.0f}/{task.total:,.0f} games"),
@@ -88,7 +88,7 @@ def play_folder(folder: RunFolder, executor: Executor, label: str = "simulate",
     except KeyboardInterrupt:
         click.echo(f"Interrupted: {_kept(folder)}", err=True)
         sys.exit(INTERRUPTED)
-    except WorkerLost as err:
+    except (WorkerLost, WriteError) as err:
         click.echo(f"Error: {err}: {_kept(folder)}", err=True)
         sys.exit(FAULT)
 

@@ -94,6 +94,11 @@ class RunFolderError(FcsimError, ValueError):
     message says why and what to do."""
 
 
+class WriteError(RunFolderError):
+    """A file of a run folder that could not be written (a full disk, a folder made
+    read-only): what was written before it is kept."""
+
+
 class FormatVersionError(RunFolderError):
     """A run folder written in another run format (by an older or newer fcsim)."""
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from fcsim.runner import format as fmt
 from fcsim.runner.durable import ctrl_c_deferred, make_folder, move_durably, write_durably
-from fcsim.runner.format import FolderCheck, Problem, RunFolderError
+from fcsim.runner.format import FolderCheck, Problem, RunFolderError, WriteError
 from fcsim.runner.lock import FolderBusyError, FolderLock, lock_holder
 from fcsim.runner.plan import PlanError, RunPlan
 from fcsim.runner.table import manifest_bytes
@@ -148,7 +148,7 @@ class RunFolder:
         try:
             make_folder(self.path / fmt.DECISIONS)
         except OSError as err:
-            raise RunFolderError(f"cannot write to {self.path}: {err.strerror}") from None
+            raise WriteError(f"cannot write to {self.path}: {err.strerror}") from None
 
     def _decision_files(self) -> list[Path]:
         folder = self.path / fmt.DECISIONS
@@ -165,7 +165,7 @@ class RunFolder:
         try:
             write_durably(target, data, temp)
         except OSError as err:
-            raise RunFolderError(f"cannot write {temp}: {err.strerror}") from None
+            raise WriteError(f"cannot write {temp}: {err.strerror}") from None
 
     def _set_aside(self, problem: Problem) -> None:
         aside = self.path / fmt.ASIDE

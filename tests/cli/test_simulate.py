@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import resource
 import shlex
@@ -19,7 +20,8 @@ from click.testing import CliRunner
 
 from fcsim.cli import cli
 from fcsim.core.rules import RuleSet
-from fcsim.runner import simulate
+from fcsim.runner import simulate, store
+from fcsim.runner.durable import write_durably
 from fcsim.runner.store import stored_plan
 from fcsim.runner.table import manifest_bytes
 from tests.waiting import PATIENCE_S, default_sigint, wait_until
@@ -232,6 +234,30 @@ def test_a_worker_killed_mid_run_is_one_line_and_resume_completes(reference, tmp
             f"when memory ran out): {kept} of 150 chunks are kept in {out}; run the same "
             f"command with --resume to complete it.") in stderr
     result = invoke(*LONG[:-2], "--seed", "3", "--out", str(out), "--resume")
+    assert result.exit_code == 0, result.output
+    assert_same_rows(out, reference)
+
+
+def test_a_full_disk_mid_run_is_one_line_and_resume_completes(reference, tmp_path,
+                                                               monkeypatch):
+    out = tmp_path / "run"
+    writes = []
+
+    def full_after_three_files(target, data, temp):  # the manifest, then two chunks
+        if len(writes) == 3:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        writes.append(target)
+        write_durably(target, data, temp)
+
+    monkeypatch.setattr(store, "write_durably", full_after_three_files)
+    result = invoke(*LONG, "--seed", "3", "--workers", "1", "--out", str(out))
+    assert result.exit_code == 1, result.output
+    assert result.output.strip().splitlines()[-1] == (
+        f"Error: cannot write {out / '.part-000002.parquet.tmp'}: No space left on device: "
+        f"2 of 150 chunks are kept in {out}; run the same command with --resume to complete "
+        f"it.")
+    monkeypatch.undo()
+    result = invoke(*LONG, "--seed", "3", "--workers", "1", "--out", str(out), "--resume")
     assert result.exit_code == 0, result.output
     assert_same_rows(out, reference)
 
