@@ -23,6 +23,7 @@ from fcsim.cli.searching import (
 )
 from fcsim.errors import WorkerLost
 from fcsim.runner import RunFolderError
+from fcsim.runner.format import WriteError
 from fcsim.tune.arena import Arena
 from fcsim.tune.output import open_output
 from fcsim.tune.search import Search
@@ -86,7 +87,7 @@ def sweep_command(spec, grids, against, players, deals, seed, out, resume, worke
     except KeyboardInterrupt:
         click.echo(f"Interrupted: {kept}", err=True)
         sys.exit(INTERRUPTED)
-    except WorkerLost as err:
+    except (WorkerLost, WriteError) as err:
         click.echo(f"Error: {err}: {kept}", err=True)
         sys.exit(FAULT)
     except RunFolderError as err:

@@ -14,6 +14,7 @@ from click.testing import CliRunner
 
 from fcsim.cli import cli
 from fcsim.errors import WorkerLost
+from fcsim.runner.format import WriteError
 from fcsim.runner.pool import WORKER_LOST
 from fcsim.tune import arena
 from tests.waiting import PATIENCE_S, default_sigint, wait_until
@@ -155,20 +156,22 @@ def test_bad_input_is_one_line_and_writes_nothing(tmp_path, args, message) -> No
     ([*TUNE, "--trials", "2"], "0 of 2 trials are kept in {out} (study.db); run the "
                                "same command with --resume to continue."),
 ])
-def test_a_worker_lost_is_one_line_naming_what_is_kept(tmp_path, monkeypatch, args,
-                                                        kept) -> None:
+@pytest.mark.parametrize("fault", [WorkerLost(WORKER_LOST),
+                                   WriteError("cannot write X: No space left on device")])
+def test_a_fault_is_one_line_naming_what_is_kept(tmp_path, monkeypatch, args, kept,
+                                                 fault) -> None:
+    """A worker lost, or a disk full, in the first run."""
     if args[0] == "tune":
         pytest.importorskip("optuna")
 
-    def lost(*_args, **_kwargs):
-        raise WorkerLost(WORKER_LOST)
+    def fail(*_args, **_kwargs):
+        raise fault
 
-    monkeypatch.setattr(arena, "execute", lost)  # as if a worker died in the first run
+    monkeypatch.setattr(arena, "execute", fail)
     out = tmp_path / "out"
     result = invoke(*args, "--workers", "1", "--out", str(out))
     assert result.exit_code == 1, result.output
-    assert result.output.strip().splitlines()[-1] == (f"Error: {WORKER_LOST}: "
-                                                      f"{kept.format(out=out)}")
+    assert result.output.strip().splitlines()[-1] == f"Error: {fault}: {kept.format(out=out)}"
 
 
 def test_tune_without_optuna_says_how_to_install_it(tmp_path, monkeypatch) -> None:
