@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -28,8 +29,8 @@ from fcsim.runner.format import ASIDE, Problem, WriteError
 from fcsim.runner.pool import Executor, compile_once
 from fcsim.runner.run import default_workers, local_executor
 
-__all__ = ["FAULT", "INTERRUPTED", "InputError", "check_counts", "dask_cluster",
-           "play_folder", "play_plan", "prepare_here", "say_set_aside"]
+__all__ = ["INTERRUPTED", "InputError", "check_counts", "dask_cluster", "play_folder", "play_plan",
+           "prepare_here", "say_set_aside", "stops_saying"]
 
 
 RATE_AFTER_S = 1.0  # no rate before the games have run this long: two workers' first
@@ -77,7 +78,9 @@ def play_folder(folder: RunFolder, executor: Executor, label: str = "simulate",
                         TextColumn("{task.completed:,.0f}/{task.total:,.0f} games"),
                         GamesPerSecond(), TimeElapsedColumn(), TextColumn("left"),
                         TimeRemainingColumn(), console=Console(stderr=True))
-    try:
+    with stops_saying(lambda: f"{len(folder.present):,} of {plan.chunk_count:,} chunks are "
+                      f"kept in {folder.path}; run the same command with --resume to complete "
+                      f"it."):
         if compile_here:
             prepare_here(plan)
         # after the compile: the elapsed time and the rate are the games'
@@ -85,18 +88,21 @@ def play_folder(folder: RunFolder, executor: Executor, label: str = "simulate",
         with progress:
             execute(folder, executor,
                     on_games=lambda played: progress.update(task, completed=played))
+
+
+@contextmanager
+def stops_saying(kept: Callable[[], str]) -> Iterator[None]:
+    """Stop a command that Ctrl-C (exit code 130), a lost worker or a file that cannot be
+    written (exit code 1) interrupts with one line ending in ``kept()``: what is kept, and
+    how to continue."""
+    try:
+        yield
     except KeyboardInterrupt:
-        click.echo(f"Interrupted: {_kept(folder)}", err=True)
+        click.echo(f"Interrupted: {kept()}", err=True)
         sys.exit(INTERRUPTED)
     except (WorkerLost, WriteError) as err:
-        click.echo(f"Error: {err}: {_kept(folder)}", err=True)
+        click.echo(f"Error: {err}: {kept()}", err=True)
         sys.exit(FAULT)
-
-
-def _kept(folder: RunFolder) -> str:
-    """What a stopped run keeps, and how to complete it."""
-    return (f"{len(folder.present):,} of {folder.plan.chunk_count:,} chunks are kept in "
-            f"{folder.path}; run the same command with --resume to complete it.")
 
 
 def play_plan(specs: Sequence[str], rules: RuleSet, seed: int, games: int, out: Path, *,

@@ -3,14 +3,13 @@ same duplicate deals; one row per point (Parquet, a table, a chart, a report pag
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
 from rich.console import Console
 from rich.table import Table
 
-from fcsim.cli.running import FAULT, INTERRUPTED, check_counts
+from fcsim.cli.running import check_counts, stops_saying
 from fcsim.cli.searching import (
     SearchProgress,
     command_line,
@@ -21,9 +20,7 @@ from fcsim.cli.searching import (
     search_options,
     setting,
 )
-from fcsim.errors import WorkerLost
 from fcsim.runner import RunFolderError
-from fcsim.runner.format import WriteError
 from fcsim.tune.arena import Arena
 from fcsim.tune.output import open_output
 from fcsim.tune.search import Search
@@ -78,18 +75,11 @@ def sweep_command(spec, grids, against, players, deals, seed, out, resume, worke
     progress = SearchProgress(f"sweep {where.base.spec}", runs * deals * where.lineup.players)
     search = Search(where.base, Arena(where.lineup, where.rules, executor, progress.advance),
                     seed, deals, out)
-    kept = (f"every finished chunk is kept in {out}; run the same command with --resume to "
-            f"complete the sweep.")
     try:
-        with progress:
+        with stops_saying(lambda: f"every finished chunk is kept in {out}; run the same "
+                          f"command with --resume to complete the sweep."), progress:
             points = run_sweep(search, axes, lambda index, spec: progress.say(
                 f"point {index + 1} of {len(specs)}, {spec}"))
-    except KeyboardInterrupt:
-        click.echo(f"Interrupted: {kept}", err=True)
-        sys.exit(INTERRUPTED)
-    except (WorkerLost, WriteError) as err:
-        click.echo(f"Error: {err}: {kept}", err=True)
-        sys.exit(FAULT)
     except RunFolderError as err:
         raise click.ClickException(str(err)) from None
     finally:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import shlex
 import shutil
-import sys
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -16,14 +15,12 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from fcsim.cli.options import Bounded, InputError, rule_options, rule_words
 from fcsim.cli.running import (
-    FAULT,
-    INTERRUPTED,
     check_counts,
     dask_cluster,
     play_folder,
     say_set_aside,
+    stops_saying,
 )
-from fcsim.errors import WorkerLost
 from fcsim.learn.sampling import LABELS, MAX_CANDIDATES, ROLLOUTS, Sampling
 from fcsim.runner import RunFolder, make_plan
 from fcsim.runner.format import MAX_GAMES, MAX_SEED
@@ -144,7 +141,8 @@ def train_command(strategies, games, seed, out, players, rules, share, labels, c
         folder.release()
         if cluster is not None:
             cluster.close()
-    try:
+    with stops_saying(lambda: f"the games and the positions done are kept in {out}; run "
+                      f"the same command with --resume to complete it."):
         with _progress("positions", "games") as progress:
             task = progress.add_task("positions", total=plan.games)
             paths = derive_positions(plan, out, sampling, workers or default_workers(),
@@ -158,12 +156,6 @@ def train_command(strategies, games, seed, out, players, rules, share, labels, c
                          on_epoch=lambda *_: progress.advance(task))
             draw = (_draw_network(paths, seed, hidden, epochs,
                                   lambda *_: progress.advance(task)) if rollouts else None)
-    except KeyboardInterrupt:
-        click.echo(f"Interrupted: {_kept(out)}", err=True)
-        sys.exit(INTERRUPTED)
-    except WorkerLost as err:
-        click.echo(f"Error: {err}: {_kept(out)}", err=True)
-        sys.exit(FAULT)
     model = save_model(out, result, plan, sampling, hidden, paths, command, draw,
                        [run.players for _, run in pooled], tables)
     check = _strength_check(out, listed[0], rules, seed, check_deals, workers)
@@ -172,12 +164,6 @@ def train_command(strategies, games, seed, out, players, rules, share, labels, c
                f"predicting the mean {result.baseline_loss:.1f}); report: {out / 'report.md'}")
     if check is not None:
         click.echo(f"strength check: {check['line']}")
-
-
-def _kept(out: Path) -> str:
-    """What a stopped training run keeps, and how to complete it."""
-    return (f"the games and the positions done are kept in {out}; run the same command with "
-            f"--resume to complete it.")
 
 
 def _check_tables(tables: tuple[Path, ...], players: list[int], rules: dict) -> None:

@@ -4,11 +4,10 @@ trial on the same duplicate deals, then a confirmation on fresh deals."""
 from __future__ import annotations
 
 import json
-import sys
 
 import click
 
-from fcsim.cli.running import FAULT, INTERRUPTED, check_counts
+from fcsim.cli.running import check_counts, stops_saying
 from fcsim.cli.searching import (
     SearchProgress,
     command_line,
@@ -19,9 +18,7 @@ from fcsim.cli.searching import (
     search_options,
     setting,
 )
-from fcsim.errors import WorkerLost
 from fcsim.runner import RunFolderError
-from fcsim.runner.format import WriteError
 from fcsim.tune.arena import Arena
 from fcsim.tune.output import open_output
 from fcsim.tune.search import Search
@@ -105,13 +102,11 @@ def tune_command(spec, params, trials, sampler, prune, confirm_deals, against, p
     search = Search(where.base, Arena(where.lineup, where.rules, executor, progress.advance),
                     seed, deals, out)
     study = Study(search, ranges, sampler, prune)
-
-    def kept() -> str:
-        return (f"{len(study.finished)} of {trials} trials are kept in {out} ({STUDY_FILE}); "
-                f"run the same command with --resume to continue.")
-
     try:
-        with progress:
+        with (stops_saying(lambda: f"{len(study.finished)} of {trials} trials are kept in "
+                           f"{out} ({STUDY_FILE}); run the same command with --resume to "
+                           f"continue."),
+              progress):
             study.restore()
             study.run(trials, on_trial=lambda result: study.write(),
                       on_start=lambda number, name: progress.say(
@@ -120,12 +115,6 @@ def tune_command(spec, params, trials, sampler, prune, confirm_deals, against, p
             best = study.best()
             progress.say(f"confirming {best.spec} on {confirm_deals:,} fresh deals")
             result = confirm(search.arena, out, best.spec, where.base.spec, seed, confirm_deals)
-    except KeyboardInterrupt:
-        click.echo(f"Interrupted: {kept()}", err=True)
-        sys.exit(INTERRUPTED)
-    except (WorkerLost, WriteError) as err:
-        click.echo(f"Error: {err}: {kept()}", err=True)
-        sys.exit(FAULT)
     except RunFolderError as err:
         raise click.ClickException(str(err)) from None
     finally:
