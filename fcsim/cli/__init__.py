@@ -97,18 +97,29 @@ class Interrupted(FcsimError, click.ClickException):
 
 @contextmanager
 def one_line():
-    """Turn an :class:`FcsimError`, a lost worker or Ctrl-C into its one line on stderr and
-    exit code."""
+    """Turn an :class:`FcsimError`, a lost worker, a file the system refuses or Ctrl-C into
+    its one line on stderr and exit code."""
     try:
         yield
     except click.ClickException:
         raise
     except WorkerLost as err:  # a fault, not bad input
         raise click.ClickException(str(err)) from None
+    except BrokenPipeError:  # output piped into a reader that stopped: nothing to say
+        raise
+    except OSError as err:  # a folder that cannot be made, a full disk, no permission
+        raise click.ClickException(_system_refusal(err)) from None
     except FcsimError as err:
         raise InputError(str(err)) from None
     except KeyboardInterrupt:
         raise Interrupted() from None
+
+
+def _system_refusal(err: OSError) -> str:
+    """What the system refused, in one line (the file it names, if any)."""
+    if err.filename is None:
+        return err.strerror or str(err)
+    return f"{err.filename}: {err.strerror}"
 
 
 class FcsimGroup(click.Group):

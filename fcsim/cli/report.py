@@ -51,8 +51,12 @@ def report_command(paths: tuple[Path, ...], out_dir: Path) -> None:
     from fcsim.analysis.report import build_report
 
     _check_out(out_dir)
-    out_dir.parent.mkdir(parents=True, exist_ok=True)
-    temp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", suffix=".tmp", dir=out_dir.parent))
+    try:
+        out_dir.parent.mkdir(parents=True, exist_ok=True)
+        temp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", suffix=".tmp",
+                                     dir=out_dir.parent))
+    except OSError as err:
+        raise click.ClickException(f"cannot write {out_dir}: {err.strerror}") from None
     try:
         page = build_report(paths, temp)
         replace_folder(temp, out_dir)

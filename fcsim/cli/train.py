@@ -156,8 +156,8 @@ def train_command(strategies, games, seed, out, players, rules, share, labels, c
                          on_epoch=lambda *_: progress.advance(task))
             draw = (_draw_network(paths, seed, hidden, epochs,
                                   lambda *_: progress.advance(task)) if rollouts else None)
-    model = save_model(out, result, plan, sampling, hidden, paths, command, draw,
-                       [run.players for _, run in pooled], tables)
+        model = save_model(out, result, plan, sampling, hidden, paths, command, draw,
+                           [run.players for _, run in pooled], tables)
     check = _strength_check(out, listed[0], rules, seed, check_deals, workers)
     write_report(out, model, result, check, draw)
     click.echo(f"model: {out / 'model.npz'} (held-out error {result.held_out_loss[-1]:.1f}, "

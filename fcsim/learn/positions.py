@@ -78,8 +78,8 @@ from fcsim.core.view import (
 from fcsim.errors import FcsimError
 from fcsim.learn.sampling import ROLLOUTS, Sampling
 from fcsim.runner import format as fmt
-from fcsim.runner.durable import write_durably
 from fcsim.runner.plan import RunPlan, chunk_layout
+from fcsim.runner.store import write_file
 from fcsim.strategies.expected import discard_candidates
 from fcsim.strategies.learned.draw_features import (
     DRAW_FEATURE_SET,
@@ -417,9 +417,10 @@ def chunk_checksum(data: bytes) -> str:
 
 
 def write_chunk(folder: Path, index: int, data: bytes) -> Path:
-    """Write a positions chunk durably and atomically; its path."""
+    """Write a positions chunk durably and atomically; its path (a
+    :class:`~fcsim.runner.format.WriteError` if it cannot be written)."""
     path = folder / fmt.part_name(index)
-    write_durably(path, data, folder / fmt.temp_name(path.name))
+    write_file(path, data)
     return path
 
 

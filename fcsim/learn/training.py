@@ -33,7 +33,6 @@ from fcsim.learn.positions import (
 )
 from fcsim.learn.sampling import Sampling
 from fcsim.runner import format as fmt
-from fcsim.runner.durable import make_folder, write_durably
 from fcsim.runner.plan import RunPlan
 from fcsim.runner.pool import (
     IN_FLIGHT_PER_WORKER,
@@ -43,7 +42,7 @@ from fcsim.runner.pool import (
     watch_parent,
     worker_loss_named,
 )
-from fcsim.runner.store import stored_plan
+from fcsim.runner.store import new_folder, stored_plan, write_file
 from fcsim.strategies.learned.model import DRAW, Model, load_model, new_metadata, with_table
 
 GAMES = "games"
@@ -61,7 +60,7 @@ def derive_positions(plan: RunPlan, out: Path, sampling: Sampling, workers: int 
     else derived again, on ``workers`` processes (this one if 1) and written here, one
     writer. ``on_chunk(games)`` hears each chunk done. Returns their paths."""
     games_dir, folder = out / GAMES, positions_folder(out)
-    make_folder(folder)
+    new_folder(folder)
     expected = identity(plan, sampling)
     paths = [folder / fmt.part_name(index) for index in range(plan.chunk_count)]
     missing = []
@@ -182,7 +181,7 @@ def save_model(out: Path, result: FitResult, plan: RunPlan, sampling: Sampling,
     model = Model(arrays, metadata)
     for table in tables:
         model = with_table(model, load_model(table), str(table))
-    write_durably(out / MODEL, model.to_bytes(), out / fmt.temp_name(MODEL))
+    write_file(out / MODEL, model.to_bytes())
     return load_model(out / MODEL)
 
 

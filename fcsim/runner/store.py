@@ -20,6 +20,25 @@ from fcsim.runner.plan import PlanError, RunPlan
 from fcsim.runner.table import manifest_bytes
 
 
+def write_file(target: Path, data: bytes) -> None:
+    """Write ``target`` durably and atomically, through its temporary name; a
+    :class:`WriteError` naming the file if it cannot be written (a full disk)."""
+    temp = target.with_name(fmt.temp_name(target.name))
+    try:
+        write_durably(target, data, temp)
+    except OSError as err:
+        raise WriteError(f"cannot write {temp}: {err.strerror}") from None
+
+
+def new_folder(path: Path) -> None:
+    """Make folder ``path`` durably if it is missing; a :class:`WriteError` naming it if it
+    cannot be made."""
+    try:
+        make_folder(path)
+    except OSError as err:
+        raise WriteError(f"cannot write to {path}: {err.strerror}") from None
+
+
 def stored_plan(path: Path) -> RunPlan | None:
     """The run recorded in folder ``path`` (manifest, else a chunk), or None if it holds
     none; :class:`RunFolderError` for a run of another run format."""
@@ -145,10 +164,7 @@ class RunFolder:
             self._present.add(index)
 
     def _make_decisions_folder(self) -> None:
-        try:
-            make_folder(self.path / fmt.DECISIONS)
-        except OSError as err:
-            raise WriteError(f"cannot write to {self.path}: {err.strerror}") from None
+        new_folder(self.path / fmt.DECISIONS)
 
     def _decision_files(self) -> list[Path]:
         folder = self.path / fmt.DECISIONS
@@ -160,12 +176,7 @@ class RunFolder:
 
     def _write(self, name: str, data: bytes) -> None:
         """Write ``name`` (a path inside the folder) durably."""
-        target = self.path / name
-        temp = target.with_name(fmt.temp_name(target.name))
-        try:
-            write_durably(target, data, temp)
-        except OSError as err:
-            raise WriteError(f"cannot write {temp}: {err.strerror}") from None
+        write_file(self.path / name, data)
 
     def _set_aside(self, problem: Problem) -> None:
         aside = self.path / fmt.ASIDE

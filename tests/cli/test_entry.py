@@ -116,3 +116,19 @@ def test_any_fcsim_error_is_one_line_and_exit_2(monkeypatch) -> None:
     monkeypatch.setattr(info.info_command, "callback", fails)
     result = CliRunner().invoke(cli.cli, ["info", "."])
     assert (result.exit_code, result.output) == (2, "Error: what went wrong\n")
+
+
+def test_a_file_the_system_refuses_is_one_line_and_exit_1(monkeypatch) -> None:
+    """Held in one place too: a folder no command expected to be unwritable, a full disk."""
+    import errno
+    import os
+
+    from fcsim.cli import info
+
+    def refused(*args, **kwargs):
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), "/somewhere/file")
+
+    monkeypatch.setattr(info.info_command, "callback", refused)
+    result = CliRunner().invoke(cli.cli, ["info", "."])
+    assert (result.exit_code, result.output) == (
+        cli.FAULT, "Error: /somewhere/file: Permission denied\n")

@@ -64,6 +64,14 @@ def test_an_out_folder_with_other_files_is_refused(run, tmp_path):
     assert files_of(tmp_path) == {"notes.txt": b"mine"}
 
 
+def test_an_out_folder_that_cannot_be_made_is_one_line(run, tmp_path):
+    (tmp_path / "file").write_text("mine")  # a file where --out's parent folder would be
+    out = tmp_path / "file" / "report"
+    result = report(str(run), "--out", str(out))
+    assert result.exit_code == 1
+    assert result.output == f"Error: cannot write {out}: File exists\n"
+
+
 def test_a_copy_of_a_run_is_refused_not_counted_twice(run, tmp_path):
     copy = shutil.copytree(run, tmp_path / "copy")
     result = report(str(run), str(copy), "--out", str(tmp_path / "report"))

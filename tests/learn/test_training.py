@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -14,6 +16,8 @@ from click.testing import CliRunner
 from fcsim.cli import cli
 from fcsim.errors import WorkerLost
 from fcsim.learn import training
+from fcsim.runner import store
+from fcsim.runner.durable import write_durably
 from fcsim.runner.pool import WORKER_LOST
 from fcsim.strategies.learned.model import load_model
 
@@ -111,6 +115,31 @@ def test_a_worker_lost_while_deriving_positions_is_one_line(trained: Path, tmp_p
     assert result.output.strip().splitlines()[-1] == (  # after the positions' progress bar
         f"Error: {WORKER_LOST}: the games and the positions done are kept in {copy}; run "
         f"the same command with --resume to complete it.")
+
+
+@pytest.mark.parametrize("lost", ["positions/part-000000.parquet", "model.npz"])
+def test_a_full_disk_is_one_line_saying_what_is_kept(trained: Path, tmp_path: Path,
+                                                     monkeypatch, lost: str) -> None:
+    """A positions chunk or the model that cannot be written (a full disk): one line, exit
+    code 1, and ``--resume`` completes the same model once there is room."""
+    copy = tmp_path / "run"
+    shutil.copytree(trained, copy)
+    (copy / lost).unlink()
+    (copy / "model.npz").unlink(missing_ok=True)
+
+    def full(target, data, temp):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(store, "write_durably", full)
+    result = train(copy, "--resume")
+    assert result.exit_code == 1, result.output
+    temp = (copy / lost).with_name(f".{Path(lost).name}.tmp")
+    assert result.output.strip().splitlines()[-1] == (
+        f"Error: cannot write {temp}: No space left on device: the games and the positions "
+        f"done are kept in {copy}; run the same command with --resume to complete it.")
+    monkeypatch.setattr(store, "write_durably", write_durably)
+    assert train(copy, "--resume").exit_code == 0
+    assert (copy / "model.npz").read_bytes() == (trained / "model.npz").read_bytes()
 
 
 def test_too_few_games_say_so_in_one_line(tmp_path: Path) -> None:
