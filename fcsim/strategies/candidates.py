@@ -6,10 +6,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from fcsim.core.cards import JOKER, N_KINDS, N_SUITS, card_points, kind_at
-from fcsim.core.solver import discard_kernel_late, discard_memo, hand_hash, penalty_memo
-from fcsim.core.solver.discard import NO_KIND
-from fcsim.core.solver.hand import HUGE_PENALTY
+from fcsim.core.cards import N_KINDS, card_points
+from fcsim.core.solver import discard_kernel_late, penalty_memo
 
 
 @njit(cache=True)
@@ -83,43 +81,3 @@ def best_candidates(immediate: np.ndarray, round_number: int, wild_points: int,
         out[n] = best
         n += 1
     return n
-
-
-@njit(cache=True, inline="always")
-def _ranks_before(k: int, best: int, round_number: int, wild_points: int) -> bool:
-    """Whether :func:`best_candidates` ranks ``k`` before ``best`` at an equal penalty:
-    more points first, then the lower kind."""
-    points, best_points = (card_points(k, round_number, wild_points),
-                           card_points(best, round_number, wild_points))
-    return points > best_points or (points == best_points and k < best)
-
-
-@njit(cache=True)
-def best_discard_now(hand: np.ndarray, round_number: int, wild_points: int, all_wild: bool,
-                     table: np.ndarray, scratch: np.ndarray) -> tuple[int, int]:
-    """The discard :func:`best_candidates` ranks first, and the penalty it leaves: in one
-    search of the hand where ranking every discard takes one per kind held.
-
-    ``hand`` (``int8[56]``, n+1 cards, not empty) is restored. The search
-    (:func:`fcsim.core.solver.discard_memo`) breaks ties as :func:`best_candidates` does
-    (more points, then the lower kind) except that it prefers a natural card to a wild;
-    so each wild held that would rank first at an equal penalty — the joker, and the
-    lowest kind of the wild rank — is tried on its own.
-    """
-    best, pen = discard_memo(hand, round_number, wild_points, all_wild, table, scratch,
-                             np.int64(NO_KIND), np.int64(HUGE_PENALTY), hand_hash(hand))
-    wild_pos = round_number - 1
-    rank_wild = NO_KIND
-    for s in range(N_SUITS):
-        if rank_wild == NO_KIND and hand[kind_at(wild_pos, s)] > 0:
-            rank_wild = kind_at(wild_pos, s)
-    for k in (JOKER, rank_wild):
-        if k in (NO_KIND, best) or hand[k] == 0 or not _ranks_before(k, best, round_number,
-                                                                      wild_points):
-            continue
-        hand[k] -= 1
-        left, _ = penalty_memo(hand, round_number, wild_points, all_wild, table, scratch)
-        hand[k] += 1
-        if left == pen:
-            best = k
-    return best, pen

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 
 from fcsim.core.cards import N_KINDS, card_points
@@ -13,7 +11,6 @@ from fcsim.strategies import parse_strategy
 from fcsim.strategies.base import I_ALL_WILD, I_ROUND, I_WILD_POINTS
 from fcsim.strategies.candidates import (
     best_candidates,
-    best_discard_now,
     immediate_penalties,
     pile_outlook,
 )
@@ -66,21 +63,3 @@ def test_pile_outlook_is_the_penalty_now_and_after_taking_the_top() -> None:
         assert np.array_equal(hand, position.hand), "the hand is restored"
         assert got == (penalty(view.hand, view),
                        penalty_after_best_discard([*view.hand, view.pile[-1]], view))
-
-
-def test_best_discard_now_is_the_first_candidate_and_its_penalty() -> None:
-    """On discard positions, and on the hand with the pile's card a draw weighs (it may go
-    out, where every discard ties): wild-rich hands make the wilds' ties come up."""
-    for seed, stage in ((93, DISCARD), (94, DRAW)):
-        for position in positions(seed, 110, stage, wild_shares=(0.0, 0.3, 0.8, 1.0)):
-            hand, pile, known, info, hidden = position.arguments(GREEDY)[:5]
-            view = view_from_arguments(hand, pile, known, info, hidden)
-            cards = view.hand if stage == DISCARD else [*view.hand, view.pile[-1]]
-            if stage == DRAW:
-                hand[view.pile[-1]] += 1
-            before = hand.copy()
-            got = best_discard_now(hand, int(info[I_ROUND]), int(info[I_WILD_POINTS]),
-                                   info[I_ALL_WILD] == 1, TABLE, new_scratch())
-            assert np.array_equal(hand, before), "the hand is restored"
-            [first] = candidates(replace(view, hand=tuple(sorted(cards))), 1)
-            assert got == (first, penalty(without(cards, first), view)), position.describe()

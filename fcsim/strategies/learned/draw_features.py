@@ -23,7 +23,8 @@ from numba import njit
 
 from fcsim.core.cards import JOKER, N_KINDS, N_RANKS, N_SUITS, card_points
 from fcsim.strategies.base import I_ALL_WILD, I_ROUND, I_SEAT, I_WILD_POINTS
-from fcsim.strategies.candidates import best_discard_now, pile_outlook
+from fcsim.strategies.candidates import pile_outlook
+from fcsim.strategies.expected import discard_candidates
 from fcsim.strategies.learned.features import (
     FEATURES,
     N_FEATURES,
@@ -96,13 +97,12 @@ def draw_features(hand: np.ndarray, pile: np.ndarray, known: np.ndarray, info: n
     tally = np.zeros(2)
     stock = expected_draw_penalty(hand, unseen, n_unseen, rnd, points, all_wild, table,
                                   scratch, np.inf, tally)
-    # The pile option: a discard position of n + 1 cards, its best discard now as
-    # ``expected`` ranks discards. The unseen cards are the same: the top moves from the
-    # pile to the hand, both seen.
-    hand[top] += 1
-    kind, now = best_discard_now(hand, rnd, points, all_wild, table, scratch)
-    discard_features(hand, kind, now, known, info, unseen, n_unseen, table, scratch,
-                     out[PILE_AT : PILE_AT + N_FEATURES])
+    hand[top] += 1  # the pile option: a discard position of n + 1 cards
+    rest = pile[: pile.shape[0] - 1]
+    _, kinds, now, pile_unseen, pile_n_unseen = discard_candidates(hand, rest, known, info,
+                                                                   table, scratch, 1)
+    discard_features(hand, kinds[0], now[0], known, info, pile_unseen, pile_n_unseen, table,
+                     scratch, out[PILE_AT : PILE_AT + N_FEATURES])
     hand[top] -= 1
     draws = max(n_unseen, 1)
     out[DrawFeature.penalty_now] = keep
