@@ -1,5 +1,6 @@
-"""The one base of the errors fcsim raises on purpose, and the one fault every command
-names the same way (a worker process lost)."""
+"""The one base of the errors fcsim raises on purpose, and the base of the faults: what
+stops a command that is no fault of its input (a worker process lost, a file that cannot
+be written)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,11 @@ class FcsimError(Exception):
     so code that catches those still does."""
 
 
-class WorkerLost(FcsimError, RuntimeError):
+class Fault(FcsimError):
+    """What stops a command that is no fault of its input: the command line prints it as
+    one line with exit code 1 (not 2), keeping what is done."""
+
+
+class WorkerLost(Fault, RuntimeError):
     """A worker process died mid-task (killed from outside, or by the system when memory
-    ran out): not bad input, so the command line exits with code 1, keeping what is done."""
+    ran out)."""

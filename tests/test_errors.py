@@ -6,6 +6,7 @@ import importlib
 import inspect
 import pkgutil
 
+import click
 import pytest
 
 import fcsim
@@ -50,3 +51,19 @@ def test_the_errors_keep_their_builtin_base(name: str, base: type) -> None:
     """Code that caught a ValueError still does."""
     error = getattr(fcsim, name)
     assert issubclass(error, fcsim.FcsimError) and issubclass(error, base)
+
+
+def test_a_fault_is_no_fault_of_the_input() -> None:
+    """What the command line shows with exit code 1: a lost worker, a run's file that
+    cannot be written; bad input stays exit code 2."""
+    from fcsim.cli import FAULT, one_line
+    from fcsim.errors import Fault, WorkerLost
+    from fcsim.runner.format import RunFolderError, WriteError
+
+    assert issubclass(WorkerLost, Fault) and issubclass(WriteError, Fault)
+    assert issubclass(WriteError, RunFolderError) and not issubclass(RunFolderError, Fault)
+    for error, code in ((WriteError("cannot write x"), FAULT),
+                        (RunFolderError("not a run"), 2)):
+        with pytest.raises(click.ClickException) as caught, one_line():
+            raise error
+        assert (caught.value.exit_code, caught.value.message) == (code, str(error))

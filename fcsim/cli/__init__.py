@@ -20,7 +20,7 @@ from contextlib import contextmanager
 import click
 
 from fcsim import __version__
-from fcsim.errors import FcsimError, WorkerLost
+from fcsim.errors import Fault, FcsimError
 
 INTERRUPTED = 130  # the exit code of a command stopped by Ctrl-C (128 + SIGINT)
 FAULT = click.ClickException.exit_code  # a command stopped by a fault, not its input
@@ -97,13 +97,13 @@ class Interrupted(FcsimError, click.ClickException):
 
 @contextmanager
 def one_line():
-    """Turn an :class:`FcsimError`, a lost worker, a file the system refuses or Ctrl-C into
-    its one line on stderr and exit code."""
+    """Turn an :class:`FcsimError` (a :class:`~fcsim.errors.Fault` among them), a file the
+    system refuses or Ctrl-C into its one line on stderr and exit code."""
     try:
         yield
     except click.ClickException:
         raise
-    except WorkerLost as err:  # a fault, not bad input
+    except Fault as err:  # not bad input: exit code 1
         raise click.ClickException(str(err)) from None
     except BrokenPipeError:  # output piped into a reader that stopped: nothing to say
         raise

@@ -23,9 +23,9 @@ from rich.text import Text
 from fcsim.cli import FAULT, INTERRUPTED
 from fcsim.cli.options import InputError
 from fcsim.core.rules import RuleSet
-from fcsim.errors import WorkerLost
+from fcsim.errors import Fault
 from fcsim.runner import RunFolder, RunPlan, execute, make_plan
-from fcsim.runner.format import ASIDE, Problem, WriteError
+from fcsim.runner.format import ASIDE, Problem
 from fcsim.runner.pool import Executor, compile_once
 from fcsim.runner.run import default_workers, local_executor
 
@@ -100,7 +100,7 @@ def stops_saying(kept: Callable[[], str]) -> Iterator[None]:
     except KeyboardInterrupt:
         click.echo(f"Interrupted: {kept()}", err=True)
         sys.exit(INTERRUPTED)
-    except (WorkerLost, WriteError) as err:
+    except Fault as err:
         click.echo(f"Error: {err}: {kept()}", err=True)
         sys.exit(FAULT)
 

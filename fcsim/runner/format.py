@@ -34,7 +34,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from fcsim.core.records import RoundInfo, Score
-from fcsim.errors import FcsimError
+from fcsim.errors import Fault, FcsimError
 
 FORMAT_VERSION = 2
 METADATA_KEY = b"fcsim"
@@ -94,8 +94,8 @@ class RunFolderError(FcsimError, ValueError):
     message says why and what to do."""
 
 
-class WriteError(RunFolderError):
-    """A file of a run folder that could not be written (a full disk, a folder made
+class WriteError(RunFolderError, Fault):
+    """A file or folder of a run that could not be written (a full disk, a folder made
     read-only): what was written before it is kept."""
 
 

@@ -131,7 +131,7 @@ class RunFolder:
             make_folder(self.path)
             self._lock.acquire()
         except OSError as err:
-            raise RunFolderError(f"cannot write to {self.path}: {err.strerror}") from None
+            raise WriteError(f"cannot write to {self.path}: {err.strerror}") from None
         try:
             self.check = _inspect(self.path, self.plan, self._resume,
                                   self._allow_code_change, self.check.chunks)

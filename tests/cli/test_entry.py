@@ -132,3 +132,20 @@ def test_a_file_the_system_refuses_is_one_line_and_exit_1(monkeypatch) -> None:
     result = CliRunner().invoke(cli.cli, ["info", "."])
     assert (result.exit_code, result.output) == (
         cli.FAULT, "Error: /somewhere/file: Permission denied\n")
+
+
+@pytest.mark.parametrize(("command", "folder"), [
+    (["simulate", "--strategies", "greedy", "--games", "2"], "run"),
+    (["compare", "greedy", "random", "--deals", "2"], "run"),
+    (["train", "--games", "100"], "run/games"),
+])
+def test_an_out_folder_that_cannot_be_made_is_a_fault_in_every_command(
+        command: list[str], folder: str, tmp_path) -> None:
+    """The same line and exit code 1 (a :class:`fcsim.errors.Fault`) whichever command
+    writes the run folder."""
+    (tmp_path / "file").write_text("")
+    out = tmp_path / "file" / "run"
+    result = CliRunner().invoke(cli.cli, [*command, "--workers", "1", "--out", str(out)])
+    assert result.exit_code == cli.FAULT, result.output
+    assert result.output.strip().splitlines()[-1] == (
+        f"Error: cannot write to {tmp_path / 'file' / folder}: Not a directory")
