@@ -145,7 +145,7 @@ class RunFolder:
                 self._write(fmt.MANIFEST, manifest_bytes(self.plan))
         except OSError as err:
             self.release()
-            raise RunFolderError(f"cannot write to {self.path}: {err.strerror}") from None
+            raise WriteError(f"cannot write to {self.path}: {err.strerror}") from None
         except BaseException:
             self.release()
             raise

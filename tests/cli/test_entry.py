@@ -138,6 +138,10 @@ def test_a_file_the_system_refuses_is_one_line_and_exit_1(monkeypatch) -> None:
     (["simulate", "--strategies", "greedy", "--games", "2"], "run"),
     (["compare", "greedy", "random", "--deals", "2"], "run"),
     (["train", "--games", "100"], "run/games"),
+    (["sweep", "greedy", "--against", "random", "--grid", "take_margin=0,1", "--deals", "2"],
+     "run"),
+    (["tune", "greedy", "--against", "random", "--param", "take_margin=0:3", "--trials", "2",
+      "--deals", "2"], "run"),
 ])
 def test_an_out_folder_that_cannot_be_made_is_a_fault_in_every_command(
         command: list[str], folder: str, tmp_path) -> None:
