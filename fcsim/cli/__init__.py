@@ -108,15 +108,16 @@ def one_line():
     except BrokenPipeError:  # output piped into a reader that stopped: nothing to say
         raise
     except OSError as err:  # a folder that cannot be made, a full disk, no permission
-        raise click.ClickException(_system_refusal(err)) from None
+        raise click.ClickException(system_refusal(err)) from None
     except FcsimError as err:
         raise InputError(str(err)) from None
     except KeyboardInterrupt:
         raise Interrupted() from None
 
 
-def _system_refusal(err: OSError) -> str:
-    """What the system refused, in one line (the file it names, if any)."""
+def system_refusal(err: OSError) -> str:
+    """What the system refused (a file that cannot be read or written), in one line that
+    names the file, if the error does."""
     if err.filename is None:
         return err.strerror or str(err)
     return f"{err.filename}: {err.strerror}"

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import click
 
+from fcsim.cli import system_refusal
 from fcsim.cli.running import INTERRUPTED
 from fcsim.runner.durable import replace_folder
 
@@ -30,6 +31,12 @@ def _check_out(out_dir: Path) -> None:
             raise click.ClickException(f"{out_dir} holds {other[0]}, which is no part of a "
                                        f"report (a report replaces its whole folder); "
                                        f"choose another --out")
+
+
+def _state(temp: Path) -> str:
+    """What a report stopped part way left in ``--out``: the new report is moved in whole
+    from ``temp``, or not at all."""
+    return "was not changed" if temp.exists() else "holds the new report"
 
 
 @click.command("report", short_help="Write tables and charts of one or more run folders.")
@@ -61,14 +68,15 @@ def report_command(paths: tuple[Path, ...], out_dir: Path) -> None:
         page = build_report(paths, temp)
         replace_folder(temp, out_dir)
     except KeyboardInterrupt:
-        state = "was not changed" if temp.exists() else "holds the new report"
-        click.echo(f"Interrupted: {out_dir} {state}.", err=True)
+        click.echo(f"Interrupted: {out_dir} {_state(temp)}.", err=True)
         sys.exit(INTERRUPTED)
     except RunFolderError as err:
         raise click.ClickException(str(err)) from None
-    except (pl.exceptions.PolarsError, OSError) as err:
+    except pl.exceptions.PolarsError as err:
         lines = str(err).strip().splitlines() or [type(err).__name__]
         raise click.ClickException(f"cannot read the results: {lines[0]}") from None
+    except OSError as err:  # a chart or page that cannot be written (a full disk), a file gone
+        raise click.ClickException(f"{system_refusal(err)}; {out_dir} {_state(temp)}") from None
     finally:
         shutil.rmtree(temp, ignore_errors=True)
     page = out_dir / page.name

@@ -3,6 +3,8 @@ damaged chunk, an --out that is not a report's."""
 
 from __future__ import annotations
 
+import errno
+import os
 import shutil
 from pathlib import Path
 
@@ -43,6 +45,24 @@ def test_ctrl_c_leaves_the_previous_report_whole(run, tmp_path, monkeypatch):
     assert result.output.strip() == f"Interrupted: {out} was not changed."
     assert files_of(out) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["other", "report"]  # no leftovers
+
+
+def test_a_full_disk_is_one_line_and_leaves_the_previous_report_whole(run, tmp_path,
+                                                                      monkeypatch):
+    out = tmp_path / "report"
+    assert report(str(run), "--out", str(out)).exit_code == 0
+    before = files_of(out)
+
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), "ratings.png")
+
+    monkeypatch.setattr(plots, "plot_ratings", full)
+    result = report(str(run), "--out", str(out))
+    assert result.exit_code == 1
+    assert result.output == (f"Error: ratings.png: No space left on device; {out} was not "
+                             f"changed\n")
+    assert files_of(out) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report"]  # no leftovers
 
 
 def test_a_new_report_replaces_the_old_one_whole(run, tmp_path):
