@@ -30,13 +30,18 @@ def write_file(target: Path, data: bytes) -> None:
         raise WriteError(f"cannot write {temp}: {err.strerror}") from None
 
 
+def unwritable(path: Path, err: OSError) -> WriteError:
+    """The :class:`WriteError` of folder ``path``, which the system refused (``err``)."""
+    return WriteError(f"cannot write to {path}: {err.strerror}")
+
+
 def new_folder(path: Path) -> None:
     """Make folder ``path`` durably if it is missing; a :class:`WriteError` naming it if it
     cannot be made."""
     try:
         make_folder(path)
     except OSError as err:
-        raise WriteError(f"cannot write to {path}: {err.strerror}") from None
+        raise unwritable(path, err) from None
 
 
 def stored_plan(path: Path) -> RunPlan | None:
@@ -131,7 +136,7 @@ class RunFolder:
             make_folder(self.path)
             self._lock.acquire()
         except OSError as err:
-            raise WriteError(f"cannot write to {self.path}: {err.strerror}") from None
+            raise unwritable(self.path, err) from None
         try:
             self.check = _inspect(self.path, self.plan, self._resume,
                                   self._allow_code_change, self.check.chunks)
@@ -145,7 +150,7 @@ class RunFolder:
                 self._write(fmt.MANIFEST, manifest_bytes(self.plan))
         except OSError as err:
             self.release()
-            raise WriteError(f"cannot write to {self.path}: {err.strerror}") from None
+            raise unwritable(self.path, err) from None
         except BaseException:
             self.release()
             raise

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from fcsim.errors import FcsimError
-from fcsim.runner.format import WriteError
+from fcsim.runner.store import unwritable
 from fcsim.tune.arena import folder_name
 
 RECORD = "search.json"
@@ -72,7 +72,7 @@ def open_output(out: Path, record: dict[str, Any], resume: bool,
         out.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
     except OSError as err:
-        raise WriteError(f"cannot write to {out}: {err.strerror}") from None
+        raise unwritable(out, err) from None
 
 
 def run_folder(out: Path, spec: str, confirm: bool = False) -> Path:
