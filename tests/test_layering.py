@@ -18,7 +18,8 @@ ALLOWED = {
     "core": set(),
     "strategies": {"fcsim.core"},
     "runner": {"fcsim.core", "fcsim.strategies", "fcsim.analysis.stats"},
-    "analysis": {"fcsim.runner.format", "fcsim.viewer"},
+    # the analysis asks the registry one thing: how a strategy is named (an oracle marked)
+    "analysis": {"fcsim.runner.format", "fcsim.viewer", "fcsim.strategies.display_name"},
 }
 
 

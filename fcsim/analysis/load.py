@@ -29,7 +29,8 @@ if TYPE_CHECKING:
 
 PathLike = str | Path
 
-__all__ = ["BASE_COLUMNS", "ROUND_FAMILIES", "CheckedRun", "RunFolderError", "check_run",
+__all__ = ["BASE_COLUMNS", "ROUND_FAMILIES", "CheckedRun", "RunFolderError", "as_listed",
+           "check_run",
            "game_keys", "load_results", "long_rounds", "read_metadata", "result_schema",
            "rounds_of", "run_names"]
 
@@ -156,6 +157,20 @@ def load_results(
         lf = pl.concat([s.with_columns(run=pl.lit(name))
                         for s, name in zip(scans, names, strict=True)], how="vertical")
     return lf.collect().to_pandas() if pandas else lf
+
+
+def as_listed(frame: pl.LazyFrame) -> pl.LazyFrame:
+    """``frame`` with each strategy named as listings name it: a strategy that sees hidden
+    cards marked ``(analysis only)`` (:func:`fcsim.strategies.display_name`), so every
+    table and chart made from it labels the references."""
+    from fcsim.strategies import display_name  # the registry, asked only for names
+
+    specs = frame.select(pl.col("strategy").unique().cast(pl.String)).collect().to_series()
+    names = {spec: display_name(spec) for spec in specs}
+    if all(spec == name for spec, name in names.items()):
+        return frame
+    return frame.with_columns(pl.col("strategy").cast(pl.String).replace(names)
+                              .cast(pl.Categorical))
 
 
 def rounds_of(lf: pl.LazyFrame) -> int:

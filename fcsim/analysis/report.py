@@ -15,7 +15,7 @@ from typing import Any
 import polars as pl
 
 from fcsim.analysis import decisions, plots, ratings, stats
-from fcsim.analysis.load import PathLike, load_results, read_metadata, run_names
+from fcsim.analysis.load import PathLike, as_listed, load_results, read_metadata, run_names
 from fcsim.runner.format import DECISIONS
 from fcsim.viewer.showcase import write_game_pages
 
@@ -313,7 +313,8 @@ def build_report(paths: PathLike | Sequence[PathLike], out_dir: PathLike) -> Pat
     """Analyse one or several run folders (same rules) and write ``report.md``,
     ``report.html`` and the chart PNGs to ``out_dir``; returns the HTML path."""
     folders = [Path(paths)] if isinstance(paths, str | Path) else [Path(p) for p in paths]
-    lf = load_results(folders)
+    played = load_results(folders)
+    lf = as_listed(played)
     metas = [read_metadata(f) for f in folders]
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -322,8 +323,9 @@ def build_report(paths: PathLike | Sequence[PathLike], out_dir: PathLike) -> Pat
     sections = _sections(lf, out, duplicate=all(m.get("duplicate") for m in metas))
     if all(m.get(DECISIONS) for m in metas):
         colors = plots.strategy_colors(stats.strategies_of(lf))
-        sections += decision_sections(decisions.load_decisions(folders), lf, out, colors)
-    sections.append(_games_section(lf, folders, metas, out))
+        sections += decision_sections(as_listed(decisions.load_decisions(folders)), lf, out,
+                                      colors)
+    sections.append(_games_section(played, folders, metas, out))
     return write_pages(out, "fcsim report", header, sections)
 
 

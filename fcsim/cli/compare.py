@@ -12,7 +12,7 @@ import click
 from fcsim.cli.options import Bounded, InputError, rule_options
 from fcsim.cli.running import play_plan
 from fcsim.runner.format import MAX_GAMES, MAX_SEED, RunFolderError
-from fcsim.strategies import parse_strategy
+from fcsim.strategies import display_name, parse_strategy
 
 DEFAULT_PLAYERS = 2
 
@@ -24,7 +24,7 @@ def _seating(a: str, b: str, players: int) -> list[str]:
 
 def _print_comparison(path: Path, a: str, b: str) -> None:
     from fcsim.analysis import load_results
-    from fcsim.analysis.load import read_metadata
+    from fcsim.analysis.load import as_listed, read_metadata
     from fcsim.analysis.stats import paired_comparison, win_share
 
     try:
@@ -38,10 +38,13 @@ def _print_comparison(path: Path, a: str, b: str) -> None:
     names = set(meta["strategies"])
     if a not in names or b not in names:
         raise InputError(f"{path} holds {', '.join(sorted(names))}, not both {a} and {b}")
+    a, b = display_name(a), display_name(b)  # as listings name them: an oracle marked
+    lf = as_listed(lf)
     row = paired_comparison(lf, [(a, b)]).row(0, named=True)
     shares = {r["strategy"]: r for r in win_share(lf).iter_rows(named=True)}
-    click.echo(f"{a} vs {b}: {row['deals']:,} deals x {meta['rules']['players']} seat "
-               f"rotations, {meta['rules']['players']} players, seed {meta['seed']}")
+    players = meta["rules"]["players"]
+    click.echo(f"{a} vs {b}: {row['deals']:,} deals x {players} seat rotations, "
+               f"{players} players, seed {meta['seed']}")
     click.echo(f"  {a} - {b}: {row['mean_diff']:+.2f} points per game, 95% CI "
                f"[{row['mean_diff_lo']:+.2f}, {row['mean_diff_hi']:+.2f}], "
                f"p = {row['p_value']:.3g}")

@@ -14,7 +14,7 @@ from fcsim.core.rng import game_seed
 from fcsim.replay import game_events, render_text
 from fcsim.runner.format import MAX_GAMES, MAX_SEED
 from fcsim.runner.store import stored_plan
-from fcsim.strategies import parse_strategies
+from fcsim.strategies import display_name, parse_strategies
 from fcsim.viewer.page import describe_game, write_page
 
 
@@ -71,7 +71,7 @@ def replay_command(run_folder, seed, game, specs, seat_rotation, duplicate, only
     events = game_events(int(game_seed(np.uint64(seed), np.uint64(deal))), seated, rules,
                          only_round)
     if html_file is not None:
-        names = [s.spec for s in seated]
+        names = [display_name(s.spec) for s in seated]
         lead = f"seed {seed}, game {game}" + (f", round {only_round}" if only_round else "")
         try:
             write_page(html_file, events, names, f"fcsim replay: game {game} of seed {seed}",

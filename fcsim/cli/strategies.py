@@ -8,6 +8,7 @@ import warnings
 import click
 
 from fcsim.strategies import families
+from fcsim.strategies.family import ANALYSIS_ONLY
 from fcsim.strategies.plugins import PluginWarning, load_plugins
 
 
@@ -39,7 +40,7 @@ def strategies_command() -> None:
         if not family.is_numba:
             tags.append("Python agent")
         if family.oracle:
-            tags.append("oracle: sees hidden cards, analysis only")
+            tags.append(f"oracle: sees hidden cards, {ANALYSIS_ONLY}")
         click.echo(family.name + (f"  [{'; '.join(tags)}]" if tags else ""))
         click.echo(f"    {family.description}")
         for p in family.params:

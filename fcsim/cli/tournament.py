@@ -29,10 +29,11 @@ def tables_for(specs: list[str], players: int) -> list[list[str]]:
 
 def _leaderboard(paths: list[Path]) -> None:
     from fcsim.analysis import load_results
+    from fcsim.analysis.load import as_listed
     from fcsim.analysis.ratings import rate_strategies
     from fcsim.analysis.stats import score_summary, win_share
 
-    lf = load_results(paths)
+    lf = as_listed(load_results(paths))  # an oracle listed is marked analysis only
     ratings = rate_strategies(lf)
     shares = {r["strategy"]: r for r in win_share(lf).iter_rows(named=True)}
     means = {r["strategy"]: r for r in score_summary(lf).iter_rows(named=True)}

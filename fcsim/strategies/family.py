@@ -23,6 +23,9 @@ class StrategyError(FcsimError, ValueError):
     """An unknown strategy, parameter or value; the message lists what exists."""
 
 
+ANALYSIS_ONLY = "analysis only"  # the mark of a strategy that sees hidden cards, wherever listed
+
+
 @dataclass(frozen=True)
 class Param:
     """A named numeric parameter with its default, what it does, and its bounds.

@@ -13,6 +13,7 @@ from fcsim.strategies.family import Family, Param, Strategy, StrategyError
 from fcsim.strategies.known import agent_family, families, lookup, register
 from fcsim.strategies.spec import (
     NESTED_SEPARATOR,
+    display_name,
     imported_family,
     parse_strategies,
     parse_strategy,
@@ -26,6 +27,7 @@ __all__ = [
     "Strategy",
     "StrategyError",
     "agent_family",
+    "display_name",
     "families",
     "imported_family",
     "lookup",

@@ -8,7 +8,13 @@ import sys
 from collections.abc import Callable
 
 from fcsim.strategies.external import family_from, is_agent
-from fcsim.strategies.family import Family, Strategy, StrategyError, format_value
+from fcsim.strategies.family import (
+    ANALYSIS_ONLY,
+    Family,
+    Strategy,
+    StrategyError,
+    format_value,
+)
 from fcsim.strategies.files import file_family, is_file_spec
 from fcsim.strategies.known import agent_family, families, lookup, register, registered
 from fcsim.strategies.plugins import find_plugin, plugin_names
@@ -48,6 +54,22 @@ def parse_strategy(spec: str | Strategy | Callable) -> Strategy:
             f"(or path/to/file.py, or module:attribute for one defined in a module)"
         )
     return with_params(family, rest)
+
+
+def display_name(spec: str) -> str:
+    """``spec`` as listings show it: a strategy that sees hidden cards (an oracle) marked
+    ``(analysis only)``, so that no table, chart or page shows a reference as a player.
+
+    Only the name is looked up (a registered or installed family): naming a run's
+    strategies never imports a loose file or module again, and a spec that names no such
+    family (one of those, or a plug-in not installed here) is shown as it is.
+    """
+    name = spec.partition(":")[0]
+    try:
+        family = lookup(name) or find_plugin(name)
+    except StrategyError:
+        family = None
+    return f"{spec} ({ANALYSIS_ONLY})" if family is not None and family.oracle else spec
 
 
 # Spec prefixes resolved by a module of a higher layer, named here, not imported (it may

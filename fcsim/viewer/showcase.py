@@ -116,7 +116,10 @@ def write_game_pages(lf: pl.LazyFrame, metas: dict[str | None, dict[str, Any]],
                      out: Path) -> list[GamePage]:
     """Pick games of ``lf`` and write a viewer page for each into ``out``.
 
-    ``metas`` maps a run label (None for a single run) to the run's metadata."""
+    ``metas`` maps a run label (None for a single run) to the run's metadata. Each seat
+    is named as listings name it (an oracle marked analysis only)."""
+    from fcsim.strategies import display_name  # with the engine: only when games are shown
+
     pages: list[GamePage] = []
     written: dict[str, Path] = {}
     for pick in pick_games(lf):
@@ -135,9 +138,10 @@ def write_game_pages(lf: pl.LazyFrame, metas: dict[str | None, dict[str, Any]],
                                   f"run's {list(pick.totals)} (other fcsim code?)"))
             continue
         meta = metas[pick.run]
-        written[name] = write_page(out / name, events, specs, _title(pick),
+        names = [display_name(spec) for spec in specs]
+        written[name] = write_page(out / name, events, names, _title(pick),
                                    describe_game(f"run seed {meta['seed']}, game {pick.game}",
-                                                 specs, meta["rules"]))
+                                                 names, meta["rules"]))
         pages.append(GamePage(pick, written[name]))
     return pages
 

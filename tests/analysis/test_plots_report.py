@@ -111,3 +111,15 @@ def test_cli_bad_input_is_one_line(tmp_path: Path, make, message: str) -> None:
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Error: ") and message in lines[0]
     assert isinstance(result.exception, SystemExit)  # handled, no traceback
+
+
+def test_a_reference_is_labelled_wherever_the_report_lists_it(tmp_path: Path) -> None:
+    run = write_synthetic_run(tmp_path / "run", ["search_oracle", "greedy"], [0.3, 0],
+                              games=200, seed=5, decisions=True)
+    build_report(run, tmp_path / "report")
+    md = (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
+    assert "**Strategies:** greedy, search_oracle (analysis only)" in md
+    listed = [line for line in md.splitlines() if "search_oracle" in line]
+    assert len(listed) > 15  # every table, the Decisions part's included
+    assert all("search_oracle (analysis only)" in line for line in listed), listed
+    assert "greedy (analysis only)" not in md

@@ -130,3 +130,24 @@ def test_tournament_prints_a_leaderboard(tmp_path) -> None:
     board = result.output.split("rating")[1]
     assert board.index("greedy") < board.index("random")  # random is last
     assert len(list((tmp_path / "t").iterdir())) == 3  # three tables of two
+
+
+def test_compare_tournament_and_replay_label_a_reference(tmp_path) -> None:
+    compared = _run("compare", "oracle", "random", "--deals", "2", "--workers", "1", "--short")
+    assert compared.exit_code == 0, compared.output
+    lines = compared.output.splitlines()[-5:]
+    assert lines[0].startswith("oracle (analysis only) vs random: 2 deals")
+    assert lines[1].startswith("  oracle (analysis only) - random: ")
+    assert lines[2].startswith("  win share oracle (analysis only): ")
+    assert lines[4].startswith("  verdict: oracle (analysis only) scores")
+    rated = _run("tournament", "--strategies", "oracle,random", "--players", "2", "--games",
+                 "4", "--short", "--workers", "1")
+    assert rated.exit_code == 0, rated.output
+    assert "oracle (analysis only)" in rated.output.split("rating")[1]
+    page = tmp_path / "game.html"
+    shown = _run("replay", "--seed", "3", "--strategies", "oracle,random", "--round", "1",
+                 "--html", str(page))
+    assert shown.exit_code == 0, shown.output
+    text = page.read_text(encoding="utf-8")
+    assert "seat 0 oracle (analysis only), seat 1 random;" in text
+    assert '"seats":["oracle (analysis only)","random"]' in text

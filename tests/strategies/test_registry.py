@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from fcsim.strategies import StrategyError, families, parse_strategies, parse_strategy
+from fcsim.strategies import (
+    StrategyError,
+    display_name,
+    families,
+    parse_strategies,
+    parse_strategy,
+)
 
 
 def test_builtin_strategies_are_registered_in_listing_order() -> None:
@@ -45,3 +51,16 @@ def test_list_with_parameters() -> None:
 def test_bad_specs_explain_themselves(spec: str, fragment: str) -> None:
     with pytest.raises(StrategyError, match=fragment):
         parse_strategy(spec)
+
+
+def test_a_reference_is_named_analysis_only_and_a_player_as_it_is() -> None:
+    for family in families():
+        shown = display_name(f"{family.name}:x=1")
+        assert shown == f"{family.name}:x=1" + (" (analysis only)" if family.oracle else "")
+    assert display_name("search_hands_oracle:reveal=0.5") == (
+        "search_hands_oracle:reveal=0.5 (analysis only)")
+    assert {f.name for f in families() if f.oracle} >= {"oracle", "search_oracle",
+                                                       "search_hands_oracle"}
+    # a spec naming no registered family is shown as written, and nothing is imported
+    for spec in ("nope", "my_bot.py:agent", "some.module:agent", "openspiel:ismcts"):
+        assert display_name(spec) == spec

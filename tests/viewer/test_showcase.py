@@ -109,3 +109,13 @@ def test_synthetic_runs_say_why_there_is_no_page(tmp_path: Path) -> None:
     synthetic = write_synthetic_run(tmp_path / "syn", ["a", "b"], [0.0, 0.0], games=20, seed=1)
     pages = write_game_pages(load_results(synthetic), {None: read_metadata(synthetic)}, tmp_path)
     assert pages and all("unknown strategy 'a'" in p.problem for p in pages)
+
+
+def test_a_reference_in_a_picked_game_is_labelled(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    simulate("oracle,random", 4, out, seed=5, rules=RULES, workers=1)
+    pages = write_game_pages(load_results(out), {None: read_metadata(out)}, tmp_path)
+    page = pages[0].page.read_text(encoding="utf-8")
+    seats = json.loads(re.search(r'"seats":(\[[^]]*\])', page).group(1))
+    assert sorted(seats) == ["oracle (analysis only)", "random"]
+    assert re.search(r"seat \d oracle \(analysis only\)", page)
