@@ -1,6 +1,6 @@
 """Regenerate the sample report in ``results/sample/`` from real runs of the built-in strategies.
 
-Four duplicate-format runs (the same deals in every seat rotation), then one report over all:
+Five duplicate-format runs (the same deals in every seat rotation), then one report over all:
 
 * 200,000 games of ``greedy`` (its default, ``take_margin=8``) against a greedy that takes
   any saving from the pile (``take_margin=0``), a more patient one (``take_margin=15``)
@@ -9,7 +9,9 @@ Four duplicate-format runs (the same deals in every seat rotation), then one rep
   strategies are ~50x slower, hence the smaller run);
 * 4,000 games of ``learned`` (its shipped model), ``aware``, ``expected`` and ``greedy``;
 * 800 games of ``search``, ``aware``, ``expected`` and ``greedy`` (a search seat plays
-  about a game a second).
+  about a game a second);
+* 800 games of the analysis-only references ``search_oracle``, ``search_hands_oracle`` and
+  ``oracle`` (they see hidden cards; the report marks them so) with ``aware``.
 
 The runs go to ``results/sample-runs/`` (not tracked); the report (Markdown, HTML, PNGs)
 to ``results/sample/``. ``--scale`` shrinks the runs for a quick look. It prints one stable
@@ -31,6 +33,7 @@ RUNS = [  # name, strategies, games, seed, chunk size (small chunks keep every c
     ("lookahead", "random,greedy,expected,aware", 4_000, 2, 250),
     ("learned", "learned,aware,expected,greedy", 4_000, 4, 250),
     ("search", "search,aware,expected,greedy", 800, 3, 25),
+    ("references", "search_oracle,search_hands_oracle,oracle,aware", 800, 5, 25),
 ]
 
 

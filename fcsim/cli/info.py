@@ -15,6 +15,7 @@ from fcsim.runner.lock import lock_holder
 from fcsim.runner.plan import RunPlan, this_code
 from fcsim.runner.store import stored_plan
 from fcsim.runner.summary import decision_contents, folder_contents
+from fcsim.strategies import display_name
 
 DAMAGED = 1  # exit status of a folder with files that fail their checks
 
@@ -56,7 +57,7 @@ def info_command(path: Path) -> None:
     lines = [
         ("run", str(path)),
         ("code", _code_line(plan, {c.code for c in check.chunks.values()})),
-        ("strategies", ", ".join(plan.strategies)),
+        ("strategies", ", ".join(map(display_name, plan.strategies))),
         ("rules", rules),
         ("seed", str(plan.seed)),
         ("games", f"{plan.games:,}"),

@@ -21,7 +21,7 @@ from fcsim.runner.pool import Executor, ProcessPool
 from fcsim.runner.run import default_workers
 from fcsim.runner.store import stored_plan
 from fcsim.runner.summary import decision_contents, folder_contents, strategy_stats
-from fcsim.strategies import StrategyError, parse_strategies
+from fcsim.strategies import StrategyError, display_name, parse_strategies
 
 
 def _players(count: int, players: int | None) -> int:
@@ -65,7 +65,7 @@ def _plan(strategies: str, games: int, seed: int, out: Path, players: int | None
 
 def _describe(plan: RunPlan, requested: int, workers: str, out: Path) -> None:
     rules = plan.rules
-    click.echo(f"{plan.games:,} games of {', '.join(plan.strategies)} "
+    click.echo(f"{plan.games:,} games of {', '.join(map(display_name, plan.strategies))} "
                f"({rules.rounds} rounds, seed {plan.seed}"
                f"{', duplicate deals' if plan.duplicate else ''}"
                f"{'' if plan.seat_rotation or plan.duplicate else ', no seat rotation'}) "
@@ -84,7 +84,7 @@ def _report(plan: RunPlan, folder: RunFolder) -> None:
         table.add_column(header, justify="left" if header == "strategy" else "right")
     contents = folder_contents(plan, files)
     for stats in strategy_stats(plan, files):
-        table.add_row(stats.strategy, f"{stats.seat_games / contents.games:g}",
+        table.add_row(display_name(stats.strategy), f"{stats.seat_games / contents.games:g}",
                       f"{100 * stats.win_share:.2f}", f"{stats.mean_total:.1f}")
     Console(highlight=False).print(table)
     per_row = contents.bytes / max(contents.rows, 1)

@@ -16,7 +16,7 @@ from fcsim.cli.options import Bounded, InputError, rule_options
 from fcsim.cli.running import play_plan
 from fcsim.cli.strategies import load_plugins_noting_failures
 from fcsim.runner.format import MAX_GAMES, MAX_SEED
-from fcsim.strategies import families, parse_strategies
+from fcsim.strategies import display_name, families, parse_strategies
 
 
 def tables_for(specs: list[str], players: int) -> list[list[str]]:
@@ -80,7 +80,7 @@ def tournament_command(specs, players, games, seed, out, workers, rules) -> None
         paths = []
         for number, table in enumerate(tables_for(names, players)):
             path = root / f"table-{number:02d}"
-            click.echo(f"table {number}: {', '.join(table)}", err=True)
+            click.echo(f"table {number}: {', '.join(map(display_name, table))}", err=True)
             play_plan(table, rules, seed + number, games, path, workers=workers)
             paths.append(path)
         _leaderboard(paths)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import polars as pl
 from click.testing import CliRunner
@@ -151,3 +152,10 @@ def test_compare_tournament_and_replay_label_a_reference(tmp_path) -> None:
     text = page.read_text(encoding="utf-8")
     assert "seat 0 oracle (analysis only), seat 1 random;" in text
     assert '"seats":["oracle (analysis only)","random"]' in text
+    run = tmp_path / "run"
+    played = _run("simulate", "--strategies", "oracle,random", "--games", "2", "--workers",
+                  "1", "--short", "--out", str(run))
+    assert played.exit_code == 0, played.output
+    assert "2 games of oracle (analysis only), random (" in played.output
+    assert re.search(r"oracle \(analysis only\) +│ +1 │", played.output)
+    assert "oracle (analysis only), random" in _run("info", str(run)).output
