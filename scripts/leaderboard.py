@@ -4,8 +4,8 @@
 
 plays ``fcsim compare PLAYER aware`` for each player at its defaults, every run on the
 same deals (one seed, one table: deal g is the same cards in every run), keeps each run in
-``OUT/PLAYER`` (a run already there is read again, not played), prints one stable line per
-player as it ends::
+``OUT/PLAYER`` (``fcsim compare`` completes a run already there, interrupted or not, and
+refuses a folder holding another run), prints one stable line per player as it ends::
 
     player=… deals=… minus_yardstick=… lo=… hi=… p=… win_share=… wall_s=…
 
@@ -46,15 +46,14 @@ class Row:
 
 
 def play(player: str, args: argparse.Namespace) -> Row:
-    """``fcsim compare PLAYER aware`` into ``OUT/PLAYER`` (unless there), and its result."""
+    """``fcsim compare PLAYER aware`` into ``OUT/PLAYER``, and its result."""
     folder = args.out / player.replace(":", "_")
+    command = ["fcsim", "compare", player, YARDSTICK, "--players", str(args.players),
+               "--deals", str(args.deals), "--seed", str(args.seed), "--out", str(folder)]
+    if args.workers:
+        command += ["--workers", str(args.workers)]
     start = time.perf_counter()
-    if not folder.exists():
-        command = ["fcsim", "compare", player, YARDSTICK, "--players", str(args.players),
-                   "--deals", str(args.deals), "--seed", str(args.seed), "--out", str(folder)]
-        if args.workers:
-            command += ["--workers", str(args.workers)]
-        subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
     wall = time.perf_counter() - start
     lf = load_results(folder)
     row = paired_comparison(lf, [(player, YARDSTICK)]).row(0, named=True)
