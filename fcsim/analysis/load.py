@@ -30,9 +30,8 @@ if TYPE_CHECKING:
 PathLike = str | Path
 
 __all__ = ["BASE_COLUMNS", "ROUND_FAMILIES", "CheckedRun", "RunFolderError", "as_listed",
-           "check_run",
-           "game_keys", "load_results", "long_rounds", "read_metadata", "result_schema",
-           "rounds_of", "run_names"]
+           "check_run", "game_keys", "load_results", "long_rounds", "read_metadata",
+           "result_schema", "rounds_of", "run_names"]
 
 
 @dataclass(frozen=True)
