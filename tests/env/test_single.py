@@ -37,8 +37,12 @@ def test_an_illegal_action_can_be_refused_quietly() -> None:
 
 
 def test_registered_id_and_module_form() -> None:
-    env = gymnasium.make("fcsim.env:fcsim/FiveCrowns-v0", players=2, opponents="random")
+    env = gymnasium.make(f"fcsim.env:{ENV_ID}", players=2, opponents="random")
     assert isinstance(env.unwrapped, FiveCrownsEnv) and env.unwrapped.table.rules.players == 2
+    # the old id still plays, with gymnasium's one line that a newer version exists
+    with pytest.warns(DeprecationWarning, match="FiveCrowns-v0 is out of date"):
+        old = gymnasium.make("fcsim.env:fcsim/FiveCrowns-v0", players=2, opponents="random")
+    assert old.unwrapped.table.encoder.version == 0 and env.unwrapped.table.encoder.version == 1
 
 
 def test_return_is_minus_the_learners_total() -> None:
