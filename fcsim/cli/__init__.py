@@ -55,7 +55,13 @@ class LazyCommands(MutableMapping):
     def __getitem__(self, name: str) -> click.Command:
         if name not in self._loaded:
             module, attribute = self._where[name].split(":")  # KeyError: no such command
-            self._loaded[name] = getattr(importlib.import_module(module), attribute)
+            try:
+                self._loaded[name] = getattr(importlib.import_module(module), attribute)
+            except KeyError as err:
+                # A fault inside the command's imports, not an unknown command: click asks
+                # through ``get``, which would turn it into "No such command 'NAME'".
+                raise ImportError(f"importing the {name} command ({module}) failed: "
+                                  f"KeyError: {err}") from err
         return self._loaded[name]
 
     def __setitem__(self, name: str, command: click.Command) -> None:

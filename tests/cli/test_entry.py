@@ -153,3 +153,16 @@ def test_an_out_folder_that_cannot_be_made_is_a_fault_in_every_command(
     assert result.exit_code == cli.FAULT, result.output
     assert result.output.strip().splitlines()[-1] == (
         f"Error: cannot write to {tmp_path / 'file' / folder}: Not a directory")
+
+
+def test_a_fault_importing_a_command_is_not_an_unknown_command(monkeypatch) -> None:
+    """A KeyError raised while a command's module imports surfaces as that fault; click's
+    lookup would otherwise report the command itself as unknown."""
+    def failing(module: str):
+        raise KeyError("aware has no parameter 'depth'")
+
+    commands = cli.LazyCommands({"compare": "fcsim.cli.compare:compare_command"})
+    monkeypatch.setattr(cli.importlib, "import_module", failing)
+    with pytest.raises(ImportError, match=r"importing the compare command .*'depth'"):
+        commands.get("compare")
+    assert commands.get("no-such-command") is None
