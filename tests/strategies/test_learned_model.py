@@ -37,6 +37,10 @@ def bad_files(tmp: Path) -> dict[str, tuple[Path, str]]:
     """Each kind of unusable file, with the words its refusal must hold."""
     text = tmp / "notes.npz"
     text.write_text("not a model")
+    one_array = tmp / "one_array.npy"
+    np.save(one_array, np.zeros(3))
+    broken = tmp / "broken.npz"
+    broken.write_bytes(b"PK\x03\x04 cut short")
     no_meta = tmp / "no_meta.npz"
     np.savez(no_meta, **random_arrays(4, 0))
     other_set = random_model(tmp / "other_set.npz", feature_set=FEATURE_SET + 1)
@@ -54,7 +58,9 @@ def bad_files(tmp: Path) -> dict[str, tuple[Path, str]]:
     return {**_bad_draw_networks(tmp), **_bad_tables(tmp),
             "missing": (tmp / "absent.npz", "no such file"),
             "inputs": (inputs, "inputs 'pairs'"),
-            "text": (text, "not a model file"),
+            "text": (text, "not a model file (not an .npz archive)"),
+            "one array": (one_array, "not a model file (not an .npz archive)"),
+            "broken archive": (broken, "not a model file"),
             "no metadata": (no_meta, "no metadata"),
             "feature set": (other_set, f"feature set {FEATURE_SET + 1}"),
             "foreign": (foreign, "not an fcsim model"),

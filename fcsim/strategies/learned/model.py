@@ -182,6 +182,8 @@ def load_model(path: str | Path) -> Model:
 
 @cache
 def _load(path: Path, size: int, mtime_ns: int) -> Model:
+    if not zipfile.is_zipfile(path):  # np.load would read a .npy, or advise unpickling
+        raise ModelError(f"model {path}: not a model file (not an .npz archive)")
     try:
         with np.load(path, allow_pickle=False) as npz:
             contents = {name: npz[name] for name in npz.files}
