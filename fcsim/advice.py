@@ -278,17 +278,29 @@ HISTORY_KEYS = {"discarded": Plane.DISCARDED, "taken": Plane.TAKEN, "passed": Pl
 SEAT_CARDS = ("known", *HISTORY_KEYS)
 
 
-def _cards(value: object) -> list[str]:
-    """Cards as a list of tokens, from a list or a string."""
-    return value.split() if isinstance(value, str) else list(value)
+def _cards(value: object, key: str) -> list[str]:
+    """A JSON position's cards as a list of tokens, from a list of them or a string."""
+    if isinstance(value, str):
+        return value.split()
+    if not isinstance(value, list) or not all(isinstance(card, str) for card in value):
+        raise PositionError(f"{key} must be cards, a string or a list of strings, "
+                            f"not {value!r}")
+    return value
 
 
 def _seat_cards(value: object, key: str) -> dict[int, list[str]]:
     """A JSON position's map of seat numbers to cards."""
     try:
-        return {int(s): _cards(v) for s, v in (value or {}).items()}
+        return {int(s): _cards(v, key) for s, v in (value or {}).items()}
     except (AttributeError, TypeError, ValueError):
         raise PositionError(f"{key} must map seat numbers to cards") from None
+
+
+def _per_seat(value: object, key: str) -> list | None:
+    """A JSON position's list of one number per seat (or None: the default)."""
+    if value is not None and not isinstance(value, list):
+        raise PositionError(f"{key} must be a list of numbers, one per seat, not {value!r}")
+    return value
 
 
 @dataclass(frozen=True)
@@ -330,9 +342,10 @@ class Position:
             if key not in data:
                 raise PositionError(f"a position needs {key!r}")
         by_seat = {key: _seat_cards(data.get(key), key) for key in SEAT_CARDS}
-        return cls(round=data["round"], hand=_cards(data["hand"]),
-                   pile=_cards(data.get("pile", [])), players=data.get("players", 4),
-                   hand_sizes=data.get("hand_sizes"), scores=data.get("scores"),
+        return cls(round=data["round"], hand=_cards(data["hand"], "hand"),
+                   pile=_cards(data.get("pile", []), "pile"), players=data.get("players", 4),
+                   hand_sizes=_per_seat(data.get("hand_sizes"), "hand_sizes"),
+                   scores=_per_seat(data.get("scores"), "scores"),
                    turn=data.get("turn", 0), last_turn=bool(data.get("last_turn", False)),
                    rules=rules or RuleSet(), **by_seat)
 

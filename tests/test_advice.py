@@ -108,6 +108,21 @@ def test_the_public_history_reaches_the_view() -> None:
         Position.from_json({**data, "passed": ["7H"]})
 
 
+@pytest.mark.parametrize(("changes", "message"), [
+    ({"hand": ["3H", 5, "9C"]}, "hand must be cards, a string or a list of strings, not "
+     "['3H', 5, '9C']"),
+    ({"pile": {"top": "KD"}}, "pile must be cards, a string or a list of strings"),
+    ({"scores": "1 2 3 4"}, "scores must be a list of numbers, one per seat, not '1 2 3 4'"),
+    ({"hand_sizes": 3}, "hand_sizes must be a list of numbers, one per seat, not 3"),
+])
+def test_a_json_position_of_the_wrong_shapes_says_which_key(changes: dict,
+                                                            message: str) -> None:
+    data = {"round": 1, "hand": "3H 4H 9C", "pile": ["KD"], **changes}
+    with pytest.raises(PositionError) as err:
+        position_view(Position.from_json(data))
+    assert message in str(err.value) and "\n" not in str(err.value)
+
+
 def test_beliefs_are_shares_of_the_worlds_the_advice_plays() -> None:
     view = position_view(HISTORY)
     advice = advise(view, worlds=60, evidence=0.7, beliefs=True)
