@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from fcsim.core.cards import CardError, format_card, format_cards, parse_hand
     from fcsim.core.rules import RulesError, RuleSet
     from fcsim.core.solver import best_discard, min_penalty
-    from fcsim.core.view import IllegalMoveError, View
+    from fcsim.core.view import IllegalMoveError, StrategyFailed, View
     from fcsim.errors import FcsimError
     from fcsim.game import Game
     from fcsim.runner.run import simulate
@@ -36,7 +36,8 @@ __version__ = "0.1.0"
 
 _LAZY = {"advise": "fcsim.advice", "simulate": "fcsim.runner.run",
          "load_results": "fcsim.analysis.load", "Game": "fcsim.game", "agent": "fcsim.agents",
-         "IllegalMoveError": "fcsim.core.view", "View": "fcsim.core.view",
+         "IllegalMoveError": "fcsim.core.view", "StrategyFailed": "fcsim.core.view",
+         "View": "fcsim.core.view",
          "solve": "fcsim.core.arrangement", "CardError": "fcsim.core.cards",
          "format_card": "fcsim.core.cards", "format_cards": "fcsim.core.cards",
          "parse_hand": "fcsim.core.cards", "RulesError": "fcsim.core.rules",
@@ -59,6 +60,7 @@ __all__ = [
     "IllegalMoveError",
     "RuleSet",
     "RulesError",
+    "StrategyFailed",
     "View",
     "__version__",
     "advise",

@@ -51,7 +51,7 @@ from fcsim.core.state import (
     state_views,
 )
 from fcsim.core.tables import solver_table
-from fcsim.core.view import DRAW_ACTIONS, NO_HIDDEN, Info, View
+from fcsim.core.view import DRAW_ACTIONS, NO_HIDDEN, Info, View, decide
 from fcsim.errors import FcsimError
 from fcsim.strategies.search.bind import bound_module
 from fcsim.strategies.search.rollout import O_SIZE, Outcome
@@ -238,7 +238,7 @@ def advise(view: View, worlds: int = DEFAULT_WORLDS, seconds: float | None = Non
     if not 0.0 <= evidence <= 1.0:
         raise ValueError(f"evidence must be from 0 to 1, not {evidence}")
     start = time.perf_counter()
-    pick = None if player is None else str(agent(player)(view))
+    pick = None if player is None else str(decide(agent(player), view, player))
     names, actions = _legal(view)
     kernels = bound_module(rollout, "aware")
     batches = []  # (actions, worlds of the batch, O_SIZE) each: only the worlds played

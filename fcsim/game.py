@@ -38,7 +38,7 @@ from fcsim.core.state import (
     state_views,
 )
 from fcsim.core.tables import solver_table
-from fcsim.core.view import IllegalMoveError, View, action_code, illegal_action
+from fcsim.core.view import IllegalMoveError, View, action_code, decide, illegal_action
 
 Agent = Callable[[View], object]
 
@@ -160,7 +160,8 @@ class Game:
         """Play to the end with ``agents[seat]`` deciding for each seat; the totals.
 
         An agent's illegal move raises :class:`IllegalMoveError` naming the agent (by
-        ``names[seat]``, else its ``spec`` or function name) and the move.
+        ``names[seat]``, else its ``spec`` or function name) and the move; an exception
+        its code raises, :class:`~fcsim.core.view.StrategyFailed` naming it.
         """
         if len(agents) != self.rules.players:
             raise ValueError(f"{self.rules.players} players need {self.rules.players} "
@@ -168,13 +169,13 @@ class Game:
         while not self.over:
             seat = self.to_move
             view = self.view()
-            action = agents[seat](view)
+            who = names[seat] if names else _name_of(agents[seat])
+            action = decide(agents[seat], view, who)
             drawing = view.phase == "draw"
             status, rows = play_action(self._data, action_code(action, drawing), self._table,
                                        self._scratch, self._trace, 0)
             if status != OK:
-                raise illegal_action(action, view, names[seat] if names else
-                                     _name_of(agents[seat]))
+                raise illegal_action(action, view, who)
             self._keep(rows)
         return self.totals
 

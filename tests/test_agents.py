@@ -50,6 +50,25 @@ def test_an_illegal_agent_move_names_the_agent_the_move_and_the_game() -> None:
                    fcsim.RuleSet(players=2))
 
 
+def fails_in_round_two(view: fcsim.View) -> str:
+    """greedy's move, until a bug in round 2."""
+    if view.round == 2:
+        return {}["missing"]  # the strategy's own bug
+    return GREEDY(view)
+
+
+def test_an_agent_that_raises_is_named_with_its_game_and_line() -> None:
+    seating = np.zeros((3, 2), np.int8)
+    seating[:, 1] = 1
+    with pytest.raises(fcsim.StrategyFailed,
+                       match=r"^strategy 'test_agents:fails_in_round_two' raised KeyError: "
+                             r"'missing' in game 0 at .*test_agents\.py:\d+, in "
+                             r"fails_in_round_two$") as err:
+        play_games(_seeds(3), seating, [parse_strategy(fails_in_round_two), RANDOM],
+                   fcsim.RuleSet(players=2))
+    assert isinstance(err.value.__cause__, KeyError)  # the traceback, for a debugger
+
+
 def test_simulate_with_agents_is_deterministic_and_keeps_the_schema(tmp_path) -> None:
     runs = {}
     for name, strategies, workers in (("numba", ["greedy", "random"], 1),

@@ -138,6 +138,18 @@ def test_an_illegal_discard_is_refused() -> None:
     game.step(sorted(held)[0].lower())  # card codes are read leniently
 
 
+def test_an_agent_that_raises_in_play_is_named() -> None:
+    def stuck(view: fcsim.View) -> str:
+        raise RuntimeError("no idea\nwhat to do")
+
+    game = fcsim.Game(players=2, seed=1)
+    with pytest.raises(fcsim.StrategyFailed,
+                       match=r"^strategy 'stuck' raised RuntimeError: no idea at "
+                             r".*test_game\.py:\d+, in stuck$") as err:
+        game.play([stuck, fcsim.agent("greedy")], names=["stuck", "greedy"])
+    assert str(err.value.__cause__) == "no idea\nwhat to do"
+
+
 def test_a_finished_game_takes_no_move() -> None:
     game = fcsim.Game(players=2, seed=1)
     game.play([fcsim.agent("greedy")] * 2)

@@ -20,7 +20,7 @@ from fcsim.cli.options import InputError, rule_options
 from fcsim.cli.running import INTERRUPTED
 from fcsim.core.cards import CardError, format_card, parse_card
 from fcsim.core.rng import MAX_SEED
-from fcsim.core.view import IllegalMoveError
+from fcsim.core.view import IllegalMoveError, decide
 from fcsim.errors import FcsimError
 from fcsim.game import Game
 from fcsim.strategies import parse_strategies
@@ -70,7 +70,8 @@ class Session:
             if game.over:
                 return
             if game.to_move != self.seat:
-                game.step(self.agents[game.to_move](game.view()))
+                game.step(decide(self.agents[game.to_move], game.view(),
+                                 self.agents[game.to_move].spec))
             elif game.phase == "draw":
                 self.draw()
             else:

@@ -58,6 +58,7 @@ from fcsim.core.view import (
     View,
     action_code,
     compiled,
+    decide,
     fill_history,
     fill_info,
     illegal_action,
@@ -359,7 +360,7 @@ def _play_with_agents(seeds, seating, strategies, rules, tables, out, trace,
             if status != WAITING:
                 raise illegal_move(_name(strategies[who]), status, move, g)
             view = View.of(data)
-            action = strategies[who](view)
+            action = decide(strategies[who], view, _name(strategies[who]), g)
             status, row = play_action(data, action_code(action, view.phase == "draw"), table,
                                       scratch, trace, row)
             if status != OK:

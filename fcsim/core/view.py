@@ -39,8 +39,11 @@ Two ways to decide, on the same view:
 
 from __future__ import annotations
 
+import traceback
+from collections.abc import Callable
 from enum import IntEnum
 from itertools import accumulate
+from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -134,6 +137,15 @@ NO_HIDDEN = np.zeros((0, 0), dtype=np.int8)  # what every fair strategy gets as 
 
 class IllegalMoveError(FcsimError, ValueError):
     """A strategy or agent chose a move the game does not allow (the message names both)."""
+
+
+class StrategyFailed(FcsimError, RuntimeError):
+    """A strategy's own code (a Python agent) raised an exception mid-game: the message
+    names the strategy, the game, the exception and the line of the strategy's code it
+    came from; the exception itself is the ``__cause__``."""
+
+
+_PACKAGE = Path(__file__).resolve().parent.parent  # fcsim's own files, not the strategy's
 
 
 def decision(func: object) -> object:
@@ -308,6 +320,28 @@ def illegal_action(action: object, view: View, who: str | None = None,
     where = "" if game is None else f" in game {game}"
     return IllegalMoveError(f"{actor} chose {action!r}, which is not a legal {view.phase} "
                             f"(legal: {', '.join(view.legal_actions)}){where}")
+
+
+def decide(agent: Callable[[View], object], view: View, who: str,
+           game: int | None = None) -> object:
+    """``agent``'s move in ``view``; an exception its code raises becomes
+    :class:`StrategyFailed` naming ``who`` (and ``game``), the exception its cause."""
+    try:
+        return agent(view)
+    except Exception as err:  # the strategy's own code: one line naming it
+        raise strategy_failed(err, who, game) from err
+
+
+def strategy_failed(err: Exception, who: str, game: int | None = None) -> StrategyFailed:
+    """The error for strategy ``who``'s code raising ``err``: one line, naming the
+    innermost line of the traceback that is not fcsim's own (the strategy's, usually)."""
+    frames = [frame for frame in traceback.extract_tb(err.__traceback__)
+              if not Path(frame.filename).resolve().is_relative_to(_PACKAGE)]
+    at = f" at {frames[-1].filename}:{frames[-1].lineno}, in {frames[-1].name}" if frames else ""
+    message = str(err).strip().splitlines()
+    what = type(err).__name__ + (f": {message[0]}" if message else "")
+    where = "" if game is None else f" in game {game}"
+    return StrategyFailed(f"strategy {who!r} raised {what}{where}{at}")
 
 
 class View:

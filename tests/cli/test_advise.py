@@ -38,6 +38,16 @@ def test_another_player_s_move_and_a_bad_player() -> None:
         assert fragment in bad.output and len(bad.output.strip().splitlines()) == 1
 
 
+def test_a_player_whose_code_raises_is_one_line(tmp_path: Path) -> None:
+    player = tmp_path / "broken.py"
+    player.write_text("def agent(view):\n    return 1 / 0\n")
+    result = run(*WORKED, "--worlds", "20", "--player", f"{player}:agent")
+    assert result.exit_code == 2, result.output
+    assert result.output.strip() == (f"Error: strategy '{player}:agent' raised "
+                                     f"ZeroDivisionError: division by zero at {player}:2, "
+                                     f"in agent")
+
+
 def test_json_and_a_position_file(tmp_path: Path) -> None:
     out = run(*WORKED, "--worlds", "50", "--json")
     assert out.exit_code == 0, out.output

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import resource
 import shlex
 import shutil
@@ -114,6 +115,20 @@ def test_bad_input_is_one_line_and_writes_nothing(tmp_path, args, message):
     assert message in result.output
     assert "Traceback" not in result.output
     assert not out.exists()
+
+
+def test_a_strategy_whose_code_raises_stops_the_run_in_one_line(tmp_path):
+    """Raised in a worker process, named in the one line: the strategy, the game, the
+    exception and the line of the strategy's file."""
+    strategy = tmp_path / "broken.py"
+    strategy.write_text("def agent(view):\n    return [][view.round]\n")
+    result = invoke("simulate", "--strategies", f"{strategy}:agent,greedy", "--games", "4",
+                    "--workers", "2", "--out", str(tmp_path / "run"))
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert re.fullmatch(f"Error: strategy '{re.escape(str(strategy))}:agent' raised "
+                        f"IndexError: list index out of range in game [0-3] at "
+                        f"{re.escape(str(strategy))}:2, in agent",
+                        result.output.strip().splitlines()[-1]), result.output
 
 
 def test_output_path_that_is_a_file(tmp_path):
