@@ -50,8 +50,9 @@ class GamesPerSecond(ProgressColumn):
 
 
 def prepare_here(plan: RunPlan) -> None:
-    """Compile (or load) the run's kernels in this process before the workers start, and
-    say so when they have to be compiled."""
+    """Compile (or load) the run's kernels in this process before its folder is taken and
+    the workers start (a strategy that does not compile leaves no folder behind), and say
+    so when they have to be compiled."""
     def say() -> None:
         click.echo(f"compiling the kernels for {', '.join(plan.lineup)} at "
                    f"{plan.players} seats; this happens once, later runs load them from "
@@ -67,12 +68,10 @@ def say_set_aside(folder: RunFolder, problems: list[Problem]) -> None:
                    err=True)
 
 
-def play_folder(folder: RunFolder, executor: Executor, label: str = "simulate",
-                compile_here: bool = True) -> None:
+def play_folder(folder: RunFolder, executor: Executor, label: str = "simulate") -> None:
     """Play the missing chunks of a created folder under a progress bar that moves as the
-    games are played, compiling the kernels here first (unless the workers are other
-    machines); Ctrl-C exits with code 130, a worker lost or a chunk that cannot be written
-    (a full disk) with code 1, each saying what is kept."""
+    games are played; Ctrl-C exits with code 130, a worker lost or a chunk that cannot be
+    written (a full disk) with code 1, each saying what is kept."""
     plan = folder.plan
     progress = Progress(TextColumn(label), BarColumn(),
                         TextColumn("{task.completed:,.0f}/{task.total:,.0f} games"),
@@ -81,9 +80,6 @@ def play_folder(folder: RunFolder, executor: Executor, label: str = "simulate",
     with stops_saying(lambda: f"{len(folder.present):,} of {plan.chunk_count:,} chunks are "
                       f"kept in {folder.path}; run the same command with --resume to complete "
                       f"it."):
-        if compile_here:
-            prepare_here(plan)
-        # after the compile: the elapsed time and the rate are the games'
         task = progress.add_task("games", total=plan.games, completed=folder.done_games)
         with progress:
             execute(folder, executor,
@@ -112,6 +108,7 @@ def play_plan(specs: Sequence[str], rules: RuleSet, seed: int, games: int, out: 
     folder = RunFolder.open(out, plan, resume=True)
     if not folder.missing and not folder.problems:
         return
+    prepare_here(plan)
     say_set_aside(folder, folder.create())
     try:
         if folder.missing:

@@ -11,7 +11,13 @@ from rich.console import Console
 from rich.table import Table
 
 from fcsim.cli.options import Bounded, InputError, rule_options, rule_words
-from fcsim.cli.running import check_counts, dask_cluster, play_folder, say_set_aside
+from fcsim.cli.running import (
+    check_counts,
+    dask_cluster,
+    play_folder,
+    prepare_here,
+    say_set_aside,
+)
 from fcsim.core.rules import RuleSet
 from fcsim.runner import RunFolder, RunFolderError, RunPlan, make_plan
 from fcsim.runner.format import DECISIONS, MAX_CHUNK_SIZE, MAX_GAMES, MAX_SEED, PART_GLOB
@@ -158,11 +164,13 @@ def simulate_command(strategies, games, seed, out, players, rules, workers, chun
         return
     cluster = dask_cluster(scheduler, dask_local)  # before the folder: an unreachable one fails
     try:
+        if not scheduler:  # the workers are this machine's: compile for them here
+            prepare_here(plan)
         say_set_aside(folder, folder.create())
         if folder.missing:
             executor = cluster or ProcessPool(max(min(workers or default_workers(),
                                                       len(folder.missing)), 1))
-            _play(folder, executor, games, local=not scheduler)
+            _play(folder, executor, games)
     except (RunFolderError, StrategyError) as err:  # a Dask worker lacking a plug-in
         raise click.ClickException(str(err)) from None
     finally:
@@ -172,10 +180,9 @@ def simulate_command(strategies, games, seed, out, players, rules, workers, chun
     _report(plan, folder)
 
 
-def _play(folder: RunFolder, executor: Executor, requested: int, local: bool) -> None:
-    """Play the missing chunks of a created folder on ``executor`` (compiling first here
-    unless the workers are on other machines)."""
+def _play(folder: RunFolder, executor: Executor, requested: int) -> None:
+    """Play the missing chunks of a created folder on ``executor``."""
     where = (f"{executor.workers} worker process{'es' if executor.workers > 1 else ''}"
              if isinstance(executor, ProcessPool) else f"Dask ({executor.workers} worker threads)")
     _describe(folder.plan, requested, where, folder.path)
-    play_folder(folder, executor, compile_here=local)
+    play_folder(folder, executor)

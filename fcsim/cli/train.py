@@ -18,6 +18,7 @@ from fcsim.cli.running import (
     check_counts,
     dask_cluster,
     play_folder,
+    prepare_here,
     say_set_aside,
     stops_saying,
 )
@@ -132,11 +133,13 @@ def train_command(strategies, games, seed, out, players, rules, share, labels, c
                           *[word for table in tables for word in ("--table-model", str(table))]])
     cluster = dask_cluster(scheduler, dask_local)
     try:
+        if (folder.missing or folder.problems) and not scheduler:  # this machine works
+            prepare_here(plan)
         say_set_aside(folder, folder.create())
         if folder.missing:
             executor = cluster or ProcessPool(max(min(workers or default_workers(),
                                                       len(folder.missing)), 1))
-            play_folder(folder, executor, label="self-play", compile_here=not scheduler)
+            play_folder(folder, executor, label="self-play")
     finally:
         folder.release()
         if cluster is not None:

@@ -12,14 +12,17 @@ calls :func:`advance` for everything else. Either way the same steps play the sa
 
 from __future__ import annotations
 
+import traceback
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
+from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
 from numba import NumbaExperimentalFeatureWarning, njit
+from numba.core.errors import NumbaError
 
 from fcsim.core.borrow import borrow
 from fcsim.core.cards import DECK_SIZE, N_KINDS, format_card
@@ -64,6 +67,7 @@ from fcsim.core.view import (
     illegal_action,
     no_decision,
     reveal,
+    strategy_failed,
 )
 
 # Strategies are numba first-class functions, still flagged experimental; fcsim relies on
@@ -301,17 +305,13 @@ def _name(strategy: object) -> str:
     return getattr(strategy, "spec", None) or getattr(strategy, "__name__", repr(strategy))
 
 
-def _is_jit(strategy: object) -> bool:
-    return isinstance(strategy, JitStrategy) and strategy.draw is not None
-
-
 def decision_tables(strategies: Sequence[object]) -> tuple:
-    """The engine's view of the strategies: decision functions, parameters, flags."""
-    jit = [_is_jit(s) for s in strategies]
-    draws = tuple(compiled(s.draw) if j else compiled(no_decision)
-                  for s, j in zip(strategies, jit, strict=True))
-    discards = tuple(compiled(s.discard) if j else compiled(no_decision)
-                     for s, j in zip(strategies, jit, strict=True))
+    """The engine's view of the strategies: decision functions, parameters, flags. A
+    strategy whose code does not compile is named (:class:`StrategyFailed`)."""
+    pairs = [_decisions(s) for s in strategies]
+    jit = [pair is not None for pair in pairs]
+    draws = tuple(compiled(no_decision) if pair is None else pair[0] for pair in pairs)
+    discards = tuple(compiled(no_decision) if pair is None else pair[1] for pair in pairs)
     vectors = [np.asarray(s.param_vector, np.float64) if j else np.zeros(0)
                for s, j in zip(strategies, jit, strict=True)]
     params = np.zeros((len(strategies), max([1] + [v.size for v in vectors])), np.float64)
@@ -322,6 +322,42 @@ def decision_tables(strategies: Sequence[object]) -> tuple:
                      for s, j in zip(strategies, jit, strict=True)], dtype=np.int8)
     external = np.array([not j for j in jit], dtype=np.bool_)
     return draws, discards, params, sees, external
+
+
+def _decisions(strategy: object) -> tuple[object, object] | None:
+    """The compiled draw and discard of a numba strategy (compiled now, or loaded from the
+    cache), None for a Python agent."""
+    try:  # the protocol's check reads the decisions too
+        if not isinstance(strategy, JitStrategy) or strategy.draw is None:
+            return None
+        return strategy.draw, strategy.discard
+    except NumbaError as err:
+        raise strategy_failed(err, _name(strategy)) from err
+
+
+def _raised_by(strategies: Sequence[object], err: Exception) -> tuple[str, str] | None:
+    """The numba strategy whose decision code raised ``err`` in compiled play, and the line
+    (``FILE:LINE, in FUNCTION``), if one did (else the engine itself did: not a strategy's
+    fault). A frame names the file the code was first compiled from (a kernel loaded from
+    the cache keeps it), so a file of another path but the same name counts when no other
+    strategy has one."""
+    frames = traceback.extract_tb(err.__traceback__)
+    found: dict[str, dict[str, str]] = {"path": {}, "name": {}}
+    for strategy in strategies:
+        pair = _decisions(strategy)
+        for code in () if pair is None else (d.py_func.__code__ for d in pair):
+            for frame in frames:
+                if frame.name != code.co_name:
+                    continue
+                line = f"{code.co_filename}:{frame.lineno}, in {frame.name}"
+                if frame.filename == code.co_filename:
+                    found["path"][_name(strategy)] = line
+                elif Path(frame.filename).name == Path(code.co_filename).name:
+                    found["name"][_name(strategy)] = line
+    for matches in found.values():
+        if len(matches) == 1:
+            return next(iter(matches.items()))
+    return None
 
 
 def _check(seeds: np.ndarray, seating: np.ndarray, strategies: Sequence[object],
@@ -337,7 +373,7 @@ def _check(seeds: np.ndarray, seating: np.ndarray, strategies: Sequence[object],
 
 
 def _play_with_agents(seeds, seating, strategies, rules, tables, out, trace,
-                      recorder: _Recorder | None = None) -> int:
+                      recorder: _Recorder | None = None, first_game: int = 0) -> int:
     """Play games where some seats are Python agents: a Python loop over :func:`advance`
     for the numba seats and the same steps for the agents. Returns trace rows used.
     With a ``recorder``, each game is traced on its own and its turns are recorded."""
@@ -358,13 +394,13 @@ def _play_with_agents(seeds, seating, strategies, rules, tables, out, trace,
             if status == GAME_OVER:
                 break
             if status != WAITING:
-                raise illegal_move(_name(strategies[who]), status, move, g)
+                raise illegal_move(_name(strategies[who]), status, move, first_game + g)
             view = View.of(data)
-            action = decide(strategies[who], view, _name(strategies[who]), g)
+            action = decide(strategies[who], view, _name(strategies[who]), first_game + g)
             status, row = play_action(data, action_code(action, view.phase == "draw"), table,
                                       scratch, trace, row)
             if status != OK:
-                raise illegal_action(action, view, _name(strategies[who]), g)
+                raise illegal_action(action, view, _name(strategies[who]), first_game + g)
         record_game(data, g, out)
         if recorder is not None:
             recorder.collect(trace, row, g, seating[g])
@@ -397,14 +433,17 @@ class _Recorder:
 
 
 def _run(seeds, seating, strategies: Sequence[object], rules: RuleSet, trace_rows: int,
-         recorder: _Recorder | None = None) -> tuple[GameResults, np.ndarray]:
+         recorder: _Recorder | None = None, first_game: int = 0
+         ) -> tuple[GameResults, np.ndarray]:
+    """Play the games (see :func:`play_games`); errors name game ``first_game + g`` for
+    ``seeds[g]``."""
     seeds, seating = _check(seeds, seating, strategies, rules)
     out = ResultArrays.empty(len(seeds), rules)
     trace = np.zeros((trace_rows, TRACE_WIDTH), np.int16)
     tables = decision_tables(strategies)
     if tables[-1].any():  # some seat is a Python agent
         rows = _play_with_agents(seeds, seating, strategies, rules, tables, out, trace,
-                                 recorder)
+                                 recorder, first_game)
         return GameResults.of(out), trace[:rows]
     progress = np.zeros(len(Progress), np.int64)
     draws, discards, params, sees, external = tables
@@ -414,13 +453,22 @@ def _run(seeds, seating, strategies: Sequence[object], rules: RuleSet, trace_row
         if recorder is not None:
             recorder.make_room()
             progress[Progress.DECISIONS] = recorder.used
-        _play_games(seeds, seating, draws, discards, params, sees, external, data, table,
-                    scratch, out, trace, no_decisions if recorder is None else recorder.rows,
-                    progress)
+        try:
+            _play_games(seeds, seating, draws, discards, params, sees, external, data,
+                        table, scratch, out, trace,
+                        no_decisions if recorder is None else recorder.rows, progress)
+        except Exception as err:  # raised in compiled code: a strategy's, or the engine's
+            raiser = _raised_by(strategies, err)
+            if raiser is None:
+                raise
+            who, line = raiser
+            raise strategy_failed(err, who, first_game + int(progress[Progress.GAMES]),
+                                  line) from err
         if progress[Progress.STATUS] != OK:
             who = int(progress[Progress.STRATEGY])
             raise illegal_move(_name(strategies[who]), int(progress[Progress.STATUS]),
-                               int(progress[Progress.MOVE]), int(progress[Progress.GAME]))
+                               int(progress[Progress.MOVE]),
+                               first_game + int(progress[Progress.GAME]))
         if recorder is not None:
             recorder.used = int(progress[Progress.DECISIONS])
         if recorder is None or progress[Progress.GAMES] == len(seeds):
@@ -428,7 +476,7 @@ def _run(seeds, seating, strategies: Sequence[object], rules: RuleSet, trace_row
 
 
 def play_games(seeds: np.ndarray, seating: np.ndarray, strategies: Sequence[object],
-               rules: RuleSet) -> GameResults:
+               rules: RuleSet, first_game: int = 0) -> GameResults:
     """Play one game per seed.
 
     Parameters
@@ -441,20 +489,24 @@ def play_games(seeds: np.ndarray, seating: np.ndarray, strategies: Sequence[obje
         (:class:`~fcsim.core.view.JitStrategy`) and Python agents (callables from a
         :class:`~fcsim.core.view.View` to an action), in any mix.
     rules : the RuleSet (``rules.players == P``).
+    first_game : the run's index of ``seeds[0]``, for the errors' messages.
 
-    Raises :class:`~fcsim.core.view.IllegalMoveError` naming the strategy and the move.
+    Raises :class:`~fcsim.core.view.IllegalMoveError` naming the strategy, the move and the
+    game; :class:`~fcsim.core.view.StrategyFailed` when a strategy's code does not compile
+    or raises.
     """
-    return _run(seeds, seating, strategies, rules, 0)[0]
+    return _run(seeds, seating, strategies, rules, 0, first_game=first_game)[0]
 
 
 def play_recorded(seeds: np.ndarray, seating: np.ndarray, strategies: Sequence[object],
-                  rules: RuleSet) -> tuple[GameResults, np.ndarray]:
+                  rules: RuleSet, first_game: int = 0) -> tuple[GameResults, np.ndarray]:
     """:func:`play_games`, and the decision rows of every turn: an int32[turns,
     DECISION_WIDTH] array, columns :data:`fcsim.core.decisions.DECISION_COLUMN` (``game``
     is the index in ``seeds``, ``strategy`` the index in ``strategies``), in play order.
     The results are those :func:`play_games` gives."""
     recorder = _Recorder(len(seeds), rows_per_game(rules))
-    results, _ = _run(seeds, seating, strategies, rules, rows_per_game(rules), recorder)
+    results, _ = _run(seeds, seating, strategies, rules, rows_per_game(rules), recorder,
+                      first_game)
     return results, recorder.result()
 
 

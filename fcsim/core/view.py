@@ -39,6 +39,7 @@ Two ways to decide, on the same view:
 
 from __future__ import annotations
 
+import re
 import traceback
 from collections.abc import Callable
 from enum import IntEnum
@@ -48,6 +49,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 from numba import config, njit, types
+from numba.core.errors import NumbaError
 
 from fcsim.core.cards import (
     N_KINDS,
@@ -140,12 +142,14 @@ class IllegalMoveError(FcsimError, ValueError):
 
 
 class StrategyFailed(FcsimError, RuntimeError):
-    """A strategy's own code (a Python agent) raised an exception mid-game: the message
-    names the strategy, the game, the exception and the line of the strategy's code it
-    came from; the exception itself is the ``__cause__``."""
+    """A strategy's own code failed: it raised an exception mid-game (the message names
+    the strategy, the game, the exception and the line of the strategy's code it came
+    from), or a numba strategy does not compile (numba's reason and line). The exception
+    itself is the ``__cause__``."""
 
 
 _PACKAGE = Path(__file__).resolve().parent.parent  # fcsim's own files, not the strategy's
+_COLOUR = re.compile(r"\x1b\[[0-9;]*m")  # a terminal colour code, in numba's messages
 
 
 def decision(func: object) -> object:
@@ -325,19 +329,36 @@ def illegal_action(action: object, view: View, who: str | None = None,
 def decide(agent: Callable[[View], object], view: View, who: str,
            game: int | None = None) -> object:
     """``agent``'s move in ``view``; an exception its code raises becomes
-    :class:`StrategyFailed` naming ``who`` (and ``game``), the exception its cause."""
+    :class:`StrategyFailed` naming ``who`` (and ``game``), the exception its cause. An
+    :class:`~fcsim.errors.FcsimError` passes as it is: its one line says what is wrong
+    (``fcsim.testing``'s checks raise theirs from inside an agent)."""
     try:
         return agent(view)
+    except FcsimError:
+        raise
     except Exception as err:  # the strategy's own code: one line naming it
         raise strategy_failed(err, who, game) from err
 
 
-def strategy_failed(err: Exception, who: str, game: int | None = None) -> StrategyFailed:
-    """The error for strategy ``who``'s code raising ``err``: one line, naming the
-    innermost line of the traceback that is not fcsim's own (the strategy's, usually)."""
-    frames = [frame for frame in traceback.extract_tb(err.__traceback__)
-              if not Path(frame.filename).resolve().is_relative_to(_PACKAGE)]
-    at = f" at {frames[-1].filename}:{frames[-1].lineno}, in {frames[-1].name}" if frames else ""
+def strategy_failed(err: Exception, who: str, game: int | None = None,
+                    line: str | None = None) -> StrategyFailed:
+    """The error for strategy ``who``'s code failing with ``err``, in one line: numba's
+    own reason and line when the code does not compile; else the exception and ``line``
+    (``FILE:LINE, in FUNCTION``), by default the innermost line of the traceback that is
+    not fcsim's own (the strategy's, usually)."""
+    if isinstance(err, NumbaError):  # numba's message: many lines, coloured
+        lines = [_COLOUR.sub("", line).strip() for line in str(err).splitlines()]
+        reason = next((line for line in lines if line and not line.startswith("Failed in")),
+                      type(err).__name__)
+        loc = getattr(err, "loc", None)
+        at = f" at {loc.filename}:{loc.line}" if loc is not None else ""
+        return StrategyFailed(f"strategy {who!r} does not compile with numba{at}: {reason}")
+    if line is None:
+        frames = [frame for frame in traceback.extract_tb(err.__traceback__)
+                  if not Path(frame.filename).resolve().is_relative_to(_PACKAGE)]
+        if frames:
+            line = f"{frames[-1].filename}:{frames[-1].lineno}, in {frames[-1].name}"
+    at = "" if line is None else f" at {line}"
     message = str(err).strip().splitlines()
     what = type(err).__name__ + (f": {message[0]}" if message else "")
     where = "" if game is None else f" in game {game}"

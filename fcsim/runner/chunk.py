@@ -65,12 +65,13 @@ def _play_in_slices(layout: Layout, strategies: Sequence[Strategy], rules: RuleS
     for start in range(0, len(layout.seeds), PROGRESS_GAMES):
         stop = min(start + PROGRESS_GAMES, len(layout.seeds))
         seeds, seating = layout.seeds[start:stop], layout.seating[start:stop]
+        first_game = int(layout.game[start])  # what an error names: the run's game
         if recording:
-            results, decisions = play_recorded(seeds, seating, strategies, rules)
+            results, decisions = play_recorded(seeds, seating, strategies, rules, first_game)
             decisions[:, DC_GAME] += start
             decided.append(decisions)
         else:
-            results = play_games(seeds, seating, strategies, rules)
+            results = play_games(seeds, seating, strategies, rules, first_game)
         parts.append(results)
         if on_games is not None:
             on_games(stop)

@@ -39,7 +39,7 @@ def test_another_player_s_move_and_a_bad_player() -> None:
 
 
 def test_a_player_whose_code_raises_is_one_line(tmp_path: Path) -> None:
-    player = tmp_path / "broken.py"
+    player = tmp_path / "buggy.py"
     player.write_text("def agent(view):\n    return 1 / 0\n")
     result = run(*WORKED, "--worlds", "20", "--player", f"{player}:agent")
     assert result.exit_code == 2, result.output

@@ -25,6 +25,8 @@ from fcsim.runner import simulate, store
 from fcsim.runner.durable import write_durably
 from fcsim.runner.store import stored_plan
 from fcsim.runner.table import manifest_bytes
+from tests.buggy_strategies import BUG_LINE, buggy_numba_strategy
+from tests.compiled import requires_jit
 from tests.waiting import PATIENCE_S, default_sigint, wait_until
 
 BASE = ["simulate", "--strategies", "greedy,random", "--short", "--seed", "3"]
@@ -120,7 +122,7 @@ def test_bad_input_is_one_line_and_writes_nothing(tmp_path, args, message):
 def test_a_strategy_whose_code_raises_stops_the_run_in_one_line(tmp_path):
     """Raised in a worker process, named in the one line: the strategy, the game, the
     exception and the line of the strategy's file."""
-    strategy = tmp_path / "broken.py"
+    strategy = tmp_path / "buggy.py"
     strategy.write_text("def agent(view):\n    return [][view.round]\n")
     result = invoke("simulate", "--strategies", f"{strategy}:agent,greedy", "--games", "4",
                     "--workers", "2", "--out", str(tmp_path / "run"))
@@ -129,6 +131,23 @@ def test_a_strategy_whose_code_raises_stops_the_run_in_one_line(tmp_path):
                         f"IndexError: list index out of range in game [0-3] at "
                         f"{re.escape(str(strategy))}:2, in agent",
                         result.output.strip().splitlines()[-1]), result.output
+
+
+@requires_jit
+@pytest.mark.parametrize("command", [["simulate", "--strategies", "{s},greedy", "--games", "4"],
+                                     ["compare", "{s}", "greedy", "--deals", "2"],
+                                     ["train", "--strategies", "{s},greedy", "--games", "30"]])
+def test_a_strategy_that_does_not_compile_leaves_no_folder(tmp_path, command):
+    """Compiled before its folder is taken: the corrected command runs as if never tried
+    (a folder of the broken file's run would refuse it)."""
+    # a file's module is named by its content: one of its own for each command
+    strategy = buggy_numba_strategy(tmp_path, f'return "7H"  # {command[0]}')
+    out = tmp_path / "run"
+    result = invoke(*[word.format(s=strategy) for word in command], "--out", str(out))
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert result.output.strip().splitlines()[-1].startswith(
+        f"Error: strategy '{strategy}' does not compile with numba at {strategy}:{BUG_LINE}: ")
+    assert not out.exists()
 
 
 def test_output_path_that_is_a_file(tmp_path):

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 import numpy as np
 import pytest
 
+import fcsim
 from fcsim import RuleSet
 from fcsim.core.cards import DECK_SIZE, parse_card
 from fcsim.core.engine import play_games
 from fcsim.core.rng import game_seed
 from fcsim.replay import game_events
 from fcsim.strategies import parse_strategy
+from tests.buggy_strategies import BUG_LINE, buggy_numba_strategy
 from tests.compiled import requires_jit
 
 GREEDY = parse_strategy("greedy")
@@ -150,3 +153,33 @@ def test_decision_functions_reach_the_engine_as_first_class_functions() -> None:
     for table in decision_tables([strategy] * 4)[:2]:
         kind = numba.typeof(table)
         assert isinstance(kind, types.UniTuple) and isinstance(kind.dtype, types.FunctionType)
+
+
+def test_a_numba_strategy_that_raises_is_named_with_the_game_and_its_line(tmp_path) -> None:
+    path = buggy_numba_strategy(tmp_path, 'raise ValueError("no plan for round 2")')
+    seating = np.array([[0, 1]] * 3, np.int8)
+    with pytest.raises(fcsim.StrategyFailed,
+                       match=rf"^strategy '{re.escape(path)}' raised ValueError: no plan for "
+                             rf"round 2 in game 40 at {re.escape(path)}:{BUG_LINE}, in discard$"):
+        play_games(_seeds(3), seating, [parse_strategy(path), parse_strategy("greedy")],
+                   RuleSet(players=2), first_game=40)
+
+
+@requires_jit
+def test_a_numba_strategy_that_does_not_compile_is_named_with_numba_s_reason(
+        tmp_path) -> None:
+    path = buggy_numba_strategy(tmp_path, 'return "7H"')
+    seating = np.array([[0, 1]], np.int8)
+    with pytest.raises(fcsim.StrategyFailed,
+                       match=rf"^strategy '{re.escape(path)}' does not compile with numba at "
+                             rf"{re.escape(path)}:{BUG_LINE}: No conversion from "
+                             r"Literal\[str\]\(7H\) to int64"):
+        play_games(_seeds(1), seating, [parse_strategy(path), parse_strategy("greedy")],
+                   RuleSet(players=2))
+
+
+def test_an_illegal_move_names_the_run_s_game() -> None:
+    seating = np.array([[0, 1]] * 2, np.int8)
+    with pytest.raises(fcsim.IllegalMoveError, match=r"in game 7$"):
+        play_games(_seeds(2), seating, [lambda view: "JK?", parse_strategy("greedy")],
+                   RuleSet(players=2), first_game=7)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from fcsim.core.rules import RuleSet
+from fcsim.core.view import StrategyFailed
 from fcsim.runner import chunk
 from fcsim.runner.plan import RunPlan
 
@@ -18,3 +21,12 @@ def test_slices_give_the_same_bytes_and_report_progress(monkeypatch):
     sliced = chunk.run_chunk(plan, 0, heard.append)
     assert sliced.data == whole.data
     assert heard == [12, 24, 36, 48, 50]
+
+
+def test_an_error_names_the_run_s_game_not_the_chunk_s(tmp_path):
+    strategy = tmp_path / "stuck.py"
+    strategy.write_text("def agent(view):\n    raise RuntimeError('stuck')\n")
+    plan = RunPlan(strategies=(f"{strategy}:agent", "greedy"), rules=RULES, seed=4,
+                   games=30, chunk_size=10)
+    with pytest.raises(StrategyFailed, match=r"raised RuntimeError: stuck in game 20 at "):
+        chunk.run_chunk(plan, 2)
