@@ -33,7 +33,7 @@ from gymnasium import spaces
 
 from fcsim.agents import agent
 from fcsim.core.rules import RuleSet
-from fcsim.core.view import IllegalMoveError
+from fcsim.core.view import IllegalMoveError, decide
 from fcsim.env.aec import observation_space, render_text
 from fcsim.env.encoding import LATEST_VERSION, N_ACTIONS
 from fcsim.env.table import Table, play_index
@@ -111,4 +111,5 @@ class FiveCrownsEnv(gymnasium.Env):
     def _play_opponents(self) -> None:
         game = self.game
         while not game.over and game.to_move != self.seat:
-            game.step(self.opponents[game.to_move](game.view()))
+            seat = game.to_move
+            game.step(decide(self.opponents[seat], game.view(), self.opponents[seat].spec))

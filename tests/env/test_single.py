@@ -100,3 +100,13 @@ def test_render_ansi() -> None:
     env = FiveCrownsEnv(rules=SHORT, opponents="random", render_mode="ansi")
     env.reset(seed=1)
     assert "Hand of player_0:" in env.render()
+
+
+def test_an_opponent_whose_code_raises_is_named(tmp_path) -> None:
+    opponent = tmp_path / "stuck.py"
+    opponent.write_text("def agent(view):\n    raise RuntimeError('stuck')\n")
+    env = FiveCrownsEnv(rules=SHORT, opponents=[f"{opponent}:agent", f"{opponent}:agent"],
+                        seat=2)
+    with pytest.raises(fcsim.StrategyFailed, match=rf"^strategy '{opponent}:agent' raised "
+                                                   rf"RuntimeError: stuck at {opponent}:2, "):
+        env.reset(seed=2)
