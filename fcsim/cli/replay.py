@@ -13,20 +13,31 @@ from fcsim.cli.options import Bounded, InputError, rule_options
 from fcsim.core.rng import game_seed
 from fcsim.replay import game_events, render_text
 from fcsim.runner.format import MAX_GAMES, MAX_SEED
-from fcsim.runner.store import stored_plan
+from fcsim.runner.plan import RunPlan
+from fcsim.runner.store import stored_plan, stored_totals
 from fcsim.strategies import display_name, parse_strategies
 from fcsim.viewer.page import describe_game, write_page
 
 
 def _from_run(folder: Path, game: int):
-    """Seed, strategies, rules and seating of game ``game`` of the run in ``folder``."""
+    """The plan of the run in ``folder``, and its strategies, for game ``game``."""
     plan = stored_plan(folder)
     if plan is None:
         raise InputError(f"{folder} holds no fcsim run")
     if game >= plan.games:
         raise InputError(f"--game must be 0 to {plan.games - 1:,} for {folder}, not {game:,}")
-    listed = [parse_strategies(spec)[0] for spec in plan.strategies]
-    return plan.seed, listed, plan.rules, plan.seat_rotation, plan.duplicate
+    return plan, [parse_strategies(spec)[0] for spec in plan.strategies]
+
+
+def _check_replayed(folder: Path, plan: RunPlan, game: int, events: list[dict]) -> None:
+    """One warning line when the game replays to other totals than the run recorded (the
+    run was played by other code: fcsim's, a strategy file's or a model's)."""
+    recorded = stored_totals(folder, plan, game)
+    replayed = list(events[-1]["totals"])
+    if recorded is not None and recorded != replayed:
+        changes = "; ".join(plan.changed_code()) or "other code"
+        click.echo(f"warning: game {game} replays to totals {replayed}, not the run's "
+                   f"{recorded}: {changes}; this is the game today's code plays", err=True)
 
 
 @click.command("replay", short_help="Print one game of a run turn by turn.")
@@ -57,8 +68,11 @@ def replay_command(run_folder, seed, game, specs, seat_rotation, duplicate, only
     """
     if as_json and html_file is not None:
         raise InputError("--json prints the events, --html writes a page: give one")
+    plan = None
     if run_folder is not None:
-        seed, listed, rules, seat_rotation, duplicate = _from_run(run_folder, game)
+        plan, listed = _from_run(run_folder, game)
+        seed, rules, seat_rotation, duplicate = (plan.seed, plan.rules, plan.seat_rotation,
+                                                 plan.duplicate)
     else:
         if seed is None or specs is None:
             raise InputError("give --run FOLDER, or --seed and --strategies")
@@ -70,6 +84,8 @@ def replay_command(run_folder, seed, game, specs, seat_rotation, duplicate, only
     seated = [listed[(seat + rotation) % players] for seat in range(players)]
     events = game_events(int(game_seed(np.uint64(seed), np.uint64(deal))), seated, rules,
                          only_round)
+    if plan is not None and only_round is None:
+        _check_replayed(run_folder, plan, game, events)
     if html_file is not None:
         names = [display_name(s.spec) for s in seated]
         lead = f"seed {seed}, game {game}" + (f", round {only_round}" if only_round else "")

@@ -154,6 +154,16 @@ class RunPlan:
                    sources=tuple(data.get("strategy_sources", {}).items()),
                    decisions=bool(data.get(fmt.DECISIONS, False)))
 
+    def changed_code(self) -> list[str]:
+        """How the code that would play this run today differs from the code recorded:
+        fcsim's, and the strategy files, packages and models the specs load now."""
+        from fcsim.strategies.sources import changed_sources, strategy_sources
+
+        fcsim_code = [] if self.code == this_code() else [
+            f"fcsim's code was {self.code} there, {this_code()} here"]
+        return fcsim_code + changed_sources(dict(self.sources),
+                                            strategy_sources(self.strategies))
+
     def differences(self, other: RunPlan) -> list[str]:
         """How ``other`` is a different run from this one (empty if it is the same run)."""
         from fcsim.strategies.sources import changed_sources

@@ -55,6 +55,20 @@ def stored_plan(path: Path) -> RunPlan | None:
         return None
 
 
+def stored_totals(path: Path, plan: RunPlan, game: int) -> list[int] | None:
+    """Game ``game``'s totals per seat as the run in folder ``path`` recorded them, or
+    None if its chunk is not there (not played yet, or unreadable)."""
+    import pyarrow.parquet as pq
+
+    chunk = path / fmt.part_name(game // plan.chunk_size)
+    try:
+        rows = pq.read_table(chunk, columns=["game", "seat", "total"],
+                             filters=[("game", "=", game)]).to_pylist()
+    except (OSError, ValueError):  # absent, damaged: nothing to compare with
+        return None
+    return [row["total"] for row in sorted(rows, key=lambda row: row["seat"])] or None
+
+
 class MissingChunks:
     """The indices of the chunks still to play, in order, listed lazily (a run may have
     billions of chunks)."""

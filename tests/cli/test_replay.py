@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -55,3 +57,28 @@ def test_html_bad_uses_are_one_line(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert result.output.strip().splitlines() == [
         f"Error: cannot write {tmp_path / 'missing' / 'g.html'}: No such file or directory"]
+
+
+def test_a_game_of_a_run_whose_code_changed_says_so(tmp_path: Path) -> None:
+    """The replay is today's code's game: when it is not the game the run recorded, one
+    warning line says so and why."""
+    strategy = tmp_path / "first.py"
+    strategy.write_text("def agent(view):\n"
+                        "    return view.legal_actions[0] if view.phase == 'draw' "
+                        "else view.hand[0]\n")
+    run = tmp_path / "run"
+    simulated = CliRunner().invoke(cli, ["simulate", "--strategies", f"{strategy}:agent,greedy",
+                                         "--games", "2", "--workers", "1", "--out", str(run)])
+    assert simulated.exit_code == 0, simulated.output
+    same = _run("--run", str(run), "--game", "1", "--json")
+    assert same.exit_code == 0 and same.stderr == ""
+    strategy.write_text(strategy.read_text().replace("view.hand[0]", "view.hand[-1]"))
+    # another process, as a later command is: this one keeps the file as it loaded it
+    changed = subprocess.run([sys.executable, "-m", "fcsim", "replay", "--run", str(run),
+                              "--game", "1", "--json"], capture_output=True, text=True,
+                             check=True)
+    replayed = json.loads(changed.stdout.splitlines()[-1])["totals"]
+    assert re.fullmatch(rf"warning: game 1 replays to totals {re.escape(str(replayed))}, not "
+                        rf"the run's \[\d+, \d+\]: strategy file {re.escape(str(strategy))}:agent "
+                        r"changed since the run was written \(sha256 \w{12} there, \w{12} "
+                        r"here\); this is the game today's code plays\n", changed.stderr)
