@@ -28,7 +28,7 @@ from fcsim.core.cards import format_card
 from fcsim.core.rng import STATE_WORDS, next_u64, seed_state
 from fcsim.core.rules import RuleSet
 from fcsim.core.state import copy_state, new_state, state_views
-from fcsim.core.view import I_ALL_WILD, I_GO_OUT_BONUS, View
+from fcsim.core.view import I_ALL_WILD, I_GO_OUT_BONUS, View, decide
 from fcsim.env.encoding import ACTION_PILE, ACTION_STOCK, DISCARD_BASE, action_index
 from fcsim.openspiel import kernels
 from fcsim.openspiel.game import FiveCrownsGame, FiveCrownsState
@@ -70,7 +70,7 @@ class FcsimBot(pyspiel.Bot):
     def step(self, state: FiveCrownsState) -> int:
         view = state.view(self.player)
         view.rng = self._rng
-        return action_index(str(self.strategy(view)))
+        return action_index(str(decide(self.strategy, view, self.strategy.spec)))
 
     def restart_at(self, state: FiveCrownsState | None) -> None:
         seed_state(self._rng, np.uint64(self._seed))

@@ -56,6 +56,16 @@ def test_a_bot_refuses_to_move_for_another_seat_and_oracles_are_no_bots() -> Non
         bot("oracle", 0)
 
 
+def test_a_bot_whose_strategy_raises_names_it(tmp_path) -> None:
+    strategy = tmp_path / "stuck.py"
+    strategy.write_text("def agent(view):\n    raise RuntimeError('stuck')\n")
+    state = pyspiel.load_game(GAME_NAME, SHORT).new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    with pytest.raises(fcsim.StrategyFailed, match=r"raised RuntimeError: stuck at "):
+        bot(f"{strategy}:agent", state.current_player()).step(state)
+
+
 def test_openspiels_ismcts_searches_the_game_with_fcsims_rollout() -> None:
     game = pyspiel.load_game(GAME_NAME, SHORT)
     state = game.new_initial_state()
