@@ -58,6 +58,7 @@ from fcsim.core.view import (
     SEES_HISTORY,
     IllegalMoveError,
     JitStrategy,
+    StrategyFailed,
     View,
     action_code,
     compiled,
@@ -335,6 +336,14 @@ def _decisions(strategy: object) -> tuple[object, object] | None:
         raise strategy_failed(err, _name(strategy)) from err
 
 
+def _failed_in_compiled(strategies: Sequence[object], err: Exception, game: int
+                        ) -> StrategyFailed | None:
+    """The error naming the numba strategy whose code raised ``err`` in game ``game``, or
+    None if no strategy's code did (the engine's own exception: let it be)."""
+    raiser = _raised_by(strategies, err)
+    return None if raiser is None else strategy_failed(err, raiser[0], game, raiser[1])
+
+
 def _raised_by(strategies: Sequence[object], err: Exception) -> tuple[str, str] | None:
     """The numba strategy whose decision code raised ``err`` in compiled play, and the line
     (``FILE:LINE, in FUNCTION``), if one did (else the engine itself did: not a strategy's
@@ -388,9 +397,15 @@ def _play_with_agents(seeds, seating, strategies, rules, tables, out, trace,
             row = 0
         row = new_game(data, seeds[g], table, scratch, trace, row)
         while True:
-            status, who, move, row = run_to_decision(data, seating[g], draws, discards, params,
-                                                     sees, external, info, hidden, table,
-                                                     scratch, trace, row)
+            try:
+                status, who, move, row = run_to_decision(
+                    data, seating[g], draws, discards, params, sees, external, info, hidden,
+                    table, scratch, trace, row)
+            except Exception as err:  # raised in compiled code: a strategy's, or the engine's
+                failed = _failed_in_compiled(strategies, err, first_game + g)
+                if failed is None:
+                    raise
+                raise failed from err
             if status == GAME_OVER:
                 break
             if status != WAITING:
@@ -458,12 +473,11 @@ def _run(seeds, seating, strategies: Sequence[object], rules: RuleSet, trace_row
                         table, scratch, out, trace,
                         no_decisions if recorder is None else recorder.rows, progress)
         except Exception as err:  # raised in compiled code: a strategy's, or the engine's
-            raiser = _raised_by(strategies, err)
-            if raiser is None:
+            failed = _failed_in_compiled(strategies, err,
+                                         first_game + int(progress[Progress.GAMES]))
+            if failed is None:
                 raise
-            who, line = raiser
-            raise strategy_failed(err, who, first_game + int(progress[Progress.GAMES]),
-                                  line) from err
+            raise failed from err
         if progress[Progress.STATUS] != OK:
             who = int(progress[Progress.STRATEGY])
             raise illegal_move(_name(strategies[who]), int(progress[Progress.STATUS]),

@@ -347,8 +347,8 @@ def strategy_failed(err: Exception, who: str, game: int | None = None,
     (``FILE:LINE, in FUNCTION``), by default the innermost line of the traceback that is
     not fcsim's own (the strategy's, usually)."""
     if isinstance(err, NumbaError):  # numba's message: many lines, coloured
-        lines = [_COLOUR.sub("", line).strip() for line in str(err).splitlines()]
-        reason = next((line for line in lines if line and not line.startswith("Failed in")),
+        texts = [_COLOUR.sub("", text).strip() for text in str(err).splitlines()]
+        reason = next((text for text in texts if text and not text.startswith("Failed in")),
                       type(err).__name__)
         loc = getattr(err, "loc", None)
         at = f" at {loc.filename}:{loc.line}" if loc is not None else ""

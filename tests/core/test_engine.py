@@ -155,14 +155,20 @@ def test_decision_functions_reach_the_engine_as_first_class_functions() -> None:
         assert isinstance(kind, types.UniTuple) and isinstance(kind.dtype, types.FunctionType)
 
 
-def test_a_numba_strategy_that_raises_is_named_with_the_game_and_its_line(tmp_path) -> None:
-    path = buggy_numba_strategy(tmp_path, 'raise ValueError("no plan for round 2")')
+@pytest.mark.parametrize("other", ["greedy", "a Python agent"])
+def test_a_numba_strategy_that_raises_is_named_with_the_game_and_its_line(tmp_path,
+                                                                          other) -> None:
+    """At a table of numba strategies, and beside a Python agent (another loop)."""
+    # a file's module is named by its content: one of its own for each case
+    path = buggy_numba_strategy(tmp_path, f'raise ValueError("no plan for round 2")  # {other}')
     seating = np.array([[0, 1]] * 3, np.int8)
+    greedy = fcsim.agent("greedy")
+    opponent = parse_strategy("greedy") if other == "greedy" else lambda view: greedy(view)
     with pytest.raises(fcsim.StrategyFailed,
                        match=rf"^strategy '{re.escape(path)}' raised ValueError: no plan for "
                              rf"round 2 in game 40 at {re.escape(path)}:{BUG_LINE}, in discard$"):
-        play_games(_seeds(3), seating, [parse_strategy(path), parse_strategy("greedy")],
-                   RuleSet(players=2), first_game=40)
+        play_games(_seeds(3), seating, [parse_strategy(path), opponent], RuleSet(players=2),
+                   first_game=40)
 
 
 @requires_jit
