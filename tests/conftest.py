@@ -51,6 +51,20 @@ WILD_TAKER = """
 """
 
 
+def buggy_numba_strategy(folder: Path, bug: str) -> tuple[str, int]:
+    """A strategy file of :data:`STOCK_ONLY` whose discard runs ``bug`` (one line) in
+    round 2: its path, and the line of the bug (for the tests of how fcsim names a
+    strategy whose code fails)."""
+    source = (textwrap.dedent(STOCK_ONLY)
+              .replace("I_BEST_DISCARD, decision", "I_BEST_DISCARD, I_ROUND, decision")
+              .replace("    return info[I_BEST_DISCARD]",
+                       f"    if info[I_ROUND] == 2:\n        {bug}\n"
+                       f"    return info[I_BEST_DISCARD]"))
+    path = folder / "buggy.py"
+    path.write_text(source)
+    return str(path), source.splitlines().index(f"        {bug}") + 1
+
+
 def write_package(site: Path, dist: str, entry_points: dict[str, str],
                   modules: dict[str, str], version: str = "0.1.0") -> None:
     """An installed distribution ``dist`` in folder ``site``: its metadata, its entry

@@ -25,8 +25,8 @@ from fcsim.runner import simulate, store
 from fcsim.runner.durable import write_durably
 from fcsim.runner.store import stored_plan
 from fcsim.runner.table import manifest_bytes
-from tests.buggy_strategies import BUG_LINE, buggy_numba_strategy
 from tests.compiled import requires_jit
+from tests.conftest import buggy_numba_strategy
 from tests.waiting import PATIENCE_S, default_sigint, wait_until
 
 BASE = ["simulate", "--strategies", "greedy,random", "--short", "--seed", "3"]
@@ -141,12 +141,12 @@ def test_a_strategy_that_does_not_compile_leaves_no_folder(tmp_path, command):
     """Compiled before its folder is taken: the corrected command runs as if never tried
     (a folder of the broken file's run would refuse it)."""
     # a file's module is named by its content: one of its own for each command
-    strategy = buggy_numba_strategy(tmp_path, f'return "7H"  # {command[0]}')
+    strategy, line = buggy_numba_strategy(tmp_path, f'return "7H"  # {command[0]}')
     out = tmp_path / "run"
     result = invoke(*[word.format(s=strategy) for word in command], "--out", str(out))
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert result.output.strip().splitlines()[-1].startswith(
-        f"Error: strategy '{strategy}' does not compile with numba at {strategy}:{BUG_LINE}: ")
+        f"Error: strategy '{strategy}' does not compile with numba at {strategy}:{line}: ")
     assert not out.exists()
 
 

@@ -15,8 +15,8 @@ from fcsim.core.engine import play_games
 from fcsim.core.rng import game_seed
 from fcsim.replay import game_events
 from fcsim.strategies import parse_strategy
-from tests.buggy_strategies import BUG_LINE, buggy_numba_strategy
 from tests.compiled import requires_jit
+from tests.conftest import buggy_numba_strategy
 
 GREEDY = parse_strategy("greedy")
 RANDOM = parse_strategy("random")
@@ -160,13 +160,14 @@ def test_a_numba_strategy_that_raises_is_named_with_the_game_and_its_line(tmp_pa
                                                                           other) -> None:
     """At a table of numba strategies, and beside a Python agent (another loop)."""
     # a file's module is named by its content: one of its own for each case
-    path = buggy_numba_strategy(tmp_path, f'raise ValueError("no plan for round 2")  # {other}')
+    path, line = buggy_numba_strategy(tmp_path,
+                                      f'raise ValueError("no plan for round 2")  # {other}')
     seating = np.array([[0, 1]] * 3, np.int8)
     greedy = fcsim.agent("greedy")
     opponent = parse_strategy("greedy") if other == "greedy" else lambda view: greedy(view)
     with pytest.raises(fcsim.StrategyFailed,
                        match=rf"^strategy '{re.escape(path)}' raised ValueError: no plan for "
-                             rf"round 2 in game 40 at {re.escape(path)}:{BUG_LINE}, in discard$"):
+                             rf"round 2 in game 40 at {re.escape(path)}:{line}, in discard$"):
         play_games(_seeds(3), seating, [parse_strategy(path), opponent], RuleSet(players=2),
                    first_game=40)
 
@@ -174,11 +175,11 @@ def test_a_numba_strategy_that_raises_is_named_with_the_game_and_its_line(tmp_pa
 @requires_jit
 def test_a_numba_strategy_that_does_not_compile_is_named_with_numba_s_reason(
         tmp_path) -> None:
-    path = buggy_numba_strategy(tmp_path, 'return "7H"')
+    path, line = buggy_numba_strategy(tmp_path, 'return "7H"')
     seating = np.array([[0, 1]], np.int8)
     with pytest.raises(fcsim.StrategyFailed,
                        match=rf"^strategy '{re.escape(path)}' does not compile with numba at "
-                             rf"{re.escape(path)}:{BUG_LINE}: No conversion from "
+                             rf"{re.escape(path)}:{line}: No conversion from "
                              r"Literal\[str\]\(7H\) to int64"):
         play_games(_seeds(1), seating, [parse_strategy(path), parse_strategy("greedy")],
                    RuleSet(players=2))
