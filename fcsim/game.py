@@ -166,16 +166,16 @@ class Game:
         if len(agents) != self.rules.players:
             raise ValueError(f"{self.rules.players} players need {self.rules.players} "
                              f"agents, not {len(agents)}")
+        names = list(names) if names else [_name_of(a) for a in agents]
         while not self.over:
             seat = self.to_move
             view = self.view()
-            who = names[seat] if names else _name_of(agents[seat])
-            action = decide(agents[seat], view, who)
+            action = decide(agents[seat], view, names[seat])
             drawing = view.phase == "draw"
             status, rows = play_action(self._data, action_code(action, drawing), self._table,
                                        self._scratch, self._trace, 0)
             if status != OK:
-                raise illegal_action(action, view, who)
+                raise illegal_action(action, view, names[seat])
             self._keep(rows)
         return self.totals
 
