@@ -35,9 +35,9 @@ def _check_replayed(folder: Path, plan: RunPlan, game: int, events: list[dict]) 
     recorded = stored_totals(folder, plan, game)
     replayed = list(events[-1]["totals"])
     if recorded is not None and recorded != replayed:
-        changes = "; ".join(plan.changed_code()) or "other code"
         click.echo(f"warning: game {game} replays to totals {replayed}, not the run's "
-                   f"{recorded}: {changes}; this is the game today's code plays", err=True)
+                   f"{recorded}: {plan.changed_code()}; this is the game today's code plays",
+                   err=True)
 
 
 @click.command("replay", short_help="Print one game of a run turn by turn.")

@@ -154,15 +154,18 @@ class RunPlan:
                    sources=tuple(data.get("strategy_sources", {}).items()),
                    decisions=bool(data.get(fmt.DECISIONS, False)))
 
-    def changed_code(self) -> list[str]:
-        """How the code that would play this run today differs from the code recorded:
-        fcsim's, and the strategy files, packages and models the specs load now."""
+    def changed_code(self) -> str:
+        """How the code that would play this run today differs from the code recorded, in
+        words: fcsim's, and the strategy files, packages and models the specs load now
+        (when none did, what differs lies outside the record, and this says so)."""
         from fcsim.strategies.sources import changed_sources, strategy_sources
 
         fcsim_code = [] if self.code == this_code() else [
             f"fcsim's code was {self.code} there, {this_code()} here"]
-        return fcsim_code + changed_sources(dict(self.sources),
-                                            strategy_sources(self.strategies))
+        changes = fcsim_code + changed_sources(dict(self.sources),
+                                               strategy_sources(self.strategies))
+        return "; ".join(changes) or ("no code the run recorded changed (a library it "
+                                      "does not record, or its files, may differ)")
 
     def differences(self, other: RunPlan) -> list[str]:
         """How ``other`` is a different run from this one (empty if it is the same run)."""

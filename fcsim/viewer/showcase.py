@@ -136,9 +136,9 @@ def write_game_pages(lf: pl.LazyFrame, metas: dict[str | None, dict[str, Any]],
         if replayed != pick.totals:
             from fcsim.runner.plan import RunPlan  # as game_of_run: only when it is needed
 
-            changes = "; ".join(RunPlan.from_metadata(metas[pick.run]).changed_code())
+            changes = RunPlan.from_metadata(metas[pick.run]).changed_code()
             pages.append(GamePage(pick, None, f"replays to totals {list(replayed)}, not the "
-                                  f"run's {list(pick.totals)} ({changes or 'other code'})"))
+                                  f"run's {list(pick.totals)} ({changes})"))
             continue
         meta = metas[pick.run]
         names = [display_name(spec) for spec in specs]

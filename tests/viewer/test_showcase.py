@@ -82,7 +82,8 @@ def test_a_run_that_cannot_be_replayed_gets_the_reason(run: Path, tmp_path: Path
     meta = read_metadata(run)
     lf = load_results(run)
     other_seed = write_game_pages(lf, {None: meta | {"seed": 6}}, tmp_path)
-    assert all(p.page is None and "replays to totals" in p.problem for p in other_seed)
+    assert all(p.page is None and "replays to totals" in p.problem
+               and "no code the run recorded changed" in p.problem for p in other_seed)
     assert not list(tmp_path.iterdir())
     no_strategy = write_game_pages(lf, {None: meta | {"strategies": ["greedy", "nope"]}},
                                    tmp_path)
