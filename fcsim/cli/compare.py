@@ -22,29 +22,35 @@ def _seating(a: str, b: str, players: int) -> list[str]:
     return [a if seat % 2 == 0 else b for seat in range(players)]
 
 
-def _print_comparison(path: Path, a: str, b: str) -> None:
+def _print_comparison(paths: list[Path], a: str, b: str) -> None:
+    """The paired comparison of ``a`` and ``b`` over the deals of the runs ``paths``,
+    pooled deal by deal (runs of other seeds hold other deals; none may count twice)."""
     from fcsim.analysis import load_results
     from fcsim.analysis.load import as_listed, read_metadata
     from fcsim.analysis.stats import paired_comparison, win_share
 
     try:
-        meta = read_metadata(path)
-        if not meta.get("duplicate"):
-            raise InputError(f"{path} is not a duplicate-format run "
-                             f"(fcsim simulate --duplicate)")
-        lf = load_results(path)
+        metas = [read_metadata(path) for path in paths]
+        for path, meta in zip(paths, metas, strict=True):
+            if not meta.get("duplicate"):
+                raise InputError(f"{path} is not a duplicate-format run "
+                                 f"(fcsim simulate --duplicate)")
+            names = set(meta["strategies"])
+            if a not in names or b not in names:
+                raise InputError(f"{path} holds {', '.join(sorted(names))}, "
+                                 f"not both {a} and {b}")
+        lf = load_results(paths)
     except RunFolderError as err:
         raise click.ClickException(str(err)) from None
-    names = set(meta["strategies"])
-    if a not in names or b not in names:
-        raise InputError(f"{path} holds {', '.join(sorted(names))}, not both {a} and {b}")
     a, b = display_name(a), display_name(b)  # as listings name them: an oracle marked
     lf = as_listed(lf)
     row = paired_comparison(lf, [(a, b)]).row(0, named=True)
     shares = {r["strategy"]: r for r in win_share(lf).iter_rows(named=True)}
-    players = meta["rules"]["players"]
+    players = metas[0]["rules"]["players"]
+    seeds = ", ".join(str(meta["seed"]) for meta in metas)
+    source = f"seed {seeds}" if len(metas) == 1 else f"{len(metas)} runs, seeds {seeds}"
     click.echo(f"{a} vs {b}: {row['deals']:,} deals x {players} seat rotations, "
-               f"{players} players, seed {meta['seed']}")
+               f"{players} players, {source}")
     click.echo(f"  {a} - {b}: {row['mean_diff']:+.2f} points per game, 95% CI "
                f"[{row['mean_diff_lo']:+.2f}, {row['mean_diff_hi']:+.2f}], "
                f"p = {row['p_value']:.3g}")
@@ -64,13 +70,14 @@ def _print_comparison(path: Path, a: str, b: str) -> None:
               show_default=True, help="Seats, 2 to 7; A and B alternate around the table.")
 @click.option("--seed", type=Bounded(0, MAX_SEED, "S"), default=0, show_default=True,
               help="Root seed of the deals, 0 to 2^64 - 1.")
-@click.option("--from", "source", type=click.Path(path_type=Path),
-              help="Read an existing duplicate-format run instead of playing.")
+@click.option("--from", "sources", type=click.Path(path_type=Path), multiple=True,
+              help="Read an existing duplicate-format run instead of playing; repeat it to "
+                   "pool runs of other seeds, deal by deal.")
 @click.option("--out", type=click.Path(path_type=Path),
               help="Keep the games in this run folder (default: a temporary one).")
 @click.option("--workers", type=int, help="Local worker processes (default: all cores).")
 @rule_options
-def compare_command(a, b, deals, players, seed, source, out, workers, rules) -> None:
+def compare_command(a, b, deals, players, seed, sources, out, workers, rules) -> None:
     """Which of two strategies A and B scores less, by how much, and how sure that is:
     both play the same deals in every seat rotation (2 seats unless --players says more).
 
@@ -79,10 +86,11 @@ def compare_command(a, b, deals, players, seed, source, out, workers, rules) -> 
     a, b = parse_strategy(a).spec, parse_strategy(b).spec
     if a == b:
         raise InputError(f"compare two different strategies, not {a} with itself")
-    if source is not None:
-        if not source.is_dir():
-            raise InputError(f"{source} is not a run folder")
-        _print_comparison(source, a, b)
+    if sources:
+        for source in sources:
+            if not source.is_dir():
+                raise InputError(f"{source} is not a run folder")
+        _print_comparison(list(sources), a, b)
         return
     if deals * players > MAX_GAMES:
         raise InputError(f"--deals {deals:,} at {players} seats are {deals * players:,} "
@@ -92,7 +100,7 @@ def compare_command(a, b, deals, players, seed, source, out, workers, rules) -> 
     try:
         play_plan(_seating(a, b, players), rules, seed, deals * players, folder,
                   duplicate=True, workers=workers)
-        _print_comparison(folder, a, b)
+        _print_comparison([folder], a, b)
     finally:
         if out is None:
             shutil.rmtree(folder.parent, ignore_errors=True)

@@ -99,6 +99,43 @@ def test_compare_reports_paired_difference(tmp_path) -> None:
     assert again.exit_code == 0 and again.output.splitlines()[-1] in result.output
 
 
+def test_compare_pools_runs_of_other_seeds_deal_by_deal(tmp_path) -> None:
+    runs = []
+    for seed, deals in ((1, 12), (2, 8)):
+        runs.append(tmp_path / f"seed{seed}")
+        assert _run("compare", "greedy", "random", "--deals", str(deals), "--seed", str(seed),
+                    "--out", str(runs[-1]), "--workers", "1", "--short").exit_code == 0
+    result = _run("compare", "greedy", "random", "--from", str(runs[0]), "--from",
+                  str(runs[1]))
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0] == ("greedy vs random: 20 deals x 2 seat rotations, 2 players, 2 runs, "
+                        "seeds 1, 2")
+    # every deal of both runs counts once: the mean of the pooled per-deal differences
+    frame = pl.concat([pl.read_parquet(f"{run}/part-*.parquet").with_columns(
+        run=pl.lit(run.name), strategy=pl.col("strategy").cast(pl.String)) for run in runs])
+    per_deal = (frame.group_by("run", "deal").agg(
+                    d=pl.col("total").filter(pl.col("strategy") == "greedy").mean()
+                    - pl.col("total").filter(pl.col("strategy") == "random").mean()))
+    assert per_deal.height == 20
+    assert f"greedy - random: {per_deal['d'].mean():+.2f} points per game" in lines[1]
+
+
+def test_compare_refuses_to_count_a_run_twice_or_mix_tables(tmp_path) -> None:
+    run, copy, other = tmp_path / "run", tmp_path / "copy", tmp_path / "three"
+    for folder, players in ((run, "2"), (copy, "2"), (other, "3")):
+        assert _run("compare", "greedy", "random", "--deals", "4", "--players", players,
+                    "--out", str(folder), "--workers", "1", "--short").exit_code == 0
+    twice = _run("compare", "greedy", "random", "--from", str(run), "--from", str(copy))
+    assert twice.exit_code == 1
+    assert twice.output.strip() == (f"Error: {run} and {copy} hold the same games (seed 0, "
+                                    f"games 0 to 7 in both): they would count twice; give "
+                                    f"each game once")
+    mixed = _run("compare", "greedy", "random", "--from", str(run), "--from", str(other))
+    assert mixed.exit_code == 1 and "runs have different rules" in mixed.output
+    assert "players=2" in mixed.output and "players=3" in mixed.output
+
+
 def test_compare_from_a_damaged_run_is_one_line(tmp_path) -> None:
     out = tmp_path / "cmp"
     assert _run("compare", "greedy", "random", "--deals", "40", "--out", str(out),
