@@ -119,6 +119,13 @@ def test_compare_pools_runs_of_other_seeds_deal_by_deal(tmp_path) -> None:
                     - pl.col("total").filter(pl.col("strategy") == "random").mean()))
     assert per_deal.height == 20
     assert f"greedy - random: {per_deal['d'].mean():+.2f} points per game" in lines[1]
+    # flags of a run to play say, in one line, that they do not apply to runs read
+    flagged = _run("compare", "greedy", "random", "--from", str(runs[0]), "--players", "4",
+                   "--go-out-bonus", "-10")
+    assert flagged.exit_code == 0
+    assert flagged.stderr == ("warning: --from reads runs as they were played; --players, "
+                              "--go-out-bonus are not used\n")
+    assert flagged.stdout.splitlines()[0].endswith("2 players, seed 1")
 
 
 def test_compare_refuses_to_count_a_run_twice_or_mix_tables(tmp_path) -> None:
