@@ -18,6 +18,7 @@ from rich.progress import (
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
+from rich.table import Column
 from rich.text import Text
 
 from fcsim.cli import FAULT, INTERRUPTED
@@ -29,8 +30,8 @@ from fcsim.runner.format import ASIDE, Problem
 from fcsim.runner.pool import Executor, compile_once
 from fcsim.runner.run import default_workers, local_executor
 
-__all__ = ["INTERRUPTED", "InputError", "check_counts", "dask_cluster", "play_folder", "play_plan",
-           "prepare_here", "say_set_aside", "stops_saying"]
+__all__ = ["INTERRUPTED", "InputError", "check_counts", "dask_cluster", "games_progress",
+           "play_folder", "play_plan", "prepare_here", "say_set_aside", "stops_saying"]
 
 
 RATE_AFTER_S = 1.0  # no rate before the games have run this long: two workers' first
@@ -47,6 +48,28 @@ class GamesPerSecond(ProgressColumn):
         if speed is None and task.completed and (task.elapsed or 0.0) >= RATE_AFTER_S:
             speed = task.speed or task.completed / task.elapsed
         return Text("  -  games/s" if speed is None else f"{speed:,.0f} games/s")
+
+
+COLUMNS_AFTER_LABEL = 64  # what the bar's counts, rate and times take on a line, about
+LABEL_COLUMNS = (8, 48)  # the least and the most columns the label takes
+
+
+def games_progress() -> Progress:
+    """A progress bar over games on stderr, each task's description its label. A long
+    label (a spec with its parameters) is cut with an ellipsis to leave the counts, the
+    rate and the times whole on the terminal's line."""
+    console = Console(stderr=True)
+    least, most = LABEL_COLUMNS
+    label = Column(no_wrap=True, overflow="ellipsis",
+                   max_width=min(max(least, console.width - COLUMNS_AFTER_LABEL), most))
+    return Progress(
+        TextColumn("{task.description}", table_column=label), BarColumn(),
+        TextColumn("{task.completed:,.0f}/{task.total:,.0f} games",
+                   table_column=Column(no_wrap=True)),
+        GamesPerSecond(table_column=Column(no_wrap=True)),
+        TimeElapsedColumn(table_column=Column(no_wrap=True)),
+        TextColumn("left", table_column=Column(no_wrap=True)),
+        TimeRemainingColumn(table_column=Column(no_wrap=True)), console=console)
 
 
 def prepare_here(plan: RunPlan) -> None:
@@ -73,14 +96,11 @@ def play_folder(folder: RunFolder, executor: Executor, label: str = "simulate") 
     games are played; Ctrl-C exits with code 130, a worker lost or a chunk that cannot be
     written (a full disk) with code 1, each saying what is kept."""
     plan = folder.plan
-    progress = Progress(TextColumn(label), BarColumn(),
-                        TextColumn("{task.completed:,.0f}/{task.total:,.0f} games"),
-                        GamesPerSecond(), TimeElapsedColumn(), TextColumn("left"),
-                        TimeRemainingColumn(), console=Console(stderr=True))
+    progress = games_progress()
     with stops_saying(lambda: f"{len(folder.present):,} of {plan.chunk_count:,} chunks are "
                       f"kept in {folder.path}; run the same command with --resume to complete "
                       f"it."):
-        task = progress.add_task("games", total=plan.games, completed=folder.done_games)
+        task = progress.add_task(label, total=plan.games, completed=folder.done_games)
         with progress:
             execute(folder, executor,
                     on_games=lambda played: progress.update(task, completed=played))

@@ -10,12 +10,10 @@ from pathlib import Path
 from types import TracebackType
 
 import click
-from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from fcsim import __version__
 from fcsim.cli.options import rule_options, rule_words
-from fcsim.cli.running import GamesPerSecond, dask_cluster
+from fcsim.cli.running import dask_cluster, games_progress
 from fcsim.core.rules import RuleSet
 from fcsim.runner.pool import Executor, LastingPool
 from fcsim.runner.run import default_workers
@@ -123,10 +121,7 @@ class SearchProgress:
     """A progress bar over the games of a search, with a line saying what is playing."""
 
     def __init__(self, label: str, total_games: int) -> None:
-        self.progress = Progress(TextColumn("{task.description}"), BarColumn(),
-                                 TextColumn("{task.completed:,.0f}/{task.total:,.0f} games"),
-                                 GamesPerSecond(), TimeElapsedColumn(), TextColumn("left"),
-                                 TimeRemainingColumn(), console=Console(stderr=True))
+        self.progress = games_progress()
         self.label = label
         self.task = self.progress.add_task(label, total=total_games)
 

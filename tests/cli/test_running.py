@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import io
+
+import pytest
+from rich.console import Console
 from rich.progress import Progress
 
-from fcsim.cli.running import RATE_AFTER_S, GamesPerSecond
+from fcsim.cli.running import RATE_AFTER_S, GamesPerSecond, games_progress
 
 
 def test_no_rate_before_the_games_have_run_a_moment() -> None:
@@ -34,3 +38,21 @@ def test_reports_further_apart_than_the_window_show_the_mean_rate() -> None:
         now[0] = 60.0 * minute
         progress.update(task_id, completed=played)
     assert GamesPerSecond().render(progress.tasks[0]).plain == "5 games/s"
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_a_long_label_is_cut_and_the_counts_stay_whole(monkeypatch: pytest.MonkeyPatch,
+                                                        width: int) -> None:
+    """A compare of specs with parameters labels its bar with both: on an 80-column
+    terminal the label gives way, not the games, the rate or the times."""
+    monkeypatch.setenv("COLUMNS", str(width))
+    label = "search_hands_oracle:anchor=learned,confidence=1,rollout=learned, aware"
+    progress = games_progress()
+    progress.add_task(label, total=400_000, completed=200_000)
+    out = io.StringIO()
+    Console(file=out, width=width).print(progress.make_tasks_table(progress.tasks))
+    line = out.getvalue().rstrip("\n")
+    assert "\n" not in line and len(line) <= width
+    assert line.startswith(label[:8]) and "…" in line.split()[0]
+    assert "200,000/400,000 games" in line
+    assert line.split()[-3:] == ["0:00:00", "left", "-:--:--"]
