@@ -62,14 +62,13 @@ def games_progress() -> Progress:
     least, most = LABEL_COLUMNS
     label = Column(no_wrap=True, overflow="ellipsis",
                    max_width=min(max(least, console.width - COLUMNS_AFTER_LABEL), most))
+    whole = Column(no_wrap=True)  # rich copies a column's settings for each table
     return Progress(
         TextColumn("{task.description}", table_column=label), BarColumn(),
-        TextColumn("{task.completed:,.0f}/{task.total:,.0f} games",
-                   table_column=Column(no_wrap=True)),
-        GamesPerSecond(table_column=Column(no_wrap=True)),
-        TimeElapsedColumn(table_column=Column(no_wrap=True)),
-        TextColumn("left", table_column=Column(no_wrap=True)),
-        TimeRemainingColumn(table_column=Column(no_wrap=True)), console=console)
+        TextColumn("{task.completed:,.0f}/{task.total:,.0f} games", table_column=whole),
+        GamesPerSecond(table_column=whole), TimeElapsedColumn(table_column=whole),
+        TextColumn("left", table_column=whole), TimeRemainingColumn(table_column=whole),
+        console=console)
 
 
 def prepare_here(plan: RunPlan) -> None:
