@@ -238,7 +238,7 @@ def advise(view: View, worlds: int = DEFAULT_WORLDS, seconds: float | None = Non
     if not 0.0 <= evidence <= 1.0:
         raise ValueError(f"evidence must be from 0 to 1, not {evidence}")
     start = time.perf_counter()
-    pick = None if player is None else str(decide(agent(player), view, player))
+    pick = None if player is None else str(decide(agent(player), view.detached(), player))
     names, actions = _legal(view)
     kernels = bound_module(rollout, "aware")
     batches = []  # (actions, worlds of the batch, O_SIZE) each: only the worlds played
@@ -430,8 +430,8 @@ def position_view(position: Position) -> View:
 
 
 def _history(position: Position, players: int) -> np.ndarray:
-    """The position's public history, checked: ``int8[H_SIZE, P, 56]`` (``Plane`` planes)."""
-    history = np.zeros((H_SIZE, players, N_KINDS), dtype=np.int8)
+    """The position's public history, checked: ``int64[H_SIZE, P, 56]`` (``Plane`` planes)."""
+    history = np.zeros((H_SIZE, players, N_KINDS), dtype=np.int64)
     for key, plane in HISTORY_KEYS.items():
         for seat, cards in sorted(getattr(position, key).items()):
             _whole(seat, f"a {key} seat", 0, players - 1)

@@ -166,3 +166,12 @@ def test_the_strongest_fair_player_s_move_is_shown() -> None:
     drawing = position_view(replace(HISTORY, hand=HISTORY.hand[:-1]))
     assert advise(drawing, worlds=20, player="aware").player_line in (
         "aware would draw from the stock", "aware would draw from the pile")
+
+
+def test_advice_leaves_the_games_stream_as_it_is() -> None:
+    """The player's move is asked on a detached view: advising on a game's view changes
+    none of the game's later reshuffles."""
+    view = fcsim.Game(players=2, seed=1).view()
+    before = view.rng.copy()
+    advise(view, worlds=2, player="random")
+    assert np.array_equal(view.rng, before)

@@ -157,13 +157,14 @@ class GameState(NamedTuple):
     ``scalars`` int64[S_SIZE] (:data:`Scalar` fields); ``rules`` int64[R_SIZE]
     (``RuleSet.as_array``, :data:`~fcsim.core.rules.Rule` fields); ``totals`` int64[P]
     (before the round being played); ``scores`` int64[R, P, SC_SIZE] and ``round_info``
-    int64[R, RI_SIZE] (:mod:`fcsim.core.records`: ``Score``, ``RoundInfo``); ``seed``
+    int64[R, RI_SIZE] (:mod:`fcsim.core.records`: ``Score``, ``RoundInfo``); ``history``
+    int64[H_SIZE, P, 56], the round's public record per seat (:data:`Plane` planes: a card
+    taken and thrown back turn after turn counts past any small integer); ``seed``
     uint64[1], the game seed; ``rng`` uint64[4], the play stream (reshuffles and
     strategies' own random choices); ``stock`` and ``pile`` int8[116] (kinds, bottom first;
     lengths in the scalars); ``hands`` and ``known`` int8[P, 56] (copies per kind; known:
-    taken from the pile and not discarded since); ``history`` int8[H_SIZE, P, 56], the
-    round's public record per seat (:data:`Plane` planes); ``scored`` int8[P] (1: scored this
-    round already).
+    taken from the pile and not discarded since); ``scored`` int8[P] (1: scored this round
+    already).
     """
 
     scalars: np.ndarray
@@ -186,15 +187,16 @@ class StateData(NamedTuple):
     copying them; a kernel takes them in one argument and reads the parts by name
     through :func:`unpack`."""
 
-    ints: np.ndarray  # int64: scalars, rules, totals, scores, round_info
-    cards: np.ndarray  # int8: stock, pile, hands, known, history, scored
+    ints: np.ndarray  # int64: scalars, rules, totals, scores, round_info, history
+    cards: np.ndarray  # int8: stock, pile, hands, known, scored
     streams: np.ndarray  # uint64: seed, rng
 
 
 def _sizes(players: int, rounds: int) -> tuple[int, int]:
     """Lengths of ``ints`` and ``cards`` for a table of ``players`` and ``rounds``."""
-    ints = S_SIZE + R_SIZE + players + rounds * players * SC_SIZE + rounds * RI_SIZE
-    cards = 2 * DECK_SIZE + (2 + H_SIZE) * players * N_KINDS + players
+    ints = (S_SIZE + R_SIZE + players + rounds * players * SC_SIZE + rounds * RI_SIZE
+            + H_SIZE * players * N_KINDS)
+    cards = 2 * DECK_SIZE + 2 * players * N_KINDS + players
     return ints, cards
 
 
@@ -211,23 +213,24 @@ def state_views(data: StateData) -> GameState:
     rounds = ints[S_SIZE + Rule.ROUNDS]
     at = S_SIZE + R_SIZE
     scores_end = at + players + rounds * players * SC_SIZE
+    history_at = scores_end + rounds * RI_SIZE
     hands_at = 2 * DECK_SIZE
     known_at = hands_at + players * N_KINDS
-    history_at = known_at + players * N_KINDS
-    scored_at = history_at + H_SIZE * players * N_KINDS
+    scored_at = known_at + players * N_KINDS
     return GameState(
         scalars=ints[:S_SIZE],
         rules=ints[S_SIZE:at],
         totals=ints[at : at + players],
         scores=ints[at + players : scores_end].reshape((rounds, players, SC_SIZE)),
-        round_info=ints[scores_end : scores_end + rounds * RI_SIZE].reshape((rounds, RI_SIZE)),
+        round_info=ints[scores_end:history_at].reshape((rounds, RI_SIZE)),
         seed=streams[STREAM_SEED:STREAM_RNG],
         rng=streams[STREAM_RNG:STREAMS_SIZE],
         stock=cards[:DECK_SIZE],
         pile=cards[DECK_SIZE:hands_at],
         hands=cards[hands_at:known_at].reshape((players, N_KINDS)),
-        known=cards[known_at:history_at].reshape((players, N_KINDS)),
-        history=cards[history_at:scored_at].reshape((H_SIZE, players, N_KINDS)),
+        known=cards[known_at:scored_at].reshape((players, N_KINDS)),
+        history=ints[history_at : history_at + H_SIZE * players * N_KINDS].reshape(
+            (H_SIZE, players, N_KINDS)),
         scored=cards[scored_at : scored_at + players],
     )
 

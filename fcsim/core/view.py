@@ -265,9 +265,10 @@ def fill_history(state: GameState, info: np.ndarray) -> None:
 
 
 def history_of(info: np.ndarray, players: int) -> np.ndarray:
-    """The public history held in ``info``: int8[H_SIZE, players, 56] (``Plane`` planes)."""
+    """The public history held in ``info``: int64[H_SIZE, players, 56] (``Plane`` planes;
+    a copy)."""
     block = info[I_HISTORY:INFO_SIZE].reshape(H_SIZE, MAX_PLAYERS, N_KINDS)
-    return block[:, :players].astype(np.int8)
+    return block[:, :players].copy()
 
 
 @njit(cache=True)
@@ -370,8 +371,10 @@ class View:
 
     Cards are in RULES.md notation; the ``*_counts`` / ``*_kinds`` / ``info`` arrays hold
     the same for speed (copies: changing them changes nothing in the game). ``rng`` is
-    the game's play stream, the one the built-in strategies draw their random choices
-    from (it decides future reshuffles, never a card in a hand).
+    the game's own play stream, live, the one the built-in strategies draw their random
+    choices from, as in the batch engine (it decides future reshuffles, never a card in
+    a hand): a strategy asked for a move advances it, so ask on :meth:`detached` to
+    consider a move without playing it.
     """
 
     __slots__ = ("hand_counts", "info", "known_counts", "phase", "pile_kinds", "rng")
@@ -395,6 +398,12 @@ class View:
         rng = data.streams[STREAM_RNG:STREAMS_SIZE]  # live: the game's own stream
         return cls("discard" if phase == PHASE_DISCARD else "draw", hand, pile, known, info,
                    rng)
+
+    def detached(self) -> View:
+        """This view with a copy of the play stream: a strategy asked for a move on it
+        leaves the game's future reshuffles as they are (to consider a move, not play it)."""
+        return View(self.phase, self.hand_counts, self.pile_kinds, self.known_counts,
+                    self.info, self.rng.copy())
 
     @property
     def seat(self) -> int:
@@ -435,9 +444,10 @@ class View:
         return format_cards(self.pile_kinds)
 
     @property
-    def pile_top(self) -> str:
-        """The visible discard."""
-        return format_card(int(self.pile_kinds[-1]))
+    def pile_top(self) -> str | None:
+        """The visible discard (None while the pile is empty: its only card was just
+        taken)."""
+        return format_card(int(self.pile_kinds[-1])) if len(self.pile_kinds) else None
 
     @property
     def known(self) -> list[list[str]]:
@@ -447,7 +457,7 @@ class View:
 
     @property
     def history_counts(self) -> np.ndarray:
-        """The round's public history: int8[3, P, 56], planes ``Plane.DISCARDED``,
+        """The round's public history: int64[3, P, 56], planes ``Plane.DISCARDED``,
         ``Plane.TAKEN``, ``Plane.PASSED`` (:mod:`fcsim.core.state`), counts per kind."""
         return history_of(self.info, self.players)
 

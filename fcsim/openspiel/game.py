@@ -250,9 +250,7 @@ class FiveCrownsState(pyspiel.State):
         """What ``player`` sees when it is to decide (fcsim's :class:`View`)."""
         if self.is_chance_node() or self.is_terminal() or self.current_player() != player:
             raise pyspiel.SpielError(f"{GAME_NAME}: player {player} is not to decide here")
-        view = View.of(self._data)
-        view.rng = view.rng.copy()  # a bot draws from its own copy: the state stays as it is
-        return view
+        return View.of(self._data).detached()  # a bot's draws leave the state as it is
 
     @property
     def events(self) -> list[dict]:

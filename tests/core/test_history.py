@@ -73,3 +73,21 @@ def test_history_lists_cards_in_rules_notation() -> None:
     discard, seat = view.legal_actions[0], view.seat
     game.step(discard)
     assert game.view().discarded[seat] == [discard]
+
+
+def test_a_card_taken_and_thrown_back_is_counted_every_time() -> None:
+    """Two seats that take the pile's card and throw it back, turn after turn: the counts
+    pass any small integer type (an int8 store wrapped to negative numbers at 128)."""
+    game = fcsim.Game(players=2, seed=0)
+    top = None
+    while game.view().turn < 300:
+        view = game.view()
+        if view.phase == "draw":
+            top = view.pile_top
+            game.step("pile")
+        else:
+            game.step(top)
+    view = game.view()
+    assert np.array_equal(view.history_counts, history_from_events(game))
+    assert view.history_counts[H_TAKEN].sum() == view.turn == 300
+    assert len(view.taken[0]) + len(view.taken[1]) == 300

@@ -68,3 +68,32 @@ def test_action_codes() -> None:
     assert action_code("10h", False) == parse_card("10H") == action_code("TH", False)
     assert action_code("jk", False) == JOKER and action_code("zz", False) == -1
     assert action_code(True, True) == -1  # a bool is no move
+
+
+def test_the_pile_top_is_none_while_the_pile_is_empty() -> None:
+    game = fcsim.Game(players=2, seed=3)
+    game.step("pile")  # the upcard, the pile's only card
+    view = game.view()
+    assert view.pile == [] and view.pile_top is None
+    assert "pile_top=None" in repr(view)
+
+
+def test_a_detached_view_leaves_the_games_stream_as_it_is() -> None:
+    """The view's stream is the game's own (the batch engine's strategies draw from it);
+    asking a strategy on the detached view changes no later reshuffle."""
+    def play(ask_first: bool) -> list[int]:
+        game = fcsim.Game(players=7, seed=2)
+        while not game.over:
+            view = game.view()
+            if ask_first:
+                fcsim.agent("random")(view.detached())
+            game.step("stock" if view.phase == "draw" else view.legal_actions[0])
+        return game.totals
+
+    assert play(ask_first=True) == play(ask_first=False)
+    view = fcsim.Game(players=2, seed=1).view()
+    before = view.rng.copy()
+    fcsim.agent("random")(view.detached())
+    assert np.array_equal(view.rng, before)
+    fcsim.agent("random")(view)
+    assert not np.array_equal(view.rng, before)  # live: as the batch engine's strategies
