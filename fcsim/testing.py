@@ -8,21 +8,31 @@ from __future__ import annotations
 
 import tempfile
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from fcsim.core.cards import N_KINDS, format_card, parse_card
-from fcsim.core.engine import play_games
+from fcsim.core.engine import GameResults, play_games
 from fcsim.core.rng import game_seed
 from fcsim.core.rules import RuleSet
 from fcsim.core.state import shared_scratch
 from fcsim.core.tables import solver_table
-from fcsim.core.view import DRAW_PILE, DRAW_STOCK, NO_HIDDEN, IllegalMoveError, View
+from fcsim.core.view import (
+    DRAW_PILE,
+    DRAW_STOCK,
+    NO_HIDDEN,
+    IllegalMoveError,
+    View,
+    without_history,
+)
 from fcsim.errors import FcsimError
 from fcsim.replay import game_events
 from fcsim.strategies import Strategy, parse_strategy
+
+_RESULT_FIELDS = ("total", "penalty", "turns", "out_seat")  # what two runs must agree on
 
 
 class StrategyCheckError(FcsimError, AssertionError):
@@ -64,10 +74,13 @@ def _check_cards_flow(events: list[dict], who: str) -> None:
 
 class _Watched:
     """``strategy`` as an agent that decides on what the seat sees and reports any input
-    it changed, and any move out of range, with the strategy's name and where it was."""
+    it changed, and any move out of range, with the strategy's name and where it was.
+    A numba strategy gets the public history as the engine gives it (only if its family
+    declares it reads it), or always with ``history``."""
 
-    def __init__(self, strategy: Strategy) -> None:
+    def __init__(self, strategy: Strategy, history: bool = False) -> None:
         self.strategy = strategy
+        self.history = history or strategy.history
         self.spec = strategy.spec  # the engine names it so in its own errors
 
     def __call__(self, view: View) -> object:
@@ -75,6 +88,8 @@ class _Watched:
                  "known cards": view.known_counts, "info vector": view.info}
         if self.strategy.family.is_numba:
             given["parameters"] = self.strategy.param_vector
+            if not self.history:
+                given["info vector"] = without_history(view.info)
         before = {name: array.copy() for name, array in given.items()}
         move = self._decide(view, given)
         changed = [name for name, array in given.items()
@@ -108,7 +123,8 @@ def _where(view: View) -> str:
     return f"round {view.round}, turn {view.turn}, seat {view.seat}"
 
 
-def check_strategy(spec: str | Strategy, games: int = 4, seed: int = 2024) -> None:
+def check_strategy(spec: str | Strategy | Callable[[View], object], games: int = 4,
+                   seed: int = 2024) -> None:
     """Play ``spec`` at several tables and rule variants and check that it conforms.
 
     Checks: each decision, called on copies of what it is given, changes none of them
@@ -116,12 +132,14 @@ def check_strategy(spec: str | Strategy, games: int = 4, seed: int = 2024) -> No
     and returns a move in range (0 or 1 for a draw, a card held for a discard); every
     move is legal (the engine stops an illegal one with an error naming the strategy and
     the move); the same seed gives the same game, twice, and the same as when each
-    decision was called on its own; the cards flow only through draws and discards; and
+    decision was called on its own; a numba strategy whose family does not declare
+    ``history=True`` plays the same when given the public history (it does not read it);
+    the cards flow only through draws and discards; and
     a strategy not registered as an oracle receives no hidden cards (structural: its
     ``hidden`` argument is empty). An oracle, which sees hidden cards no view holds,
     skips the decision-by-decision check.
     """
-    strategy = parse_strategy(spec) if isinstance(spec, str) else spec
+    strategy = parse_strategy(spec)
     who = strategy.spec
     table = solver_table()
     pristine = table.copy()
@@ -141,7 +159,7 @@ def check_strategy(spec: str | Strategy, games: int = 4, seed: int = 2024) -> No
             table[:] = pristine  # the other strategies of this process need it whole
             raise StrategyCheckError(f"{who}: changed the solver table it was given (it is "
                                      "shared by every game: read it, never write it)")
-        for field in ("total", "penalty", "turns", "out_seat"):
+        for field in _RESULT_FIELDS:
             if not np.array_equal(getattr(results[-1], field), getattr(results[-2], field)):
                 raise StrategyCheckError(f"{who}: the same seed gave different games ({field})")
             if len(results) > 2 and not np.array_equal(getattr(results[0], field),
@@ -149,7 +167,23 @@ def check_strategy(spec: str | Strategy, games: int = 4, seed: int = 2024) -> No
                 raise StrategyCheckError(f"{who}: played differently when each decision was "
                                          f"called on its own ({field}): does it keep state "
                                          "between calls?")
+        if len(results) > 2 and not strategy.history:
+            _check_history_unread(strategy, seeds, seating, seated, rules, results[-1])
         _check_cards_flow(game_events(int(seeds[0]), seated, rules), who)
+
+
+def _check_history_unread(strategy: Strategy, seeds: np.ndarray, seating: np.ndarray,
+                          seated: list[Strategy], rules: RuleSet, played: GameResults) -> None:
+    """A numba strategy whose family does not declare ``history=True`` gets no public
+    history from the engine: given it, it must play the same games (``played``)."""
+    shown = _Watched(strategy, history=True)
+    again = play_games(seeds, seating, [shown if s is strategy else s for s in seated], rules)
+    for field in _RESULT_FIELDS:
+        if not np.array_equal(getattr(again, field), getattr(played, field)):
+            raise StrategyCheckError(
+                f"{strategy.spec}: played differently when given the round's public history "
+                f"({field}), which the engine fills in info only for a family that declares "
+                "history=True: declare it in its Family, or leave info[I_HISTORY:] unread")
 
 
 @dataclass(frozen=True)

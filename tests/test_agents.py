@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import polars as pl
 import pytest
@@ -9,7 +11,11 @@ import pytest
 import fcsim
 from fcsim.core.engine import play_games
 from fcsim.core.rng import game_seed
-from fcsim.strategies import StrategyError, parse_strategy
+from fcsim.core.view import DRAW_PILE, DRAW_STOCK, I_HISTORY, INFO_SIZE
+from fcsim.strategies import Family, Strategy, StrategyError, parse_strategy
+from fcsim.strategies.base import decision
+from fcsim.strategies.random import discard as random_discard
+from fcsim.strategies.random import draw as random_draw
 
 GREEDY = fcsim.agent("greedy")
 RANDOM = parse_strategy("random")
@@ -95,3 +101,49 @@ def test_module_attribute_specs_resolve_families_and_agents() -> None:
         parse_strategy("test_agents:nothing")
     with pytest.raises(StrategyError, match="known strategies: random, greedy"):
         parse_strategy("gredy")
+
+
+@decision
+def _draw_nowhere(hand, pile, known, info, hidden, params, table, scratch, rng):
+    return -1
+
+
+@decision
+def _discard_nothing(hand, pile, known, info, hidden, params, table, scratch, rng):
+    return -1
+
+
+@pytest.mark.parametrize(("draw", "discard", "message"), [
+    (_draw_nowhere, random_discard, r"^strategy 'bad' chose draw source -1 \(must be 0 or 1\)$"),
+    (random_draw, _discard_nothing, r"^strategy 'bad' discarded -1, which is not in its hand$"),
+])
+def test_an_agent_s_move_out_of_range_is_refused_as_the_engine_refuses_it(
+        draw, discard, message) -> None:
+    """-1 would index the draw actions from the end (the pile) if nothing checked it."""
+    bad = fcsim.agent(Strategy(Family("bad", "", draw, discard)))
+    game = fcsim.Game(players=2, seed=1)
+    if discard is _discard_nothing:
+        game.step("stock")
+    with pytest.raises(fcsim.IllegalMoveError, match=message):
+        bad(game.view())
+
+
+@decision
+def _pile_if_the_history_is_filled(hand, pile, known, info, hidden, params, table, scratch,
+                                   rng):
+    passed = 0
+    for k in range(I_HISTORY, INFO_SIZE):
+        passed += info[k]
+    return DRAW_PILE if passed else DRAW_STOCK
+
+
+def test_an_agent_gets_the_history_only_if_its_family_declares_it() -> None:
+    """As the batch engine: a family that does not declare history=True sees none, so the
+    agent plays the engine's moves even if it reads the blocks."""
+    family = Family("peeker", "", _pile_if_the_history_is_filled, random_discard)
+    game = fcsim.Game(players=2, seed=1)
+    game.step("stock")
+    game.step(game.view().legal_actions[0])  # now seat 1 draws, with a history to see
+    view = game.view()
+    assert fcsim.agent(Strategy(family))(view) == "stock"
+    assert fcsim.agent(Strategy(replace(family, history=True)))(view) == "pile"

@@ -3,11 +3,14 @@ name; compare gives the paired difference of ``fcsim compare``."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
+from fcsim.core.cards import N_KINDS
 from fcsim.strategies import Family, Strategy
-from fcsim.strategies.base import I_BEST_DISCARD, I_TURN, decision
+from fcsim.strategies.base import I_BEST_DISCARD, I_DISCARDED, I_TURN, decision
 from fcsim.strategies.random import discard as random_discard
 from fcsim.strategies.random import draw as random_draw
 from fcsim.testing import StrategyCheckError, check_strategy, compare
@@ -65,6 +68,33 @@ def _scribble_on_the_table(hand, pile, known, info, hidden, params, table, scrat
 def test_a_broken_strategy_is_named_with_what_it_did(draw, discard, message) -> None:
     with pytest.raises(StrategyCheckError, match=message):
         check_strategy(Strategy(Family("broken", "", draw, discard)), games=1)
+
+
+@decision
+def _discard_a_card_others_discarded(hand, pile, known, info, hidden, params, table,
+                                     scratch, rng):
+    """Reads the public history (a kind some seat discarded this round, if held) without
+    its family declaring it."""
+    for k in range(N_KINDS):
+        if hand[k] and info[I_DISCARDED + k] + info[I_DISCARDED + N_KINDS + k]:
+            return k
+    return info[I_BEST_DISCARD]
+
+
+def test_a_strategy_reading_the_history_undeclared_is_told_to_declare_it() -> None:
+    undeclared = Family("peeker", "", random_draw, _discard_a_card_others_discarded)
+    with pytest.raises(StrategyCheckError, match=r"^peeker: played differently when given "
+                                                 r"the round's public history .*declare "
+                                                 r"it in its Family"):
+        check_strategy(Strategy(undeclared), games=2)
+    check_strategy(Strategy(replace(undeclared, history=True)), games=2)
+
+
+def test_a_plain_python_agent_is_checked_as_it_is() -> None:
+    def first_legal(view):
+        return "stock" if view.phase == "draw" else view.legal_actions[0]
+
+    check_strategy(first_legal, games=1)
 
 
 class _Hoarder:

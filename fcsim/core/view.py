@@ -264,6 +264,14 @@ def fill_history(state: GameState, info: np.ndarray) -> None:
             info[at : at + N_KINDS] = state.history[h, s]
 
 
+def without_history(info: np.ndarray) -> np.ndarray:
+    """A copy of ``info`` without the public history (its blocks zero): what a strategy
+    that does not declare it reads the history gets (:func:`fill_history`)."""
+    bare = info.copy()
+    bare[I_HISTORY:INFO_SIZE] = 0
+    return bare
+
+
 def history_of(info: np.ndarray, players: int) -> np.ndarray:
     """The public history held in ``info``: int64[H_SIZE, players, 56] (``Plane`` planes;
     a copy)."""
@@ -566,4 +574,5 @@ __all__ = [
     "no_decision",
     "reveal",
     "view_arrays",
+    "without_history",
 ]

@@ -12,10 +12,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from fcsim.core.cards import format_card
-from fcsim.core.state import shared_scratch
+from fcsim.core.cards import N_KINDS, format_card
+from fcsim.core.engine import illegal_move
+from fcsim.core.state import ERR_DISCARD, ERR_DRAW, shared_scratch
 from fcsim.core.tables import solver_table
-from fcsim.core.view import DRAW_ACTIONS, NO_HIDDEN, View, compiled
+from fcsim.core.view import DRAW_ACTIONS, NO_HIDDEN, View, compiled, without_history
 from fcsim.errors import FcsimError
 
 
@@ -181,7 +182,9 @@ class Strategy:
                 for p, v in zip(self.family.params, self.values, strict=True)}
 
     def __call__(self, view: View) -> object:
-        """This strategy's action in ``view``."""
+        """This strategy's action in ``view``. A numba strategy gets what the batch
+        engine gives it (the public history only if its family declares it reads it), and
+        a move out of range is refused as the engine refuses it, naming the strategy."""
         if not self.family.is_numba:
             if not self._agent:
                 self._agent.append(self.family.agent(**self.kwargs))
@@ -189,11 +192,18 @@ class Strategy:
         if self.oracle:
             raise StrategyError(f"{self.spec} sees hidden cards: it plays in batch runs "
                                 "(analysis only), never on a player's view")
-        args = (view.hand_counts, view.pile_kinds, view.known_counts, view.info, NO_HIDDEN,
+        info = view.info if self.history else without_history(view.info)
+        args = (view.hand_counts, view.pile_kinds, view.known_counts, info, NO_HIDDEN,
                 self.param_vector, solver_table(), shared_scratch(), view.rng)
         if view.phase == "draw":
-            return DRAW_ACTIONS[self.draw(*args)]
-        return format_card(int(self.discard(*args)))
+            source = int(self.draw(*args))
+            if not 0 <= source < len(DRAW_ACTIONS):
+                raise illegal_move(self.spec, ERR_DRAW, source)
+            return DRAW_ACTIONS[source]
+        kind = int(self.discard(*args))
+        if not (0 <= kind < N_KINDS and view.hand_counts[kind]):
+            raise illegal_move(self.spec, ERR_DISCARD, kind)
+        return format_card(kind)
 
     def __str__(self) -> str:
         return self.spec
