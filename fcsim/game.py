@@ -167,6 +167,9 @@ class Game:
             raise ValueError(f"{self.rules.players} players need {self.rules.players} "
                              f"agents, not {len(agents)}")
         names = list(names) if names else [_name_of(a) for a in agents]
+        if len(names) != len(agents):
+            raise ValueError(f"{len(agents)} agents need {len(agents)} names, not "
+                             f"{len(names)}")
         while not self.over:
             seat = self.to_move
             view = self.view()
@@ -215,6 +218,8 @@ class Game:
         twin._trace = self._trace  # scratch for one step's rows, copied out at once
         twin._last = self._last  # the history so far: blocks are never changed once kept
         return twin
+
+    __copy__ = copy  # copy.copy(game) is as independent as game.copy()
 
     def __repr__(self) -> str:
         where = "over" if self.over else f"round {self.round}, seat {self.to_move} to {self.phase}"

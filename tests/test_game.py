@@ -3,6 +3,8 @@ illegal actions refused."""
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 import pytest
 
@@ -77,6 +79,13 @@ def test_copies_are_independent() -> None:
     assert game.events == again.events == twin.events  # the play stream is copied too
 
 
+def test_copy_copy_is_a_copy() -> None:
+    game = fcsim.Game(players=2, seed=3)
+    twin = copy.copy(game)
+    twin.step("stock")
+    assert game.phase == "draw" and twin.phase == "discard"
+
+
 def test_views_hide_what_they_must() -> None:
     """Every card a view shows is the seat's own, on the pile, or known to be taken from
     it; nothing in the view leads back to the game's state."""
@@ -117,7 +126,7 @@ def test_view_fields() -> None:
         assert sorted(after.legal_actions) == sorted(set(after.hand))
 
 
-@pytest.mark.parametrize("action", ["stack", "7H", "", None, 2, "discard"])
+@pytest.mark.parametrize("action", ["stack", "7H", "", None, 2, "discard", 2**64, -2**70])
 def test_an_illegal_draw_is_refused_and_changes_nothing(action) -> None:
     game = fcsim.Game(players=2, seed=9)
     before = (game.events, game.view().hand, game.to_move)
@@ -180,6 +189,17 @@ def test_an_agent_playing_illegally_is_named() -> None:
 def test_bad_arguments_say_what_is_allowed(kwargs, fragment) -> None:
     with pytest.raises(ValueError, match=fragment):
         fcsim.Game(**kwargs)
+
+
+def test_numpy_whole_numbers_are_whole_numbers() -> None:
+    game = fcsim.Game(players=np.int64(3), seed=np.uint64(5), game=np.int32(1))
+    assert game.rules == fcsim.RuleSet(players=3) and type(game.rules.players) is int
+
+
+def test_play_names_every_agent_or_none() -> None:
+    game = fcsim.Game(players=2, seed=1)
+    with pytest.raises(ValueError, match="2 agents need 2 names, not 1"):
+        game.play([fcsim.agent("greedy")] * 2, names=["a"])
 
 
 def test_oracle_is_no_agent() -> None:

@@ -102,6 +102,9 @@ class RuleSet:
         "--turn-cap", "Turns after which a round nobody goes out of is stopped and flagged.")})
 
     def __post_init__(self) -> None:
+        for rule in fields(self):  # numpy's whole numbers are whole numbers too
+            if isinstance(getattr(self, rule.name), np.integer):
+                object.__setattr__(self, rule.name, int(getattr(self, rule.name)))
         if not _whole(self.players) or not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
             raise RulesError(
                 f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {self.players!r}"

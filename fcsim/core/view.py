@@ -315,7 +315,7 @@ def action_code(action: object, drawing: bool) -> int:
     drawing, a card code (``"7H"``, ``"jk"``) when discarding, or the move itself as an
     int. -1 when it names nothing (the step then refuses it)."""
     if isinstance(action, int | np.integer) and not isinstance(action, bool):
-        return int(action)
+        return int(action) if 0 <= action < N_KINDS else -1
     text = str(action).strip().lower()
     if drawing:
         return DRAW_ACTIONS.index(text) if text in DRAW_ACTIONS else -1

@@ -19,7 +19,8 @@ refused with :class:`~fcsim.core.view.IllegalMoveError`: choose from
 ``observation["action_mask"]`` (also :meth:`FiveCrownsEnv.action_masks`, the method
 sb3-contrib's ``MaskablePPO`` reads) — or give ``illegal_reward`` to have it refused
 without an error. Gymnasium's ``check_env`` steps with actions sampled without the mask
-(one of them before a reset), so it passes with ``illegal_reward`` set.
+(one of them before a reset), so it passes with ``illegal_reward`` set. A step before
+the first reset, or after the game is over, raises gymnasium's ``ResetNeeded``.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from typing import ClassVar
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from gymnasium.error import ResetNeeded
 
 from fcsim.agents import agent
 from fcsim.core.rules import RuleSet
@@ -84,6 +86,9 @@ class FiveCrownsEnv(gymnasium.Env):
         return self.table.encoder.observe(self._state, self.seat), {}
 
     def step(self, action: int) -> tuple[dict, float, bool, bool, dict]:
+        self._require_game("step")
+        if self.game.over:
+            raise ResetNeeded("the game is over: call reset() to deal the next one")
         totals = self._state.totals
         before = int(totals[self.seat])
         try:
@@ -100,13 +105,19 @@ class FiveCrownsEnv(gymnasium.Env):
 
     def action_masks(self) -> np.ndarray:
         """bool[58]: the learner's legal actions now."""
+        self._require_game("action_masks")
         return self.table.encoder.action_mask(self._state, self.seat).astype(bool)
 
     def render(self) -> str | None:
         if self.render_mode is None:
             gymnasium.logger.warn("render() needs render_mode='ansi'")
             return None
+        self._require_game("render")
         return render_text(self.table, self.game, self.names)
+
+    def _require_game(self, call: str) -> None:
+        if self.game is None:
+            raise ResetNeeded(f"call reset() before {call}(): no game is dealt yet")
 
     def _play_opponents(self) -> None:
         game = self.game

@@ -9,6 +9,7 @@ import pytest
 
 gymnasium = pytest.importorskip("gymnasium")
 
+from gymnasium.error import ResetNeeded  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 import fcsim  # noqa: E402
@@ -110,3 +111,16 @@ def test_an_opponent_whose_code_raises_is_named(tmp_path) -> None:
     with pytest.raises(fcsim.StrategyFailed, match=rf"^strategy '{opponent}:agent' raised "
                                                    rf"RuntimeError: stuck at {opponent}:2, "):
         env.reset(seed=2)
+
+
+def test_a_step_before_a_deal_or_after_the_game_asks_for_a_reset() -> None:
+    env = FiveCrownsEnv(players=2, opponents="greedy", illegal_reward=-1)
+    for call in (lambda: env.step(0), env.action_masks):
+        with pytest.raises(ResetNeeded, match="call reset"):
+            call()
+    env.reset(seed=1)
+    terminated = False
+    while not terminated:
+        _, _, terminated, _, _ = env.step(int(np.flatnonzero(env.action_masks())[0]))
+    with pytest.raises(ResetNeeded, match="the game is over"):
+        env.step(0)
