@@ -48,9 +48,11 @@ def test_time_limits_the_worlds_and_memory_holds_only_those_played() -> None:
 
 def test_a_hand_that_goes_out_has_one_action() -> None:
     view = position_view(Position(round=1, hand=["3H", "4H", "5H", "9C"], pile=["KD"]))
-    advice = advise(view, worlds=4)
+    advice = advise(view, worlds=20)
     assert [a.action for a in advice.actions] == ["9C"]
     assert advice.recommendation == "discard 9C (it goes out)"
+    out = advice.actions[0]  # it goes out in every world: the others play one last turn
+    assert (out.out_first.mean, out.penalty.mean) == (1.0, 0.0)
 
 
 def test_position_view_matches_a_game_view() -> None:

@@ -450,7 +450,10 @@ def apply_discard(state: GameState, kind: int, table: np.ndarray, scratch: np.nd
         return ERR_PHASE, row
     if kind < 0 or kind >= N_KINDS or state.hands[sc[Scalar.SEAT], kind] == 0:
         return ERR_DISCARD, row
-    return OK, _end_turn(state, kind, False, table, scratch, trace, row)
+    # A hand that melds whole goes out at the draw (apply_draw), so in a game no discard
+    # goes out; a position set up at that moment (fcsim advise) goes out with the best one.
+    went_out = sc[Scalar.BEST_PENALTY] == 0 and kind == sc[Scalar.BEST_DISCARD]
+    return OK, _end_turn(state, kind, went_out, table, scratch, trace, row)
 
 
 @njit(cache=True)
