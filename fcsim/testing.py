@@ -183,7 +183,7 @@ def _check_history_unread(strategy: Strategy, seeds: np.ndarray, seating: np.nda
             raise StrategyCheckError(
                 f"{strategy.spec}: played differently when given the round's public history "
                 f"({field}), which the engine fills in info only for a family that declares "
-                "history=True: declare it in its Family, or leave info[I_HISTORY:] unread")
+                "history=True: declare it in its Family, or leave its blocks of info unread")
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ import pytest
 import fcsim
 from fcsim.core.engine import play_games
 from fcsim.core.rng import game_seed
-from fcsim.core.view import DRAW_PILE, DRAW_STOCK, I_HISTORY, INFO_SIZE
+from fcsim.core.view import DRAW_PILE, DRAW_STOCK, HISTORY_END, I_HISTORY
 from fcsim.strategies import Family, Strategy, StrategyError, parse_strategy
 from fcsim.strategies.base import decision
 from fcsim.strategies.random import discard as random_discard
@@ -132,7 +132,7 @@ def test_an_agent_s_move_out_of_range_is_refused_as_the_engine_refuses_it(
 def _pile_if_the_history_is_filled(hand, pile, known, info, hidden, params, table, scratch,
                                    rng):
     passed = 0
-    for k in range(I_HISTORY, INFO_SIZE):
+    for k in range(I_HISTORY, HISTORY_END):
         passed += info[k]
     return DRAW_PILE if passed else DRAW_STOCK
 

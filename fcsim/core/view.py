@@ -24,7 +24,8 @@ Two ways to decide, on the same view:
                             cards it discarded (``info[I_DISCARDED + seat * 56 + kind]``),
                             took from the pile (``I_TAKEN``) and passed up on the pile
                             (``I_PASSED``: it drew from the stock instead) — filled for a
-                            strategy whose family declares ``history=True`` only
+                            strategy whose family declares ``history=True`` only — and
+                            the turn cap (``I_TURN_CAP``)
   ``hidden``   int8[:, :]   0 × 0 unless an oracle; then rows 0…P-1 hold every hand
                             (counts) and row P the stock, top first, padded with -1
   ``params``   float64[:]   the strategy's parameters, in the order of its declaration
@@ -111,9 +112,12 @@ Info = IntEnum("Info", [
 ], start=0)
 # The round's public history: per Plane, a block of MAX_PLAYERS rows of N_KINDS counts.
 HISTORY_BLOCK = MAX_PLAYERS * N_KINDS
-# Where the blocks start: the totals before this round, the hand sizes, the history.
-I_TOTALS, I_HAND_SIZES, I_HISTORY, INFO_SIZE = accumulate(
-    (MAX_PLAYERS, MAX_PLAYERS, H_SIZE * HISTORY_BLOCK), initial=len(Info))
+# Where the blocks start: the totals before this round, the hand sizes, the history,
+# then the turn cap (a rule: turns after which a round nobody goes out of is stopped).
+# A field added later goes at the end, so that every position a strategy reads stays.
+I_TOTALS, I_HAND_SIZES, I_HISTORY, I_TURN_CAP, INFO_SIZE = accumulate(
+    (MAX_PLAYERS, MAX_PLAYERS, H_SIZE * HISTORY_BLOCK, 1), initial=len(Info))
+HISTORY_END = I_HISTORY + H_SIZE * HISTORY_BLOCK
 I_DISCARDED = I_HISTORY + Plane.DISCARDED * HISTORY_BLOCK  # cards each seat discarded
 I_TAKEN = I_HISTORY + Plane.TAKEN * HISTORY_BLOCK  # pile cards each seat took
 I_PASSED = I_HISTORY + Plane.PASSED * HISTORY_BLOCK  # pile tops each seat passed up
@@ -241,6 +245,7 @@ def fill_info(state: GameState, info: np.ndarray) -> None:
     info[Info.OUT_SEAT], info[Info.WILD_POINTS] = sc[Scalar.OUT_SEAT], sc[Scalar.WILD_POINTS]
     info[Info.ALL_WILD] = 1 if all_wild_melds(state) else 0
     info[Info.GO_OUT_BONUS] = state.rules[Rule.GO_OUT_BONUS]
+    info[I_TURN_CAP] = state.rules[Rule.TURN_CAP]
     info[Info.BEST_DISCARD] = sc[Scalar.BEST_DISCARD] if discarding else -1
     info[Info.BEST_PENALTY] = sc[Scalar.BEST_PENALTY] if discarding else -1
     for s in range(MAX_PLAYERS):
@@ -268,14 +273,14 @@ def without_history(info: np.ndarray) -> np.ndarray:
     """A copy of ``info`` without the public history (its blocks zero): what a strategy
     that does not declare it reads the history gets (:func:`fill_history`)."""
     bare = info.copy()
-    bare[I_HISTORY:INFO_SIZE] = 0
+    bare[I_HISTORY:HISTORY_END] = 0
     return bare
 
 
 def history_of(info: np.ndarray, players: int) -> np.ndarray:
     """The public history held in ``info``: int64[H_SIZE, players, 56] (``Plane`` planes;
     a copy)."""
-    block = info[I_HISTORY:INFO_SIZE].reshape(H_SIZE, MAX_PLAYERS, N_KINDS)
+    block = info[I_HISTORY:HISTORY_END].reshape(H_SIZE, MAX_PLAYERS, N_KINDS)
     return block[:, :players].copy()
 
 
@@ -536,6 +541,7 @@ __all__ = [
     "DRAW_PILE",
     "DRAW_STOCK",
     "HISTORY_BLOCK",
+    "HISTORY_END",
     "INFO_SIZE",
     "I_ALL_WILD",
     "I_BEST_DISCARD",
@@ -555,6 +561,7 @@ __all__ = [
     "I_TAKEN",
     "I_TOTALS",
     "I_TURN",
+    "I_TURN_CAP",
     "I_WILD_POINTS",
     "I_WILD_RANK",
     "NO_HIDDEN",

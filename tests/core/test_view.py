@@ -10,6 +10,7 @@ from fcsim.core.rules import MAX_PLAYERS
 from fcsim.core.state import S_STOCK, S_TURN, unpack
 from fcsim.core.view import (
     HISTORY_BLOCK,
+    HISTORY_END,
     I_DISCARDED,
     I_GO_OUT_BONUS,
     I_HAND_SIZES,
@@ -17,6 +18,7 @@ from fcsim.core.view import (
     I_PASSED,
     I_TAKEN,
     I_TOTALS,
+    I_TURN_CAP,
     INFO_SIZE,
     action_code,
     reveal,
@@ -26,7 +28,8 @@ from fcsim.core.view import (
 def test_info_layout_is_derived_from_the_largest_table() -> None:
     from fcsim.core import view
 
-    blocks = ("I_TOTALS", "I_HAND_SIZES", "I_HISTORY", "I_DISCARDED", "I_TAKEN", "I_PASSED")
+    blocks = ("I_TOTALS", "I_HAND_SIZES", "I_HISTORY", "I_DISCARDED", "I_TAKEN", "I_PASSED",
+              "I_TURN_CAP")
     scalars = sorted(v for k, v in vars(view).items() if k.startswith("I_")
                      and k not in blocks)
     assert scalars == list(range(I_TOTALS))  # every position named once, none skipped
@@ -34,18 +37,20 @@ def test_info_layout_is_derived_from_the_largest_table() -> None:
     assert I_HISTORY == I_DISCARDED == I_HAND_SIZES + MAX_PLAYERS
     assert HISTORY_BLOCK == MAX_PLAYERS * 56
     assert I_TAKEN == I_DISCARDED + HISTORY_BLOCK and I_PASSED == I_TAKEN + HISTORY_BLOCK
-    assert INFO_SIZE == I_PASSED + HISTORY_BLOCK
+    assert I_TURN_CAP == HISTORY_END == I_PASSED + HISTORY_BLOCK  # added at the end
+    assert INFO_SIZE == I_TURN_CAP + 1
 
 
 def test_info_describes_the_position() -> None:
-    game = fcsim.Game(players=3, seed=5, rules=fcsim.RuleSet(players=3, go_out_bonus=-5))
+    game = fcsim.Game(players=3, seed=5, rules=fcsim.RuleSet(players=3, go_out_bonus=-5,
+                                                             turn_cap=300))
     for _ in range(7):
         game.step(fcsim.agent("greedy")(game.view()))
     view = game.view()
     state = game.state
     assert view.players == 3 and view.round == game.round and view.wild_rank == view.round + 2
     assert view.stock_size == state.scalars[S_STOCK] and view.turn == state.scalars[S_TURN]
-    assert view.info[I_GO_OUT_BONUS] == -5
+    assert view.info[I_GO_OUT_BONUS] == -5 and view.info[I_TURN_CAP] == 300
     assert list(view.info[I_TOTALS + 3 : I_TOTALS + MAX_PLAYERS]) == [0] * (MAX_PLAYERS - 3)
     assert view.hand_sizes == [view.round + 2 + (s == view.seat and view.phase == "discard")
                                for s in range(3)]

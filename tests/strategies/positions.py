@@ -50,6 +50,7 @@ from fcsim.strategies.base import (
     I_TAKEN,
     I_TOTALS,
     I_TURN,
+    I_TURN_CAP,
     I_WILD_POINTS,
     I_WILD_RANK,
     INFO_SIZE,
@@ -204,6 +205,7 @@ def _info(rng: np.random.Generator, round_number: int, players: int, seat: int,
     info[I_OUT_SEAT] = (seat + 1 + int(rng.integers(players - 1))) % players if last_turn else -1
     info[I_WILD_POINTS] = rules.wild_points(round_number)
     info[I_ALL_WILD], info[I_GO_OUT_BONUS] = int(rules.all_wild_melds), rules.go_out_bonus
+    info[I_TURN_CAP] = rules.turn_cap
     info[I_BEST_DISCARD], info[I_BEST_PENALTY] = best
     for s in range(players):
         info[I_TOTALS + s] = int(rng.integers(0, 400))

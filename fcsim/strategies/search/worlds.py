@@ -28,7 +28,7 @@ from numba import njit
 from fcsim.core.cards import COPIES, DECK_SIZE, JOKER, N_JOKERS, N_KINDS, wild_rank
 from fcsim.core.records import Score
 from fcsim.core.rng import randbelow, shuffle, uniform
-from fcsim.core.rules import DEFAULT_TURN_CAP, Rule
+from fcsim.core.rules import Rule
 from fcsim.core.solver import penalty_memo
 from fcsim.core.state import (
     H_SIZE,
@@ -49,6 +49,7 @@ from fcsim.core.view import (
     I_HISTORY,
     I_PASSED,
     I_TOTALS,
+    I_TURN_CAP,
     Info,
 )
 from fcsim.strategies.candidates import penalty_after_taking
@@ -92,7 +93,7 @@ def seen_part(world: StateData, hand: np.ndarray, pile: np.ndarray, known: np.nd
     rules[Rule.WILD_PENALTY] = info[Info.WILD_POINTS]  # this round's points (face value or not)
     rules[Rule.GO_OUT_BONUS] = info[Info.GO_OUT_BONUS]
     rules[Rule.ALL_WILD_MELDS] = info[Info.ALL_WILD]
-    rules[Rule.TURN_CAP] = DEFAULT_TURN_CAP
+    rules[Rule.TURN_CAP] = info[I_TURN_CAP]
     sc = state.scalars
     sc[:] = 0
     discarding = hand.sum() > wild_rank(rnd)

@@ -352,7 +352,8 @@ def decide(view: View, params: Mapping[str, float], rng: Xoshiro256, *,
     if oracle_world is None and missing != len(unseen_cards(view)):
         return first_move  # a view that does not add up: no worlds to deal
     rules = RuleSet(players=view.players, wild_penalty=view.wild_points,
-                    all_wild_melds=view.all_wild, go_out_bonus=view.go_out_bonus)
+                    all_wild_melds=view.all_wild, go_out_bonus=view.go_out_bonus,
+                    turn_cap=view.turn_cap)
     worlds, skill = int(params["worlds"]), exact(params["skill"])
     evidence = float(params["evidence"])  # weights are floats, computed as the fast code does
     objective = OBJECTIVES[int(params["objective"])]

@@ -18,6 +18,7 @@ from fractions import Fraction
 import numpy as np
 
 from fcsim.core.cards import N_KINDS, full_deck, hand_kinds
+from fcsim.core.rules import DEFAULT_TURN_CAP
 from fcsim.core.solver import new_scratch, penalty_kernel
 from fcsim.core.tables import solver_table
 from fcsim.strategies.base import (
@@ -35,6 +36,7 @@ from fcsim.strategies.base import (
     I_TAKEN,
     I_TOTALS,
     I_TURN,
+    I_TURN_CAP,
     I_WILD_POINTS,
 )
 
@@ -63,6 +65,7 @@ class View:
     stock_size: int = 0
     out_seat: int = -1  # the seat that went out, -1 if nobody yet
     go_out_bonus: int = 0
+    turn_cap: int = DEFAULT_TURN_CAP  # turns after which a round is stopped
     totals: tuple[int, ...] = ()  # per seat, before this round (empty if not given)
     # The round's public history, per seat (empty if not given):
     discarded: tuple[Counter[int], ...] = ()  # every card it discarded
@@ -96,6 +99,7 @@ def view_from_arguments(hand: np.ndarray, pile: np.ndarray, known: np.ndarray,
         stock_size=int(info[I_STOCK_SIZE]),
         out_seat=int(info[I_OUT_SEAT]),
         go_out_bonus=int(info[I_GO_OUT_BONUS]),
+        turn_cap=int(info[I_TURN_CAP]),
         totals=tuple(int(t) for t in info[I_TOTALS : I_TOTALS + players]),
         discarded=_history(info, I_DISCARDED, players),
         taken=_history(info, I_TAKEN, players),

@@ -16,8 +16,10 @@ import numpy as np
 
 import fcsim
 from fcsim.core.cards import DECK_SIZE
+from fcsim.core.rules import Rule
 from fcsim.core.state import S_PILE, S_STOCK, state_views
 from fcsim.core.view import reveal, view_arrays
+from fcsim.strategies.search.worlds import new_world, seen_part
 
 CHECK = r'''
 import sys
@@ -161,3 +163,13 @@ def test_sampled_worlds_hold_exactly_the_unseen_cards(tmp_path: Path) -> None:
     # are; at 0.5 about half of them stay (and the rest land as at 0); at 1 all do
     none, half, every = (float(x) for x in done.stdout.splitlines()[-2].split())
     assert none < 0.3 and 0.45 < half - none / 2 < 0.55 and every == 1.0
+
+
+def test_a_world_keeps_the_tables_rules() -> None:
+    """A world's play-outs stop at the run's turn cap, not the default one."""
+    rules = fcsim.RuleSet(players=3, turn_cap=50, go_out_bonus=-10)
+    hand, pile, known, info = view_arrays(fcsim.Game(rules=rules, seed=4).data)
+    world = new_world(info)
+    state = seen_part(world, hand, pile, known, info)
+    assert state.rules[Rule.TURN_CAP] == 50
+    assert state.rules[Rule.GO_OUT_BONUS] == -10
