@@ -98,14 +98,27 @@ def train_command(strategies, games, seed, out, players, rules, share, labels, c
     """
     from fcsim.learn.fit import fit
     from fcsim.learn.report import write_report
-    from fcsim.learn.training import GAMES, derive_positions, pooled_positions, save_model
+    from fcsim.learn.training import (
+        GAMES,
+        MODEL,
+        REPORT_MD,
+        check_training_folder,
+        derive_positions,
+        pooled_positions,
+        save_model,
+    )
     from fcsim.strategies.learned.model import FEATURES_ONLY, RELATIVE
 
     check_counts({}, scheduler, dask_local, workers)
     if games * share < MIN_RECORDED_GAMES:
         raise InputError(f"--games {games:,} at --share {share:g} are too few to fit anything "
                          f"(games x share must be at least {MIN_RECORDED_GAMES})")
-    listed = [s.spec for s in parse_strategies(strategies)]
+    lineup = parse_strategies(strategies)
+    oracles = [s.spec for s in lineup if s.oracle]
+    if oracles:
+        raise InputError(f"{oracles[0]} sees hidden cards (analysis only): the self-play "
+                         f"lineup of fcsim train plays fair strategies")
+    listed = [s.spec for s in lineup]
     if len(listed) > players:
         raise InputError(f"{len(listed)} strategies for --players {players}: list at most one "
                          f"per seat")
@@ -120,6 +133,7 @@ def train_command(strategies, games, seed, out, players, rules, share, labels, c
                          "count twice")
     _check_tables(tables, [plan.players, *(run.players for _, run in pooled)],
                   plan.metadata()["rules"])
+    check_training_folder(out)
     try:
         folder = RunFolder.open(out / GAMES, plan, resume)
     except FolderBusyError as err:  # not bad input: another process is writing there
@@ -163,8 +177,8 @@ def train_command(strategies, games, seed, out, players, rules, share, labels, c
                            [run.players for _, run in pooled], tables)
     check = _strength_check(out, listed[0], rules, seed, check_deals, workers)
     write_report(out, model, result, check, draw)
-    click.echo(f"model: {out / 'model.npz'} (held-out error {result.held_out_loss[-1]:.1f}, "
-               f"predicting the mean {result.baseline_loss:.1f}); report: {out / 'report.md'}")
+    click.echo(f"model: {out / MODEL} (held-out error {result.held_out_loss[-1]:.1f}, "
+               f"predicting the mean {result.baseline_loss:.1f}); report: {out / REPORT_MD}")
     if check is not None:
         click.echo(f"strength check: {check['line']}")
 
@@ -201,12 +215,13 @@ def _strength_check(out: Path, against: str, rules, seed: int, deals: int,
     from fcsim.analysis import load_results
     from fcsim.analysis.stats import paired_comparison
     from fcsim.cli.running import play_plan
+    from fcsim.learn.training import CHECK, MODEL
 
-    learned = f"learned:model={out / 'model.npz'}"
+    learned = f"learned:model={out / MODEL}"
     if against == learned:
         return None
     seating = [learned if seat % 2 == 0 else against for seat in range(rules.players)]
-    folder = out / "check"
+    folder = out / CHECK
     shutil.rmtree(folder, ignore_errors=True)  # derived from the model: played anew
     play_plan(seating, rules, seed + 1, deals * rules.players, folder, duplicate=True,
               workers=workers)

@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 from fcsim.learn.fit import FitResult
-from fcsim.learn.training import provenance
+from fcsim.learn.training import REPORT_HTML, REPORT_MD, provenance
 from fcsim.strategies.learned.model import Model
 
 
@@ -89,8 +89,8 @@ def write_report(out: Path, model: Model, result: FitResult, check: dict | None,
     """Write ``out/report.md`` and ``out/report.html`` (the chart inline)."""
     lines = report_lines(model, result, check, draw)
     chart = base64.b64encode(_loss_chart(result)).decode()
-    (out / "report.md").write_text("\n".join(lines) + "\n")
-    (out / "report.html").write_text(
+    (out / REPORT_MD).write_text("\n".join(lines) + "\n")
+    (out / REPORT_HTML).write_text(
         "<!doctype html><meta charset='utf-8'><title>fcsim training report</title>"
         f"<img alt='loss by epoch' src='data:image/png;base64,{chart}'>\n<pre>"
         f"{html.escape(chr(10).join(lines))}</pre>\n")

@@ -45,9 +45,27 @@ from fcsim.runner.pool import (
 from fcsim.runner.store import new_folder, stored_plan, write_file
 from fcsim.strategies.learned.model import DRAW, Model, load_model, new_metadata, with_table
 
+# What a training folder holds: nothing else, so that no other folder is taken for one.
 GAMES = "games"
 POSITIONS = "positions"
 MODEL = "model.npz"
+CHECK = "check"  # the strength check's games
+REPORT_MD = "report.md"
+REPORT_HTML = "report.html"
+ENTRIES = (GAMES, POSITIONS, MODEL, CHECK, REPORT_MD, REPORT_HTML)
+
+
+def check_training_folder(out: Path) -> None:
+    """Refuse (:class:`RunFolderError`) an ``out`` that is a file, or a folder holding
+    anything a training does not write: another run's, or the user's own files."""
+    if out.exists() and not out.is_dir():
+        raise fmt.RunFolderError(f"{out} is a file, not a folder; choose another --out")
+    foreign = sorted(p.name for p in out.iterdir() if p.name not in ENTRIES
+                     and not fmt.is_temp(p.name)) if out.is_dir() else []
+    if foreign:
+        shown = ", ".join(foreign[:3]) + (", …" if len(foreign) > 3 else "")
+        raise fmt.RunFolderError(f"{out} is not a training folder (it holds {shown}); choose "
+                                 f"another --out")
 
 
 def positions_folder(out: Path) -> Path:

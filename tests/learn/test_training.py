@@ -165,6 +165,32 @@ def test_too_few_games_say_so_in_one_line(tmp_path: Path) -> None:
     assert len(result.output.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize(("setup", "extra", "words"), [
+    ("simulate", (), "is not a training folder (it holds _run.parquet, part-000000.parquet)"),
+    ("notes", (), "is not a training folder (it holds thesis.txt)"),
+    ("file", (), "is a file, not a folder"),
+    (None, ("--strategies", "oracle,aware"), "oracle sees hidden cards (analysis only)"),
+])
+def test_a_folder_or_lineup_it_cannot_train_in_is_refused_before_any_game(
+        tmp_path: Path, setup: str | None, extra: tuple[str, ...], words: str) -> None:
+    out = tmp_path / "out"
+    if setup == "simulate":
+        assert CliRunner().invoke(cli, ["simulate", "--strategies", "greedy", "--games", "4",
+                                        "--players", "2", "--workers", "1",
+                                        "--out", str(out)]).exit_code == 0
+    elif setup == "notes":
+        out.mkdir()
+        (out / "thesis.txt").write_text("mine")
+    elif setup == "file":
+        out.write_text("mine")
+    before = sorted(p.name for p in out.iterdir()) if out.is_dir() else None
+    result = CliRunner().invoke(cli, ["train", "--games", "40", "--players", "2",
+                                      "--workers", "1", *extra, "--out", str(out)])
+    assert result.exit_code == 2 and words in result.output, result.output
+    assert len(result.output.strip().splitlines()) == 1
+    assert (sorted(p.name for p in out.iterdir()) if out.is_dir() else None) == before
+
+
 def test_too_few_draws_leave_a_model_that_draws_as_expected(tmp_path: Path) -> None:
     """Enough discards to fit and too few draws: one warning line, and a model without a
     draw network (``learned`` then draws as ``expected``)."""

@@ -55,6 +55,9 @@ def bad_files(tmp: Path) -> dict[str, tuple[Path, str]]:
     not_finite.write_bytes(Model(nan, new_metadata()).to_bytes())
     inputs = tmp / "inputs.npz"
     inputs.write_bytes(Model(random_arrays(4, 0), new_metadata(inputs="pairs")).to_bytes())
+    words = {**random_arrays(4, 0), "w1": np.array(["a"])}
+    text_arrays = tmp / "text_arrays.npz"
+    text_arrays.write_bytes(Model(words, new_metadata()).to_bytes())
     return {**_bad_draw_networks(tmp), **_bad_tables(tmp),
             "missing": (tmp / "absent.npz", "no such file"),
             "inputs": (inputs, "inputs 'pairs'"),
@@ -65,7 +68,8 @@ def bad_files(tmp: Path) -> dict[str, tuple[Path, str]]:
             "feature set": (other_set, f"feature set {FEATURE_SET + 1}"),
             "foreign": (foreign, "not an fcsim model"),
             "shapes": (shapes, f"w1 has shape ({N_FEATURES - 1}, 4)"),
-            "not finite": (not_finite, "not finite")}
+            "not finite": (not_finite, "not finite"),
+            "text arrays": (text_arrays, "w1 holds <U1 values, not numbers")}
 
 
 def _bad_draw_networks(tmp: Path) -> dict[str, tuple[Path, str]]:

@@ -240,7 +240,7 @@ def _networks(path: Path, contents: dict[str, np.ndarray], metadata: dict[str, A
     missing = [name for name in names if name not in contents]
     if missing:
         raise ModelError(f"model {path}: its networks lack {', '.join(missing)}")
-    arrays = {name: np.asarray(contents[name], np.float64) for name in names}
+    arrays = _numbers(path, contents, names)
     _check_shapes(path, arrays, prefix, INPUTS[inputs])
     draw = [prefix + name for name in DRAW_ARRAYS]
     if not any(name in contents for name in draw):
@@ -252,9 +252,21 @@ def _networks(path: Path, contents: dict[str, np.ndarray], metadata: dict[str, A
         raise ModelError(f"model {path}: {whose}draw feature set "
                          f"{metadata.get('draw_feature_set')!r}, but this fcsim plays draw "
                          f"feature set {DRAW_FEATURE_SET}; train it again")
-    drawn = {name: np.asarray(contents[name], np.float64) for name in draw}
+    drawn = _numbers(path, contents, draw)
     _check_shapes(path, drawn, prefix + DRAW, N_DRAW_FEATURES)
     return {**arrays, **drawn}
+
+
+def _numbers(path: Path, contents: dict[str, np.ndarray], names: list[str]
+             ) -> dict[str, np.ndarray]:
+    """The arrays ``names`` of ``contents`` as float64, each checked to hold numbers."""
+    arrays = {}
+    for name in names:
+        array = np.asarray(contents[name])
+        if not (np.issubdtype(array.dtype, np.integer) or np.issubdtype(array.dtype, np.floating)):
+            raise ModelError(f"model {path}: {name} holds {array.dtype} values, not numbers")
+        arrays[name] = array.astype(np.float64)
+    return arrays
 
 
 def _check_shapes(path: Path, arrays: dict[str, np.ndarray], prefix: str, width: int
