@@ -35,7 +35,7 @@ from fcsim.core.cards import (
     parse_cards,
     wild_rank,
 )
-from fcsim.core.rules import MAX_PLAYERS, MIN_PLAYERS, ROUND_COUNTS, RuleSet
+from fcsim.core.rules import MAX_PLAYERS, MIN_PLAYERS, RuleSet
 from fcsim.core.solver import best_discard_kernel
 from fcsim.core.state import (
     DRAW_PILE,
@@ -346,8 +346,15 @@ class Position:
                    pile=_cards(data.get("pile", []), "pile"), players=data.get("players", 4),
                    hand_sizes=_per_seat(data.get("hand_sizes"), "hand_sizes"),
                    scores=_per_seat(data.get("scores"), "scores"),
-                   turn=data.get("turn", 0), last_turn=bool(data.get("last_turn", False)),
+                   turn=data.get("turn", 0), last_turn=_flag(data.get("last_turn", False),
+                                                             "last_turn"),
                    rules=rules or RuleSet(), **by_seat)
+
+
+def _flag(value: object, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise PositionError(f"{name} must be true or false, not {value!r}")
+    return value
 
 
 def _whole(value: object, name: str, low: int, high: int) -> int:
@@ -380,7 +387,7 @@ def position_view(position: Position) -> View:
     """The advised seat's view of ``position``, cut from a state holding it as the game
     cuts every view; :class:`PositionError` (one line) if the position cannot occur."""
     rules = position.rules
-    rnd = _whole(position.round, "round", 1, max(ROUND_COUNTS))
+    rnd = _whole(position.round, "round", 1, rules.rounds)
     players = _whole(position.players, "players", MIN_PLAYERS, MAX_PLAYERS)
     n = wild_rank(rnd)
     hand = _card_counts(position.hand, "hand")

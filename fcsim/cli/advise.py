@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from fcsim.cli.options import InputError, rule_options
+from fcsim.cli.options import InputError, given_options, rule_options, warn_unused
 
 MAX_WORLDS = 1_000_000  # the most --worlds; with --time alone the clock decides
 
@@ -51,6 +51,11 @@ def _render(advice) -> str:
                               for c in seat.likeliest())
             lines.append(f"  seat {seat.seat}: {cards}")
     return "\n".join(lines)
+
+
+# The options that describe the position, as a position file does.
+POSITION_OPTIONS = ("round_number", "hand", "pile", "known", "players", "hand_sizes", "scores",
+                    "turn", "last_turn", "discarded", "taken", "passed")
 
 
 @click.command("advise", short_help="The expected outcome of every legal action in a position.")
@@ -112,6 +117,8 @@ def advise_command(position_file, round_number, hand, pile, known, players, hand
         if not isinstance(data, dict):
             raise InputError(f"{position_file}: a position is a JSON object")
         position = Position.from_json(data, rules)
+        warn_unused(given_options(only=POSITION_OPTIONS),
+                    f"{position_file} holds the position")
     else:
         if round_number is None or hand is None:
             raise InputError("give --round and --hand (or a JSON position file)")

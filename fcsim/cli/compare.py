@@ -8,9 +8,8 @@ from dataclasses import replace
 from pathlib import Path
 
 import click
-from click.core import ParameterSource
 
-from fcsim.cli.options import Bounded, InputError, rule_options
+from fcsim.cli.options import Bounded, InputError, given_options, rule_options, warn_unused
 from fcsim.cli.running import play_plan
 from fcsim.runner.format import MAX_GAMES, MAX_SEED, RunFolderError
 from fcsim.strategies import display_name, parse_strategy
@@ -87,14 +86,9 @@ def compare_command(a, b, deals, players, seed, sources, out, workers, rules) ->
     a, b = parse_strategy(a).spec, parse_strategy(b).spec
     if a == b:
         raise InputError(f"compare two different strategies, not {a} with itself")
-    if sources:
-        ctx = click.get_current_context()
-        given = [param.opts[0] for param in ctx.command.params
-                 if isinstance(param, click.Option) and param.name != "sources"
-                 and ctx.get_parameter_source(param.name) is ParameterSource.COMMANDLINE]
-        if given:  # one line, not an error: the runs' own deals and rules are read
-            click.echo(f"warning: --from reads runs as they were played; {', '.join(given)} "
-                       f"{'is' if len(given) == 1 else 'are'} not used", err=True)
+    if sources:  # one line, not an error: the runs' own deals and rules are read
+        warn_unused(given_options(exclude={"sources"}),
+                    "--from reads runs as they were played")
         for source in sources:
             if not source.is_dir():
                 raise InputError(f"{source} is not a run folder")

@@ -4,10 +4,11 @@ declarations on :class:`~fcsim.core.rules.RuleSet`), bounded counts."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import Field
 
 import click
+from click.core import ParameterSource
 
 from fcsim.cli import InputError
 from fcsim.core.rules import Flag, RuleSet, rule_flags
@@ -95,3 +96,32 @@ def rule_words(rules: RuleSet) -> list[str]:
         if value != rule.default:
             words += [flag.name] if flag.sets is not None else [flag.name, str(value)]
     return words
+
+
+def given_options(only: Collection[str] | None = None, exclude: Collection[str] = ()
+                  ) -> list[str]:
+    """The flags the command line set, of the running command's options named ``only``
+    (all if None) less ``exclude``: to say which ones another input makes unused."""
+    ctx = click.get_current_context()
+    return [param.opts[0] for param in ctx.command.params
+            if isinstance(param, click.Option) and param.name not in exclude
+            and (only is None or param.name in only)
+            and ctx.get_parameter_source(param.name) is ParameterSource.COMMANDLINE]
+
+
+def warn_unused(flags: list[str], because: str) -> None:
+    """One line on stderr naming ``flags``, which ``because`` makes unused (none: none)."""
+    if flags:
+        click.echo(f"warning: {because}; {', '.join(flags)} "
+                   f"{'is' if len(flags) == 1 else 'are'} not used", err=True)
+
+
+def table_seats(count: int, players: int | None) -> int:
+    """Seats at the table of ``count`` listed strategies: --players, else one per listed
+    strategy (4 for a single one, which then plays every seat)."""
+    if players is None:
+        return count if count > 1 else 4
+    if count > 1 and count != players:
+        raise InputError(f"{count} strategies for --players {players}: "
+                         f"give one strategy, or one per player")
+    return players

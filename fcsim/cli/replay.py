@@ -9,7 +9,14 @@ from pathlib import Path
 import click
 import numpy as np
 
-from fcsim.cli.options import Bounded, InputError, rule_options
+from fcsim.cli.options import (
+    Bounded,
+    InputError,
+    given_options,
+    rule_options,
+    table_seats,
+    warn_unused,
+)
 from fcsim.core.rng import game_seed
 from fcsim.replay import game_events, render_text
 from fcsim.runner.format import MAX_GAMES, MAX_SEED
@@ -40,6 +47,11 @@ def _check_replayed(folder: Path, plan: RunPlan, game: int, events: list[dict]) 
                    err=True)
 
 
+# The options that say which game and how to show it: the others describe the run, which
+# --run reads from its folder.
+SHOWING_OPTIONS = ("run_folder", "game", "only_round", "as_json", "html_file")
+
+
 @click.command("replay", short_help="Print one game of a run turn by turn.")
 @click.option("--run", "run_folder", type=click.Path(exists=True, file_okay=False,
                                                       path_type=Path),
@@ -51,6 +63,8 @@ def _check_replayed(folder: Path, plan: RunPlan, game: int, events: list[dict]) 
               help="Game index in that run (its seed is derived from the root seed).")
 @click.option("--strategies", "specs",
               help="Comma-separated strategies in the order given to fcsim simulate.")
+@click.option("--players", type=int, help="Seats (2 to 7); default: one per strategy listed, "
+                                          "or 4 for a single strategy (as fcsim simulate).")
 @click.option("--seat-rotation/--no-seat-rotation", default=True,
               help="Seat the strategies as fcsim simulate does for this game index (the "
                    "default), or in the listed order.")
@@ -60,8 +74,8 @@ def _check_replayed(folder: Path, plan: RunPlan, game: int, events: list[dict]) 
 @click.option("--html", "html_file", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the game as a self-contained page to play back in a browser.")
 @rule_options
-def replay_command(run_folder, seed, game, specs, seat_rotation, duplicate, only_round,
-                   as_json, html_file, rules) -> None:
+def replay_command(run_folder, seed, game, specs, players, seat_rotation, duplicate,
+                   only_round, as_json, html_file, rules) -> None:
     """Print one game turn by turn so a person (or a program) can follow and check it.
 
     Example: fcsim replay --run results/quickstart --game 12
@@ -70,6 +84,8 @@ def replay_command(run_folder, seed, game, specs, seat_rotation, duplicate, only
         raise InputError("--json prints the events, --html writes a page: give one")
     plan = None
     if run_folder is not None:
+        warn_unused(given_options(exclude=SHOWING_OPTIONS),
+                    f"--run replays {run_folder} as it was played")
         plan, listed = _from_run(run_folder, game)
         seed, rules, seat_rotation, duplicate = (plan.seed, plan.rules, plan.seat_rotation,
                                                  plan.duplicate)
@@ -77,7 +93,8 @@ def replay_command(run_folder, seed, game, specs, seat_rotation, duplicate, only
         if seed is None or specs is None:
             raise InputError("give --run FOLDER, or --seed and --strategies")
         listed = parse_strategies(specs)
-        rules = replace(rules, players=len(listed))
+        rules = replace(rules, players=table_seats(len(listed), players))
+        listed = listed * (rules.players // len(listed))  # one strategy plays every seat
     players = rules.players
     rotation = game % players if (seat_rotation or duplicate) else 0
     deal = game // players if duplicate else game

@@ -10,7 +10,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from fcsim.cli.options import Bounded, InputError, rule_options, rule_words
+from fcsim.cli.options import Bounded, rule_options, rule_words, table_seats
 from fcsim.cli.running import (
     check_counts,
     dask_cluster,
@@ -28,16 +28,6 @@ from fcsim.runner.run import default_workers
 from fcsim.runner.store import stored_plan
 from fcsim.runner.summary import decision_contents, folder_contents, strategy_stats
 from fcsim.strategies import StrategyError, display_name, parse_strategies
-
-
-def _players(count: int, players: int | None) -> int:
-    """Seats at the table: --players, else one per listed strategy (4 for a single one)."""
-    if players is None:
-        return count if count > 1 else 4
-    if count > 1 and count != players:
-        raise InputError(f"{count} strategies for --players {players}: "
-                         f"give one strategy, or one per player")
-    return players
 
 
 def command_line(plan: RunPlan, out: Path) -> str:
@@ -61,7 +51,7 @@ def _plan(strategies: str, games: int, seed: int, out: Path, players: int | None
           decisions: bool = False) -> RunPlan:
     """The run the flags describe."""
     listed = parse_strategies(strategies)
-    rules = replace(rules, players=_players(len(listed), players))
+    rules = replace(rules, players=table_seats(len(listed), players))
     if chunk_size is None and out.is_dir():
         old = stored_plan(out)
         chunk_size = old.chunk_size if old else None

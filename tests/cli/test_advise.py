@@ -61,6 +61,15 @@ def test_json_and_a_position_file(tmp_path: Path) -> None:
     again = run(str(path), "--worlds", "50", "--json")
     assert again.exit_code == 0, again.output
     assert json.loads(again.output)["actions"] == data["actions"]
+    flagged = CliRunner().invoke(
+        cli, ["advise", str(path), "--worlds", "50", "--json", "--round", "3", "--turn", "2"])
+    assert flagged.exit_code == 0 and json.loads(flagged.stdout)["actions"] == data["actions"]
+    assert flagged.stderr == (f"warning: {path} holds the position; --round, --turn are not "
+                              f"used\n")
+    path.write_text(json.dumps({**position, "last_turn": "false"}))
+    refused = run(str(path), "--worlds", "50")
+    assert refused.exit_code == 2
+    assert "last_turn must be true or false, not 'false'" in refused.output
 
 
 def test_impossible_positions_get_one_line() -> None:
@@ -76,6 +85,8 @@ def test_impossible_positions_get_one_line() -> None:
          "--discarded takes SEAT:CARDS"),
         (["--round", "1", "--hand", "3H 4H 5H", "--pile", "9C", "--taken", "9:7H"],
          "a taken seat must be a whole number from 0 to 3"),
+        (["--short", "--round", "7", "--hand", "3H 4H 5H 7S 9D 9C KD QS 3C 4C"],
+         "round must be a whole number from 1 to 6, not 7"),
     ]:
         result = run(*args)
         assert result.exit_code == 2, result.output

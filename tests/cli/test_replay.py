@@ -82,3 +82,20 @@ def test_a_game_of_a_run_whose_code_changed_says_so(tmp_path: Path) -> None:
                         rf"the run's \[\d+, \d+\]: strategy file {re.escape(str(strategy))}:agent "
                         r"changed since the run was written \(sha256 \w{12} there, \w{12} "
                         r"here\); this is the game today's code plays\n", changed.stderr)
+
+
+def test_a_single_strategy_plays_every_seat_as_simulate_seats_it(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    assert CliRunner().invoke(cli, ["simulate", "--strategies", "greedy", "--players", "3",
+                                    "--games", "2", "--seed", "5", "--workers", "1",
+                                    "--out", str(run)]).exit_code == 0
+    from_run = _run("--run", str(run), "--game", "1")
+    from_flags = _run("--seed", "5", "--strategies", "greedy", "--players", "3", "--game", "1")
+    assert from_run.exit_code == from_flags.exit_code == 0, from_flags.output
+    assert from_run.output == from_flags.output
+    assert "totals [" in _run("--seed", "5", "--strategies", "greedy").output  # 4 seats
+    flagged = CliRunner().invoke(
+        cli, ["replay", "--run", str(run), "--game", "1", "--seed", "9", "--short"])
+    assert flagged.exit_code == 0 and flagged.stdout == from_run.output
+    assert flagged.stderr == (f"warning: --run replays {run} as it was played; --seed, "
+                              f"--short are not used\n")
