@@ -47,7 +47,8 @@ def _solve_lines(lines: Iterable[str], round_number: int, rules: RuleSet,
 
 @click.command("solve", short_help="Solve a hand exactly: least penalty, melds, left over.")
 @click.option("--round", "round_number", type=click.IntRange(1, 11), required=True,
-              help="Round 1 to 11: the hand has round+2 cards and that rank is wild.")
+              help="Round 1 to 11: rank round+2 is wild. Any number of cards is solved "
+                   "(in play a hand holds round+2).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--best-discard", is_flag=True,
               help="The hand is n+1 cards after a draw: discard the best card first.")
@@ -65,7 +66,11 @@ def solve_command(round_number, as_json, best_discard, path, cards, rules) -> No
     if path is not None:
         if cards:
             raise InputError("give cards as arguments or --file, not both")
-        if _solve_lines(path, round_number, rules, best_discard):
+        try:
+            failed = _solve_lines(path, round_number, rules, best_discard)
+        except UnicodeDecodeError as err:
+            raise InputError(f"{path.name} is not UTF-8 text ({err.reason})") from None
+        if failed:
             sys.exit(BAD_LINES)
         return
     if not cards:

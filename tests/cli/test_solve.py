@@ -217,3 +217,11 @@ def test_the_hand_rules_change_the_answer() -> None:
     assert json.loads(run(*hand, "--no-all-wild-melds").output)["penalty"] == 60
     assert json.loads(run(*hand, "--no-all-wild-melds", "--wild-penalty", "face").output
                       )["penalty"] == 9
+
+
+def test_a_file_that_is_not_text_is_one_line(tmp_path) -> None:
+    path = tmp_path / "hands.txt"
+    path.write_bytes(b"3H 4H 5H\n\xff\xfe\n")
+    result = run("--round", "1", "--file", str(path))
+    assert result.exit_code == 2
+    assert result.stderr == f"Error: {path} is not UTF-8 text (invalid start byte)\n"
