@@ -113,6 +113,7 @@ def imported_family(module_name: str, attribute: str) -> Family:
 def with_params(family: Family, text: str) -> Strategy:
     """``family`` with the parameters of ``key=value,key=value`` set (others at default)."""
     values = {p.name: p.default for p in family.params}
+    given: set[str] = set()
     for item in filter(None, (x.strip() for x in text.split(","))):
         key, eq, raw = item.partition("=")
         key = key.strip()
@@ -122,6 +123,9 @@ def with_params(family: Family, text: str) -> Strategy:
             raise StrategyError(
                 f"bad parameter {item!r} for strategy {family.name!r}; its parameters: {known}"
             )
+        if key in given:
+            raise StrategyError(f"{family.name}: {key} is given twice")
+        given.add(key)
         if param.strategy:
             values[key] = _nested_spec(family, key, raw)
             continue

@@ -46,6 +46,8 @@ def test_list_with_parameters() -> None:
         ("greedy:take_margin=1.5", "whole number"),
         ("greedy:take_margin=-1", "must be 0 to 100"),
         ("random:x=1", "its parameters: none"),
+        ("aware:urgency=0.3,urgency=0.4", "aware: urgency is given twice"),
+        ("search:rollout=aware:feed_weight=2;feed_weight=3", "aware: feed_weight is given twice"),
     ],
 )
 def test_bad_specs_explain_themselves(spec: str, fragment: str) -> None:
