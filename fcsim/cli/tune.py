@@ -81,7 +81,7 @@ def tune_command(spec, params, trials, sampler, prune, confirm_deals, against, p
         storage_url,
     )
 
-    confirm_deals = confirm_deals or deals
+    confirm_deals = deals if confirm_deals is None else confirm_deals
     check_counts({"--deals": deals, "--trials": trials, "--confirm-deals": confirm_deals},
                  scheduler, dask_local, workers)
     where = setting(spec, against, players, rules)

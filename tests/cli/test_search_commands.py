@@ -134,6 +134,8 @@ def test_tune_writes_trials_study_confirmation_and_page_then_resumes(tmp_path) -
     (["tune", "aware", "--param", "urgency=-1:1"], "aware: urgency must be 0 to 1, not '-1'"),
     (["tune", "greedy", "--param", "take_margin=0:4", "--trials", "0"],
      "--trials must be at least 1, not 0"),
+    (["tune", "greedy", "--param", "take_margin=0:4", "--confirm-deals", "0"],
+     "--confirm-deals must be at least 1, not 0"),
     (["tune", "greedy", "--param", "take_margin=0:4", "--sampler", "cmaes"],
      "--sampler cmaes needs two or more --param ranges"),
     (["tune", "greedy", "--param", "take_margin=0:4", "--sampler", "grid"],
