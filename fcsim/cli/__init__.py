@@ -103,10 +103,13 @@ class Interrupted(FcsimError, click.ClickException):
 
 @contextmanager
 def one_line():
-    """Turn an :class:`FcsimError` (a :class:`~fcsim.errors.Fault` among them), a file the
-    system refuses or Ctrl-C into its one line on stderr and exit code."""
+    """Turn an :class:`FcsimError` (a :class:`~fcsim.errors.Fault` among them), a flag
+    click refuses, a file the system refuses or Ctrl-C into its one line on stderr and
+    exit code."""
     try:
         yield
+    except click.UsageError as err:  # click's own shows the usage and a hint around it
+        raise InputError(err.format_message()) from None
     except click.ClickException:
         raise
     except Fault as err:  # not bad input: exit code 1

@@ -95,6 +95,10 @@ def test_ctrl_c_while_numba_loads_exits_130_with_one_line() -> None:
     (["new-strategy", "no good"], "no good"),
     (["simulate", "--strategies", "greedy", "--games", "1", "--out", "x", "--turn-cap", "5"],
      "turn_cap must be 10 to 1,000,000 turns, not 5"),
+    # flags click itself refuses: its usage lines are left out
+    (["compare", "greedy", "random", "--players", "1"], "'--players': 1 is not in the range"),
+    (["simulate", "--games", "3"], "Missing option '--strategies'"),
+    (["no-such-command"], "No such command 'no-such-command'"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args: list[str], fragment: str) -> None:
     result = CliRunner().invoke(cli.cli, args)
