@@ -9,7 +9,14 @@ from pathlib import Path
 
 import click
 
-from fcsim.cli.options import Bounded, InputError, given_options, rule_options, warn_unused
+from fcsim.cli.options import (
+    Bounded,
+    InputError,
+    check_run_folders,
+    given_options,
+    rule_options,
+    warn_unused,
+)
 from fcsim.cli.running import play_plan
 from fcsim.runner.format import MAX_GAMES, MAX_SEED, RunFolderError
 from fcsim.strategies import display_name, parse_strategy
@@ -89,9 +96,7 @@ def compare_command(a, b, deals, players, seed, sources, out, workers, rules) ->
     if sources:  # one line, not an error: the runs' own deals and rules are read
         warn_unused(given_options(exclude={"sources"}),
                     "--from reads runs as they were played")
-        for source in sources:
-            if not source.is_dir():
-                raise InputError(f"{source} is not a run folder")
+        check_run_folders(sources)
         _print_comparison(list(sources), a, b)
         return
     if deals * players > MAX_GAMES:

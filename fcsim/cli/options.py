@@ -4,8 +4,9 @@ declarations on :class:`~fcsim.core.rules.RuleSet`), bounded counts."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import Field
+from pathlib import Path
 
 import click
 from click.core import ParameterSource
@@ -125,3 +126,15 @@ def table_seats(count: int, players: int | None) -> int:
         raise InputError(f"{count} strategies for --players {players}: "
                          f"give one strategy, or one per player")
     return players
+
+
+def check_run_folders(paths: Sequence[Path]) -> None:
+    """Refuse (one line, exit code 2) a path that is no folder, and a folder given twice:
+    its games would count twice. What the folders hold is checked as they are read."""
+    seen: set[Path] = set()
+    for path in paths:
+        if not path.is_dir():
+            raise InputError(f"no such run folder: {path}")
+        if path.resolve() in seen:
+            raise InputError(f"{path} is given twice: its games would count twice")
+        seen.add(path.resolve())

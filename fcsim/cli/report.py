@@ -14,6 +14,7 @@ from pathlib import Path
 import click
 
 from fcsim.cli import system_refusal
+from fcsim.cli.options import check_run_folders
 from fcsim.cli.running import INTERRUPTED
 from fcsim.runner.durable import replace_folder
 
@@ -57,6 +58,7 @@ def report_command(paths: tuple[Path, ...], out_dir: Path) -> None:
     from fcsim.analysis.load import RunFolderError
     from fcsim.analysis.report import build_report
 
+    check_run_folders(paths)
     _check_out(out_dir)
     try:
         out_dir.parent.mkdir(parents=True, exist_ok=True)

@@ -155,11 +155,12 @@ NESTED_SEPARATOR = ";"  # between the parameters of a strategy given as a parame
 
 def _nested_spec(family: Family, key: str, raw: str) -> str:
     """The canonical spec of the strategy given as parameter ``key`` (its own parameters
-    separated by ``;``): a numba strategy that sees no hidden cards."""
+    separated by ``;``): a numba strategy that sees no hidden cards and whose compiled
+    code calls no other's (it is compiled into the caller's)."""
     inner = parse_strategy(raw.strip().replace(NESTED_SEPARATOR, ","))
-    if not inner.family.is_numba or inner.oracle:
+    if not inner.family.is_numba or inner.oracle or inner.family.bind is not None:
         raise StrategyError(f"{family.name}: {key} must be a numba strategy that sees no "
-                            f"hidden cards, not {inner.spec!r}")
+                            f"hidden cards and binds no other, not {inner.spec!r}")
     return inner.spec.replace(",", NESTED_SEPARATOR)
 
 

@@ -113,3 +113,13 @@ def test_a_damaged_chunk_is_named_with_what_to_do(run, tmp_path):
     assert line.endswith(f"; repair it with its fcsim simulate command and --resume (fcsim "
                          f"info {broken} prints it)")
     assert "\n" not in line
+
+
+def test_a_missing_or_repeated_folder_is_bad_input(run, tmp_path):
+    for args, line in [
+        ([str(tmp_path / "absent")], f"Error: no such run folder: {tmp_path / 'absent'}"),
+        ([str(run), f"{run}/"], f"Error: {run} is given twice: its games would count twice"),
+    ]:
+        result = report(*args, "--out", str(tmp_path / "report"))
+        assert result.exit_code == 2 and result.output.strip() == line
+    assert not (tmp_path / "report").exists()

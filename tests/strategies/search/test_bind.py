@@ -41,6 +41,8 @@ def test_strategy_parameters_round_trip() -> None:
     ("search:rollout=oracle", "sees no hidden cards"),
     ("search:anchor=nobody", "unknown strategy 'nobody'"),
     ("search:rollout=greedy:margin=1", "its parameters: take_margin"),
+    ("search:anchor=search", "anchor must be a numba strategy that sees no hidden cards and "
+                             "binds no other, not 'search'"),
 ])
 def test_bad_policies_explain_themselves(spec: str, fragment: str) -> None:
     with pytest.raises(StrategyError, match=fragment):
