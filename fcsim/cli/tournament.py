@@ -27,6 +27,23 @@ def tables_for(specs: list[str], players: int) -> list[list[str]]:
     return [list(c) for c in combinations(specs, players)]
 
 
+def table_folder(number: int) -> str:
+    """The run folder of table ``number`` in a tournament's --out."""
+    return f"table-{number:02d}"
+
+
+def _check_out(out: Path, tables: int) -> None:
+    """Refuse an --out that is a file, or holds anything but this tournament's tables
+    (each table's folder then refuses a different run, or resumes its own)."""
+    if out.exists() and not out.is_dir():
+        raise InputError(f"{out} is a file, not a folder; choose another --out")
+    mine = {table_folder(number) for number in range(tables)}
+    other = sorted(p.name for p in out.iterdir() if p.name not in mine) if out.is_dir() else []
+    if other:
+        raise InputError(f"{out} holds {other[0]}, which is no table of this tournament "
+                         f"({tables} table{'s' if tables > 1 else ''}); choose another --out")
+
+
 def _leaderboard(paths: list[Path]) -> None:
     from fcsim.analysis import load_results
     from fcsim.analysis.load import as_listed
@@ -75,11 +92,14 @@ def tournament_command(specs, players, games, seed, out, workers, rules) -> None
     if len(names) < 2:
         raise InputError("a tournament needs at least two different strategies")
     rules = replace(rules, players=players)
+    tables = tables_for(names, players)
+    if out is not None:
+        _check_out(out, len(tables))
     root = out or Path(tempfile.mkdtemp(prefix="fcsim-tournament-"))
     try:
         paths = []
-        for number, table in enumerate(tables_for(names, players)):
-            path = root / f"table-{number:02d}"
+        for number, table in enumerate(tables):
+            path = root / table_folder(number)
             click.echo(f"table {number}: {', '.join(map(display_name, table))}", err=True)
             play_plan(table, rules, seed + number, games, path, workers=workers)
             paths.append(path)

@@ -175,6 +175,15 @@ def test_tournament_prints_a_leaderboard(tmp_path) -> None:
     board = result.output.split("rating")[1]
     assert board.index("greedy") < board.index("random")  # random is last
     assert len(list((tmp_path / "t").iterdir())) == 3  # three tables of two
+    smaller = _run("tournament", "--strategies", "random,greedy", "--players", "2", "--games",
+                   "30", "--short", "--workers", "1", "--out", str(tmp_path / "t"))
+    assert smaller.exit_code == 2 and smaller.output == (
+        f"Error: {tmp_path / 't'} holds table-01, which is no table of this tournament (1 "
+        f"table); choose another --out\n")
+    (tmp_path / "file").write_text("mine")
+    onto_a_file = _run("tournament", "--strategies", "random,greedy", "--out",
+                       str(tmp_path / "file"))
+    assert onto_a_file.exit_code == 2 and "is a file, not a folder" in onto_a_file.output
 
 
 def test_compare_tournament_and_replay_label_a_reference(tmp_path) -> None:
