@@ -56,11 +56,11 @@ def _print_comparison(paths: list[Path], a: str, b: str) -> None:
     players = metas[0]["rules"]["players"]
     seeds = ", ".join(str(meta["seed"]) for meta in metas)
     source = f"seed {seeds}" if len(metas) == 1 else f"{len(metas)} runs, seeds {seeds}"
-    click.echo(f"{a} vs {b}: {row['deals']:,} deals x {players} seat rotations, "
-               f"{players} players, {source}")
-    click.echo(f"  {a} - {b}: {row['mean_diff']:+.2f} points per game, 95% CI "
-               f"[{row['mean_diff_lo']:+.2f}, {row['mean_diff_hi']:+.2f}], "
-               f"p = {row['p_value']:.3g}")
+    click.echo(f"{a} vs {b}: {row['deals']:,} deal{'s' if row['deals'] != 1 else ''} x "
+               f"{players} seat rotations, {players} players, {source}")
+    spread = (f"95% CI [{row['mean_diff_lo']:+.2f}, {row['mean_diff_hi']:+.2f}], "
+              f"p = {row['p_value']:.3g}" if row["deals"] > 1 else "no interval from one deal")
+    click.echo(f"  {a} - {b}: {row['mean_diff']:+.2f} points per game, {spread}")
     for name in (a, b):
         s = shares[name]
         click.echo(f"  win share {name}: {s['win_share']:.3f} "

@@ -99,6 +99,15 @@ def test_compare_reports_paired_difference(tmp_path) -> None:
     assert again.exit_code == 0 and again.output.splitlines()[-1] in result.output
 
 
+def test_compare_of_one_deal_shows_no_interval() -> None:
+    result = _run("compare", "greedy", "random", "--deals", "1", "--short", "--workers", "1")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == "greedy vs random: 1 deal x 2 seat rotations, 2 players, seed 0"
+    assert lines[1].endswith("points per game, no interval from one deal")
+    assert "nan" not in result.output
+
+
 def test_compare_pools_runs_of_other_seeds_deal_by_deal(tmp_path) -> None:
     runs = []
     for seed, deals in ((1, 12), (2, 8)):
