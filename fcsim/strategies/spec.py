@@ -171,13 +171,15 @@ def parse_strategies(text: str) -> list[Strategy]:
     holds no ``:``) belongs to the strategy before it.
     """
     specs: list[str] = []
-    for item in (x.strip() for x in text.split(",")):
+    items = [x.strip() for x in text.split(",")]
+    if not any(items):
+        raise StrategyError("no strategy given")
+    for item in items:
         if not item:
-            continue
+            raise StrategyError(f"an empty item in the strategy list {text!r}: a comma too "
+                                f"many, or a strategy missing")
         if "=" in item and ":" not in item.partition("=")[0] and specs:
             specs[-1] += "," + item
         else:
             specs.append(item)
-    if not specs:
-        raise StrategyError("no strategy given")
     return [parse_strategy(s) for s in specs]

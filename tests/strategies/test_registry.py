@@ -37,6 +37,16 @@ def test_list_with_parameters() -> None:
     assert specs == ["aware:feed_weight=1,urgency=1", "greedy"]
 
 
+@pytest.mark.parametrize(("text", "fragment"), [
+    ("greedy,,random", "an empty item in the strategy list 'greedy,,random'"),
+    ("greedy,random,", "an empty item"),
+    (" , ", "no strategy given"),
+])
+def test_a_list_with_a_gap_is_refused(text: str, fragment: str) -> None:
+    with pytest.raises(StrategyError, match=fragment):
+        parse_strategies(text)
+
+
 @pytest.mark.parametrize(
     ("spec", "fragment"),
     [
