@@ -10,7 +10,14 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from fcsim.cli.options import Bounded, rule_options, rule_words, table_seats
+from fcsim.cli.options import (
+    Bounded,
+    given_options,
+    rule_options,
+    rule_words,
+    table_seats,
+    warn_unused,
+)
 from fcsim.cli.running import (
     check_counts,
     dask_cluster,
@@ -142,6 +149,9 @@ def simulate_command(strategies, games, seed, out, players, rules, workers, chun
     Example: fcsim simulate --strategies greedy,random --games 100000 --out results/run
     """
     check_counts({}, scheduler, dask_local, workers)
+    if not resume:
+        warn_unused(given_options(only={"allow_code_change"}), "without --resume no run is "
+                    "resumed")
     plan = _plan(strategies, games, seed, out, players, rules, chunk_size, seat_rotation,
                  duplicate, decisions)
     try:

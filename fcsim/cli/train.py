@@ -13,7 +13,14 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-from fcsim.cli.options import Bounded, InputError, rule_options, rule_words
+from fcsim.cli.options import (
+    Bounded,
+    InputError,
+    given_options,
+    rule_options,
+    rule_words,
+    warn_unused,
+)
 from fcsim.cli.running import (
     check_counts,
     dask_cluster,
@@ -110,6 +117,8 @@ def train_command(strategies, games, seed, out, players, rules, share, labels, c
     from fcsim.strategies.learned.model import FEATURES_ONLY, RELATIVE
 
     check_counts({}, scheduler, dask_local, workers)
+    if labels != ROLLOUTS:
+        warn_unused(given_options(only={"candidates"}), f"--labels {labels} plays nothing out")
     if games * share < MIN_RECORDED_GAMES:
         raise InputError(f"--games {games:,} at --share {share:g} are too few to fit anything "
                          f"(games x share must be at least {MIN_RECORDED_GAMES})")

@@ -473,3 +473,11 @@ def test_decisions_on_dask_then_info_then_another_flag_is_refused(tmp_path):
     assert refused.output.strip().splitlines()[-1].endswith(
         "holds this run with decision rows: resume it with --decisions, or choose another --out")
     assert len(refused.output.strip().splitlines()) == 1
+
+
+def test_a_flag_that_only_resuming_reads_is_named_unused(tmp_path):
+    result = invoke("simulate", "--strategies", "greedy,random", "--games", "4",
+                    "--workers", "1", "--out", str(tmp_path / "run"), "--allow-code-change")
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines()[0] == ("warning: without --resume no run is resumed; "
+                                             "--allow-code-change is not used")

@@ -191,6 +191,15 @@ def test_a_folder_or_lineup_it_cannot_train_in_is_refused_before_any_game(
     assert (sorted(p.name for p in out.iterdir()) if out.is_dir() else None) == before
 
 
+def test_candidates_without_play_outs_are_named_unused(tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["train", "--games", "2", "--share", "0.01",
+                                      "--labels", "outcome", "--candidates", "3",
+                                      "--out", str(tmp_path / "t")])
+    assert result.exit_code == 2  # too few games: the warning came first
+    assert result.stderr.splitlines()[0] == ("warning: --labels outcome plays nothing out; "
+                                             "--candidates is not used")
+
+
 def test_too_few_draws_leave_a_model_that_draws_as_expected(tmp_path: Path) -> None:
     """Enough discards to fit and too few draws: one warning line, and a model without a
     draw network (``learned`` then draws as ``expected``)."""
