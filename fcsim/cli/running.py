@@ -18,7 +18,7 @@ from rich.progress import (
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
-from rich.table import Column
+from rich.table import Column, Table
 from rich.text import Text
 
 from fcsim.cli import FAULT, INTERRUPTED
@@ -48,6 +48,18 @@ class GamesPerSecond(ProgressColumn):
         if speed is None and task.completed and (task.elapsed or 0.0) >= RATE_AFTER_S:
             speed = task.speed or task.completed / task.elapsed
         return Text("  -  games/s" if speed is None else f"{speed:,.0f} games/s")
+
+
+PIPED_WIDTH = 240  # a result table's line when piped: whole, where rich would cut at 80
+
+
+def print_table(table: Table) -> None:
+    """A result table on stdout: as wide as the terminal allows, and whole when the output
+    goes to a file or a pipe (a reader there wants every column, not a cut at 80)."""
+    console = Console(highlight=False)
+    if not console.is_terminal:
+        console.width = PIPED_WIDTH
+    console.print(table)
 
 
 COLUMNS_AFTER_LABEL = 64  # what the bar's counts, rate and times take on a line, about

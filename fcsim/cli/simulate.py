@@ -7,7 +7,6 @@ from dataclasses import replace
 from pathlib import Path
 
 import click
-from rich.console import Console
 from rich.table import Table
 
 from fcsim.cli.options import (
@@ -23,6 +22,7 @@ from fcsim.cli.running import (
     dask_cluster,
     play_folder,
     prepare_here,
+    print_table,
     say_set_aside,
 )
 from fcsim.core.rules import RuleSet
@@ -72,7 +72,8 @@ def _describe(plan: RunPlan, requested: int, workers: str, out: Path) -> None:
                f"({rules.rounds} rounds, seed {plan.seed}"
                f"{', duplicate deals' if plan.duplicate else ''}"
                f"{'' if plan.seat_rotation or plan.duplicate else ', no seat rotation'}) "
-               f"in {plan.chunk_count:,} chunks of {plan.chunk_size:,} on {workers} -> {out}",
+               f"in {plan.chunk_count:,} chunk{'s' if plan.chunk_count > 1 else ''} of "
+               f"{plan.chunk_size:,} on {workers} -> {out}",
                err=True)
     if plan.games != requested:
         click.echo(f"--games rounded up from {requested:,} to {plan.games:,}: the duplicate "
@@ -89,7 +90,7 @@ def _report(plan: RunPlan, folder: RunFolder) -> None:
     for stats in strategy_stats(plan, files):
         table.add_row(display_name(stats.strategy), f"{stats.seat_games / contents.games:g}",
                       f"{100 * stats.win_share:.2f}", f"{stats.mean_total:.1f}")
-    Console(highlight=False).print(table)
+    print_table(table)
     per_row = contents.bytes / max(contents.rows, 1)
     click.echo("win %: share of seat-games won, a win shared by k tied seats counting 1/k "
                "(as in fcsim report)")

@@ -6,10 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-from rich.console import Console
 from rich.table import Table
 
-from fcsim.cli.running import check_counts, stops_saying
+from fcsim.cli.running import check_counts, print_table, stops_saying
 from fcsim.cli.searching import (
     SearchProgress,
     command_line,
@@ -41,7 +40,7 @@ def _print_points(points, names: list[str]) -> None:
         table.add_row(*(f"{row[n]:g}" for n in names), interval(row, "diff"),
                       p_value(row["p_value"]), interval(row, "win_share", 3, ""),
                       f"{row['mean_total']:.1f}", note)
-    Console(highlight=False).print(table)
+    print_table(table)
 
 
 @click.command("sweep", short_help="Play every point of a parameter grid on the same deals.")
@@ -59,7 +58,7 @@ def sweep_command(spec, grids, against, players, deals, seed, out, resume, worke
 
     Example: fcsim sweep greedy --grid take_margin=0:6 --deals 500 --out results/sweep
     """
-    from fcsim.tune.page import sweep_page
+    from fcsim.tune.page import SWEEP_CHART, sweep_page
     from fcsim.tune.sweep import POINTS_FILE, best_row, run_sweep
 
     check_counts({"--deals": deals}, scheduler, dask_local, workers)
@@ -92,4 +91,4 @@ def sweep_command(spec, grids, against, players, deals, seed, out, resume, worke
     _print_points(points, names)
     click.echo(f"best: {describe_row(best_row(points))}")
     click.echo(f"{len(points)} points x {deals:,} deals x {where.lineup.players} rotations; "
-               f"wrote {Path(out) / POINTS_FILE}, {page} and sweep.png")
+               f"wrote {Path(out) / POINTS_FILE}, {page} and {Path(out) / SWEEP_CHART}")

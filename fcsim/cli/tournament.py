@@ -9,11 +9,10 @@ from itertools import combinations
 from pathlib import Path
 
 import click
-from rich.console import Console
 from rich.table import Table
 
 from fcsim.cli.options import Bounded, InputError, rule_options
-from fcsim.cli.running import play_plan
+from fcsim.cli.running import play_plan, print_table
 from fcsim.cli.strategies import load_plugins_noting_failures
 from fcsim.runner.format import MAX_GAMES, MAX_SEED
 from fcsim.strategies import display_name, families, parse_strategies
@@ -64,7 +63,7 @@ def _leaderboard(paths: list[Path]) -> None:
                       f"{r['rating_lo']:.0f}-{r['rating_hi']:.0f}",
                       f"{100 * shares[name]['win_share']:.1f}",
                       f"{means[name]['mean_total']:.1f}")
-    Console(highlight=False).print(table)
+    print_table(table)
 
 
 @click.command("tournament", short_help="Rate the strategies in rotated tables.")

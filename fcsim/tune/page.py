@@ -51,17 +51,21 @@ def _value(value: float) -> str:
     return f"{value:g}"
 
 
+SWEEP_CHART = "sweep.png"
+
+
 def sweep_page(out: Path, header: list[str], points: pl.DataFrame,
                axes: Sequence[Axis]) -> Path:
-    """The sweep's page and chart (a line for one parameter, a heat map for two)."""
+    """The sweep's page and chart (``SWEEP_CHART``: a line for one parameter, a heat map
+    for two)."""
     names = [axis.param.name for axis in axes]
     if len(names) == 1:
-        chart = charts.plot_sweep_line(points, names[0], out / "sweep.png")
+        chart = charts.plot_sweep_line(points, names[0], out / SWEEP_CHART)
     elif len(names) == 2:
-        chart = charts.plot_sweep_heatmap(points, names[0], names[1], out / "sweep.png")
+        chart = charts.plot_sweep_heatmap(points, names[0], names[1], out / SWEEP_CHART)
     else:
         chart = charts.plot_objective_by_param(points.with_columns(pruned=False), names,
-                                               out / "sweep.png")
+                                               out / SWEEP_CHART)
     rows = [[*(_value(row[n]) for n in names), row["spec"] + (" (reference)" if row["reference"]
                                                               else ""), *stat_cells(row)]
             for row in points.iter_rows(named=True)]

@@ -7,8 +7,9 @@ import io
 import pytest
 from rich.console import Console
 from rich.progress import Progress
+from rich.table import Table
 
-from fcsim.cli.running import RATE_AFTER_S, GamesPerSecond, games_progress
+from fcsim.cli.running import RATE_AFTER_S, GamesPerSecond, games_progress, print_table
 
 
 def test_no_rate_before_the_games_have_run_a_moment() -> None:
@@ -56,3 +57,13 @@ def test_a_long_label_is_cut_and_the_counts_stay_whole(monkeypatch: pytest.Monke
     assert line.startswith(label[:8]) and "…" in line.split()[0]
     assert "200,000/400,000 games" in line
     assert line.split()[-3:] == ["0:00:00", "left", "-:--:--"]
+
+
+def test_a_result_table_is_whole_when_piped(capsys) -> None:
+    table = Table("spec", "difference", "p")
+    table.add_row("aware:take_margin=0,candidates=6,feed_weight=0.5,danger_turns=7,urgency=0.5",
+                  "-2.47 [-2.75, -2.19]", "0.000012")
+    print_table(table)  # captured: not a terminal
+    lines = capsys.readouterr().out.splitlines()
+    assert any(len(line) > 80 for line in lines)
+    assert any("0.000012" in line and "urgency=0.5" in line for line in lines)
