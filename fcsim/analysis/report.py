@@ -16,7 +16,8 @@ import polars as pl
 
 from fcsim.analysis import decisions, plots, ratings, stats
 from fcsim.analysis.load import PathLike, as_listed, load_results, read_metadata, run_names
-from fcsim.runner.format import DECISIONS
+from fcsim.runner.format import DECISIONS, part_files
+from fcsim.runner.plan import RunPlan
 from fcsim.viewer.showcase import write_game_pages
 
 Cell = Callable[[dict[str, Any]], str]
@@ -70,6 +71,19 @@ def _by_round(df: pl.DataFrame, cell: Cell, key: str = "round", label: str | Non
                                     for k in keys]
 
 
+def unfinished_runs(folders: Sequence[Path]) -> list[str]:
+    """For each run in ``folders`` that is not complete, a phrase saying how far it got
+    (a report on it covers the games played so far)."""
+    unfinished = []
+    for folder in folders:
+        plan = RunPlan.from_metadata(read_metadata(folder))
+        done = len(part_files(folder))
+        if done < plan.chunk_count:
+            unfinished.append(f"{folder} is incomplete ({done:,} of {plan.chunk_count:,} "
+                              f"chunks played)")
+    return unfinished
+
+
 def _header(folders: Sequence[Path], metas: Sequence[dict[str, Any]], rows: int,
             players: int, strategies: list[str]) -> list[str]:
     rules = metas[0]["rules"]
@@ -77,8 +91,11 @@ def _header(folders: Sequence[Path], metas: Sequence[dict[str, Any]], rows: int,
             f"{'duplicate format' if meta.get('duplicate') else 'independent deals'}, "
             f"fcsim {meta.get('fcsim_version')})"
             for name, meta in zip(run_names(folders), metas, strict=True)]
+    unfinished = unfinished_runs(folders)
     return [
         f"**Runs:** {'; '.join(runs)}",
+        *([f"**Incomplete:** {'; '.join(unfinished)}: this report covers the games played so "
+           f"far (resume the run to complete it)"] if unfinished else []),
         f"**Games:** {rows // players:,} ({rows:,} game × seat rows)",
         "**Rules:** " + ", ".join(f"{k} {v}" for k, v in rules.items()),
         f"**Strategies:** {', '.join(strategies)}",

@@ -56,7 +56,7 @@ def report_command(paths: tuple[Path, ...], out_dir: Path) -> None:
     import polars as pl
 
     from fcsim.analysis.load import RunFolderError
-    from fcsim.analysis.report import build_report
+    from fcsim.analysis.report import build_report, unfinished_runs
 
     check_run_folders(paths)
     _check_out(out_dir)
@@ -82,4 +82,6 @@ def report_command(paths: tuple[Path, ...], out_dir: Path) -> None:
     finally:
         shutil.rmtree(temp, ignore_errors=True)
     page = out_dir / page.name
+    for phrase in unfinished_runs(paths):
+        click.echo(f"warning: {phrase}: the report covers the games played so far", err=True)
     click.echo(f"wrote {page} and {page.with_suffix('.md')} (charts beside them)")

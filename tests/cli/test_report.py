@@ -123,3 +123,16 @@ def test_a_missing_or_repeated_folder_is_bad_input(run, tmp_path):
         result = report(*args, "--out", str(tmp_path / "report"))
         assert result.exit_code == 2 and result.output.strip() == line
     assert not (tmp_path / "report").exists()
+
+
+def test_an_incomplete_run_is_reported_as_such(run, tmp_path):
+    part = shutil.copytree(run, tmp_path / "part")
+    (part / "part-000003.parquet").unlink()
+    result = report(str(part), "--out", str(tmp_path / "report"))
+    assert result.exit_code == 0, result.output
+    assert result.stderr == (f"warning: {part} is incomplete (3 of 4 chunks played): the "
+                             f"report covers the games played so far\n")
+    page = (tmp_path / "report" / "report.md").read_text()
+    assert f"**Incomplete:** {part} is incomplete (3 of 4 chunks played)" in page
+    whole = report(str(run), "--out", str(tmp_path / "whole"))
+    assert whole.stderr == "" and "Incomplete" not in (tmp_path / "whole" / "report.md").read_text()
