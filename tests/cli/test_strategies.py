@@ -124,3 +124,12 @@ def test_a_run_records_its_strategy_file_and_resume_refuses_a_changed_one(plugin
         f"since the run was written (sha256 {recorded[str(loose)][-64:][:12]} there, "
         f"{hashlib.sha256(loose.read_bytes()).hexdigest()[:12]} here)); "
         "choose another --out"]
+
+
+def test_strategies_lists_the_prefixed_ones_too() -> None:
+    pytest.importorskip("pyspiel")
+    result = invoke("strategies")
+    assert result.exit_code == 0, result.output
+    names = [line.split()[0] for line in result.output.splitlines() if not line.startswith(" ")]
+    assert {"openspiel:ismcts", "openspiel:random"} <= set(names)
+    assert "    simulations=100  ISMCTS simulations per decision" in result.output.splitlines()
