@@ -85,7 +85,8 @@ def _stepped(family: Family, param: Param, text: str) -> tuple[float, ...]:
     parts = text.split(":")
     if len(parts) not in (2, 3) or (len(parts) == 2 and not param.integer):
         raise SpaceError(f"--grid {param.name}={text}: write low:high:step"
-                         f"{' (or low:high for every whole number)' if param.integer else ''}")
+                         + (" (or low:high for every whole number)" if param.integer else
+                            f" ({param.name} takes any number: the step says which)"))
     low, high = (_value(family, param, part) for part in parts[:2])
     step = float(parts[2]) if len(parts) == 3 and _is_number(parts[2]) else None
     if len(parts) == 3 and (step is None or step <= 0):

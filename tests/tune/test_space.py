@@ -98,3 +98,9 @@ def test_bad_ranges_say_what_is_allowed(family, texts, message) -> None:
     with pytest.raises(SpaceError) as err:
         parse_ranges(family, texts)
     assert message in str(err.value) and "\n" not in str(err.value)
+
+
+def test_a_grid_of_a_number_parameter_needs_its_step() -> None:
+    with pytest.raises(SpaceError, match=r"--grid urgency=0:1: write low:high:step \(urgency "
+                                         r"takes any number: the step says which\)"):
+        parse_grid(parse_strategy("aware").family, ["urgency=0:1"])
