@@ -56,12 +56,14 @@ def open_output(out: Path, record: dict[str, Any], resume: bool,
             old = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             raise OutputError(f"{path} is unreadable; choose another --out") from None
+        if old.get("command") != kind:
+            raise OutputError(f"{out} holds a {old.get('command', 'search')}, not a {kind}; "
+                              f"choose another --out")
         changes = [f"{key} {_show(old.get(key))} there, {_show(record.get(key))} here"
                    for key in sorted(old.keys() | record.keys())
                    if key not in free and old.get(key) != record.get(key)]
         if changes:
-            what = old.get("command", "search")
-            raise OutputError(f"{out} holds a different {what} ({'; '.join(changes)}); "
+            raise OutputError(f"{out} holds a different {kind} ({'; '.join(changes)}); "
                               f"choose another --out")
         if not resume:
             raise OutputError(f"{out} already holds this {kind}; use --resume to continue it")

@@ -38,3 +38,10 @@ def test_a_foreign_folder_or_a_file_is_refused(tmp_path) -> None:
         open_output(tmp_path, RECORD_A, resume=True)
     with pytest.raises(OutputError, match="is a file, not a folder"):
         open_output(tmp_path / "notes.txt", RECORD_A, resume=False)
+
+
+def test_a_sweep_s_folder_is_no_tune_s(tmp_path) -> None:
+    open_output(tmp_path, {**RECORD_A, "command": "sweep"}, resume=False)
+    with pytest.raises(OutputError) as err:
+        open_output(tmp_path, RECORD_A, resume=True)
+    assert str(err.value) == f"{tmp_path} holds a sweep, not a tune; choose another --out"
