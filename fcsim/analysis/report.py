@@ -16,8 +16,7 @@ import polars as pl
 
 from fcsim.analysis import decisions, plots, ratings, stats
 from fcsim.analysis.load import PathLike, as_listed, load_results, read_metadata, run_names
-from fcsim.runner.format import DECISIONS, part_files
-from fcsim.runner.plan import RunPlan
+from fcsim.runner.format import DECISIONS, chunk_count, part_files
 from fcsim.viewer.showcase import write_game_pages
 
 Cell = Callable[[dict[str, Any]], str]
@@ -76,11 +75,11 @@ def unfinished_runs(folders: Sequence[Path]) -> list[str]:
     (a report on it covers the games played so far)."""
     unfinished = []
     for folder in folders:
-        plan = RunPlan.from_metadata(read_metadata(folder))
-        done = len(part_files(folder))
-        if done < plan.chunk_count:
-            unfinished.append(f"{folder} is incomplete ({done:,} of {plan.chunk_count:,} "
-                              f"chunks played)")
+        meta = read_metadata(folder)
+        done, planned = len(part_files(folder)), chunk_count(meta["games"], meta["chunk_size"])
+        if done < planned:
+            unfinished.append(f"{folder} is incomplete ({done:,} of {planned:,} chunks "
+                              f"played)")
     return unfinished
 
 

@@ -16,7 +16,7 @@ def test_compare_plays_openspiels_bot_on_duplicate_deals(tmp_path) -> None:
         "compare", "openspiel:ismcts:simulations=3", "openspiel:random", "--deals", "1",
         "--players", "2", "--short", "--workers", "1", "--out", str(tmp_path / "run")])
     assert result.exit_code == 0, result.output
-    assert "openspiel:ismcts:simulations=3 vs openspiel:random: 1 deals x 2 seat " \
+    assert "openspiel:ismcts:simulations=3 vs openspiel:random: 1 deal x 2 seat " \
            "rotations" in result.output
 
 

@@ -102,7 +102,7 @@ def test_discards_match_the_twin(options: str, count: int, tmp_path: Path) -> No
     inputs), positions with a public history, a quarter of last turns."""
     model = random_model(tmp_path / "random.npz", hidden=7, seed=3)
     relative = random_model(tmp_path / "relative.npz", hidden=4, seed=4, inputs=RELATIVE)
-    for spec in (f"learned:candidates=5{options}", f"learned:model={model}{options}",
+    for spec in (f"learned:{options[1:] or 'candidates=5'}", f"learned:model={model}{options}",
                  f"learned:model={relative}{options}"):
         assert disagreements(spec, DISCARD, seed=92, count=count, last_share=0.25) == []
 
