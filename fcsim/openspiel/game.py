@@ -16,6 +16,8 @@ minus the totals.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pyspiel
 
@@ -149,12 +151,12 @@ class FiveCrownsGame(pyspiel.Game):
             max_chance_outcomes=N_KINDS,
             num_players=rules.players,
             min_utility=-float(rules.rounds * _worst_round(rules)),
-            max_utility=-float(rules.rounds * rules.go_out_bonus),
+            max_utility=float(-rules.rounds * rules.go_out_bonus),  # 0.0, never -0.0
             utility_sum=None,
             max_game_length=rules.rounds * (3 * rules.most_turns + DECK_SIZE),
         )
         super().__init__(GAME_TYPE, info, params or {})
-        self.fixed = _Fixed(rules)
+        self.fixed = fixed_for(rules)
         self.encoder = self.fixed.encoder
 
     def new_initial_state(self) -> FiveCrownsState:
@@ -166,6 +168,13 @@ class FiveCrownsGame(pyspiel.Game):
         if params:
             raise pyspiel.SpielError(f"{GAME_NAME}: observer parameters are not supported "
                                      f"(got {params})")
+        if iig_obs_type is not None and not (
+                iig_obs_type.public_info
+                and iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER):
+            raise pyspiel.SpielError(f"{GAME_NAME}: observers show the public information "
+                                     f"and the observing player's own cards only, not "
+                                     f"public_info={iig_obs_type.public_info}, private_info="
+                                     f"{iig_obs_type.private_info.name}")
         perfect = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
         return FiveCrownsObserver(self, perfect)
 
@@ -185,6 +194,17 @@ class _Fixed:
     def __deepcopy__(self, memo: dict) -> _Fixed:
         return self
 
+    def __reduce__(self) -> tuple:
+        """Pickled (a serialized state) as its rules; unpickled, the process's own for
+        them: the solver table alone is 11 MB."""
+        return fixed_for, (self.rules,)
+
+
+@functools.cache
+def fixed_for(rules: RuleSet) -> _Fixed:
+    """The part every state of a game under ``rules`` shares, one per rules in a process."""
+    return _Fixed(rules)
+
 
 class _Rows:
     """One step's trace rows and the ones before (never changed once made: a deep copy of
@@ -197,6 +217,24 @@ class _Rows:
 
     def __deepcopy__(self, memo: dict) -> _Rows:
         return self
+
+    def __reduce__(self) -> tuple:
+        """Pickled as the list of the steps' rows, oldest first: pickling the chain link by
+        link would recurse once per step, past Python's limit within a game."""
+        steps = []
+        link: _Rows | None = self
+        while link is not None:
+            steps.append(link.rows)
+            link = link.earlier
+        return _chained, (steps[::-1],)
+
+
+def _chained(steps: list[np.ndarray | None]) -> _Rows:
+    """The chain of ``steps`` (oldest first), as :meth:`_Rows.__reduce__` pickled it."""
+    link = None
+    for rows in steps:
+        link = _Rows(rows, link)
+    return link
 
 
 class FiveCrownsState(pyspiel.State):

@@ -4,6 +4,7 @@ resampler, and bad input refused in one line."""
 
 from __future__ import annotations
 
+import pickle
 import time
 
 import numpy as np
@@ -12,6 +13,7 @@ import pytest
 pytest.importorskip("pyspiel")
 
 import pyspiel
+from open_spiel.python.observation import make_observation
 
 import fcsim
 from fcsim.core.cards import DECK_SIZE, parse_card
@@ -116,8 +118,28 @@ def test_the_seed_underneath_never_shows() -> None:
 def test_openspiels_random_simulation_test_passes_on_the_short_game(players) -> None:
     game = pyspiel.load_game(GAME_NAME, {"players": players, "rounds": 6})
     started = time.perf_counter()
-    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
     assert time.perf_counter() - started < 20
+
+
+def test_a_whole_game_serializes_small_and_comes_back_whole() -> None:
+    """A state pickles its event trace as a list (a chain of links recursed once per step,
+    past Python's limit within a round or two) and its shared part as the rules (the solver
+    table is 11 MB)."""
+    game = pyspiel.load_game(GAME_NAME, {"players": 4})
+    state, rng = game.new_initial_state(), np.random.default_rng(5)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    data = state.serialize()
+    assert len(data) < 500_000
+    back = game.deserialize_state(data)
+    assert back.returns() == state.returns() and back.events == state.events
+    assert back.history() == state.history() and back._fixed is state._fixed
+    assert pickle.loads(pickle.dumps(state)).events == state.events
 
 
 def test_the_game_loads_by_name_with_fcsims_defaults() -> None:
@@ -132,6 +154,19 @@ def test_the_game_loads_by_name_with_fcsims_defaults() -> None:
     outcomes = dict(state.chance_outcomes())
     assert outcomes[parse_card("JK")] == pytest.approx(6 / 116)
     assert outcomes[parse_card("7H")] == pytest.approx(2 / 116)
+    assert str(game.max_utility()) == "0.0"  # without a going-out bonus: not -0.0
+
+
+@pytest.mark.parametrize("private", ["NONE", "ALL_PLAYERS"])
+def test_an_observer_of_other_information_is_refused(private) -> None:
+    """An observer shows the public information and the player's own cards; one asked
+    for less (public only) or more (every hand) would show something else than asked."""
+    game = pyspiel.load_game(GAME_NAME, {"players": 3})
+    asked = pyspiel.IIGObservationType(perfect_recall=False, public_info=True,
+                                       private_info=getattr(pyspiel.PrivateInfoType, private))
+    with pytest.raises(pyspiel.SpielError, match=f"own cards only, not public_info=True, "
+                                                 f"private_info={private}"):
+        make_observation(game, asked)
 
 
 def _cards(*codes: str) -> list[int]:
