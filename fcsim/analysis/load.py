@@ -91,11 +91,9 @@ def _check_same_rules(runs: Sequence[CheckedRun]) -> None:
             )
 
 
-def _shared_games(a: CheckedRun, b: CheckedRun) -> range | None:
-    """The first games that runs ``a`` and ``b`` both hold (same seed, seating and
-    strategies, so game g of one is game g of the other), or None."""
-    if fmt.differences(a.meta, b.meta, fmt.GAMES):
-        return None
+def _same_games(a: CheckedRun, b: CheckedRun) -> range | None:
+    """The first games that runs of one layout (seed, strategies, format and seat
+    rotation alike: game g of one is game g of the other) both hold, or None."""
     for x in a.game_spans():
         for y in b.game_spans():
             low, high = max(x.start, y.start), min(x.stop, y.stop)
@@ -104,16 +102,75 @@ def _shared_games(a: CheckedRun, b: CheckedRun) -> range | None:
     return None
 
 
+def _seated(strategies: Sequence[str], rotation: int) -> list[str]:
+    """The strategy at each seat of a game played at ``rotation`` (as the runner seats)."""
+    return [strategies[(seat + rotation) % len(strategies)] for seat in range(len(strategies))]
+
+
+def _deals_at(run: CheckedRun, rotation: int) -> list[range]:
+    """The deals (the seed index of a game: its deal in the duplicate format, else the
+    game) whose game at ``rotation`` the run holds."""
+    players = len(run.meta["strategies"])
+    spans = run.game_spans()
+    if run.meta["duplicate"]:  # game = deal * players + rotation
+        return [range(-(-(s.start - rotation) // players), -(-(s.stop - rotation) // players))
+                for s in spans]
+    if not run.meta["seat_rotation"]:  # every game at rotation 0
+        return spans if rotation == 0 else []
+    return [range(s.start + (rotation - s.start) % players, s.stop, players) for s in spans]
+
+
+def _game_of(run: CheckedRun, deal: int, rotation: int) -> int:
+    players = len(run.meta["strategies"])
+    return deal * players + rotation if run.meta["duplicate"] else deal
+
+
+def _first_common(x: range, y: range, period: int) -> int | None:
+    """The least number in both ``x`` and ``y`` (steps 1 or ``period``), or None."""
+    low = max(x.start, y.start)
+    for value in range(low, min(x.stop, y.stop, low + period)):
+        if value in x and value in y:
+            return value
+    return None
+
+
+def _shared_games(a: CheckedRun, b: CheckedRun) -> tuple[int, int] | None:
+    """A game of ``a`` and one of ``b`` that are the same game — the same deal (root seed
+    and seed index) with the same strategy at every seat — whatever the runs' formats,
+    seat rotations or listed orders; None if they share none."""
+    sa, sb = a.meta["strategies"], b.meta["strategies"]
+    if a.meta["seed"] != b.meta["seed"] or len(sa) != len(sb):
+        return None
+    for ra in range(len(sa)):
+        for rb in range(len(sb)):
+            if _seated(sa, ra) != _seated(sb, rb):
+                continue
+            for x in _deals_at(a, ra):
+                for y in _deals_at(b, rb):
+                    deal = _first_common(x, y, len(sa))
+                    if deal is not None:
+                        return _game_of(a, deal, ra), _game_of(b, deal, rb)
+    return None
+
+
 def _check_distinct_games(runs: Sequence[CheckedRun]) -> None:
     """Refuse runs that hold the same games: each would count twice."""
     for i, a in enumerate(runs):
         for b in runs[i + 1:]:
+            seed = a.meta["seed"]
+            same = None if fmt.differences(a.meta, b.meta, fmt.GAMES) else _same_games(a, b)
+            if same is not None:
+                raise RunFolderError(
+                    f"{a.folder} and {b.folder} hold the same games (seed {seed}, games "
+                    f"{same.start:,} to {same.stop - 1:,} in both): they would count twice; "
+                    f"give each game once")
             shared = _shared_games(a, b)
             if shared is not None:
                 raise RunFolderError(
-                    f"{a.folder} and {b.folder} hold the same games (seed {a.meta['seed']}, "
-                    f"games {shared.start:,} to {shared.stop - 1:,} in both): they would "
-                    f"count twice; give each game once")
+                    f"{a.folder} and {b.folder} hold the same games (seed {seed}: game "
+                    f"{shared[0]:,} of the first is game {shared[1]:,} of the second, the "
+                    f"same deal with the same seats): they would count twice; give each "
+                    f"game once")
 
 
 def run_names(paths: Sequence[PathLike]) -> list[str]:

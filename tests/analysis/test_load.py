@@ -20,7 +20,9 @@ from fcsim.analysis.load import (
     result_schema,
 )
 from fcsim.analysis.synthetic import write_synthetic_run
+from fcsim.core.rules import RuleSet
 from fcsim.runner.format import encode
+from fcsim.runner.run import simulate
 
 from .helpers import EDGES, MIDDLE, STRONG, WEAK
 
@@ -201,3 +203,39 @@ def test_the_guide_polars_snippet_reads_a_folder_being_written(planted_run: Path
     expected = load_results(planted_run).group_by("strategy").agg(pl.col("win").mean())
     assert wins.sort("strategy").equals(expected.collect().sort("strategy"))
     assert pd.read_parquet(folder).shape[0] == 1200 * 4  # pandas and pyarrow skip . and _
+
+
+@pytest.fixture(scope="module")
+def seed_one_runs(tmp_path_factory) -> dict[str, Path]:
+    """Runs of greedy and random on root seed 1 (2 seats, short game), laid out each way."""
+    rules = RuleSet(players=2, rounds=6)
+    root = tmp_path_factory.mktemp("seed-one")
+    layouts = {"dup": (["greedy", "random"], {"duplicate": True}),
+               "dup swapped": (["random", "greedy"], {"duplicate": True}),
+               "plain": (["greedy", "random"], {}),
+               "plain swapped": (["random", "greedy"], {}),
+               "unrotated": (["greedy", "random"], {"seat_rotation": False})}
+    for name, (seats, options) in layouts.items():
+        simulate(seats, 40, root / name, seed=1, rules=rules, workers=1, **options)
+    return {name: root / name for name in layouts}
+
+
+@pytest.mark.parametrize(("first", "second", "games"), [
+    ("dup", "dup swapped", "game 0 of the first is game 1 of the second"),
+    ("plain", "dup", "game 0 of the first is game 0 of the second"),
+    ("plain", "unrotated", "game 0 of the first is game 0 of the second"),
+])
+def test_the_same_games_in_another_layout_are_not_counted_twice(seed_one_runs, first,
+                                                                 second, games) -> None:
+    """A game is its deal and its seats: listed in another order, in the duplicate format
+    or without seat rotation, a run of the same seed may hold the very same games."""
+    with pytest.raises(RunFolderError, match=f"hold the same games \\(seed 1: {games}, the "
+                                             f"same deal with the same seats\\)"):
+        load_results([seed_one_runs[first], seed_one_runs[second]])
+
+
+def test_the_same_deals_with_other_seats_combine(seed_one_runs) -> None:
+    """Swapped, the plain runs play every deal with the other strategy in each seat: other
+    games, which may be pooled."""
+    runs = [seed_one_runs["plain"], seed_one_runs["plain swapped"]]
+    assert load_results(runs).collect().height == 2 * 40 * 2
