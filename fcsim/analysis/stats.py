@@ -38,8 +38,10 @@ def wilson_interval(successes: np.ndarray, n: np.ndarray, z: float = Z95
         denom = 1 + z**2 / n
         centre = (p + z**2 / (2 * n)) / denom
         half = z / denom * np.sqrt(p * (1 - p) / n + z**2 / (4 * n**2))
-    # clip the rounding error at p = 0 or 1 (the exact bounds are 0 and 1 there)
-    return np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)
+    # the exact bounds at p = 0 and 1 are 0 and 1: rounding would leave 1e-19 or 1 - 1e-16
+    low = np.where(p == 0, 0.0, np.clip(centre - half, 0.0, 1.0))
+    high = np.where(p == 1, 1.0, np.clip(centre + half, 0.0, 1.0))
+    return low, high
 
 
 def t_interval(mean: np.ndarray, sd: np.ndarray, n: np.ndarray, level: float = 0.95

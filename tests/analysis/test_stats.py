@@ -25,6 +25,8 @@ def test_wilson_interval_by_hand_and_scipy() -> None:
         ci = sps.binomtest(k, n).proportion_ci(method="wilson")
         lo, hi = stats.wilson_interval(k, n)
         assert (lo, hi) == (pytest.approx(ci.low), pytest.approx(ci.high))
+    lo, hi = stats.wilson_interval(np.array([0.0, 7.0, 1200.0]), np.array([1200, 7, 1200]))
+    assert lo[0] == 0.0 and hi[1] == hi[2] == 1.0  # exactly, not 1e-19 off
 
 
 def test_t_interval_matches_scipy() -> None:
