@@ -15,10 +15,12 @@ from fcsim import __version__
 from fcsim.cli.options import rule_options, rule_words
 from fcsim.cli.running import dask_cluster, games_progress
 from fcsim.core.rules import RuleSet
+from fcsim.runner.lock import FolderBusyError
 from fcsim.runner.pool import Executor, LastingPool
 from fcsim.runner.run import default_workers
 from fcsim.strategies import Strategy, parse_strategies, parse_strategy
 from fcsim.tune.lineup import Lineup, make_lineup
+from fcsim.tune.output import open_output
 
 DEFAULT_DEALS = 500
 
@@ -73,6 +75,17 @@ def make_executor(workers: int | None, scheduler: str | None, dask_local: int | 
                   ) -> Executor:
     """Worker processes that live through the whole search, or a Dask cluster."""
     return dask_cluster(scheduler, dask_local) or LastingPool(workers or default_workers())
+
+
+def hold_output(out: Path, described: dict, resume: bool, free: tuple[str, ...] = ()) -> None:
+    """:func:`~fcsim.tune.output.open_output`, its write lock held until the command ends;
+    a folder another sweep or tune is writing is refused in one line (exit code 1, as a
+    run folder's: not bad input)."""
+    try:
+        lock = open_output(out, described, resume, free)
+    except FolderBusyError as err:
+        raise click.ClickException(str(err)) from None
+    click.get_current_context().call_on_close(lock.release)
 
 
 def record(command: str, setting: Setting, seed: int, deals: int) -> dict:

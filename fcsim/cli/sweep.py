@@ -14,6 +14,7 @@ from fcsim.cli.searching import (
     command_line,
     describe_row,
     header,
+    hold_output,
     make_executor,
     record,
     search_options,
@@ -21,7 +22,6 @@ from fcsim.cli.searching import (
 )
 from fcsim.runner import RunFolderError
 from fcsim.tune.arena import Arena
-from fcsim.tune.output import open_output
 from fcsim.tune.search import Search
 from fcsim.tune.space import grid_points, parse_grid, with_values
 
@@ -69,7 +69,7 @@ def sweep_command(spec, grids, against, players, deals, seed, out, resume, worke
     runs = len(specs | {where.base.spec})
     described = {**record("sweep", where, seed, deals),
                  "grid": {axis.param.name: list(axis.values) for axis in axes}}
-    open_output(out, described, resume)
+    hold_output(out, described, resume)
     executor = make_executor(workers, scheduler, dask_local)
     progress = SearchProgress(f"sweep {where.base.spec}", runs * deals * where.lineup.players)
     search = Search(where.base, Arena(where.lineup, where.rules, executor, progress.advance),

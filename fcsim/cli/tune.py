@@ -13,6 +13,7 @@ from fcsim.cli.searching import (
     command_line,
     describe_row,
     header,
+    hold_output,
     make_executor,
     record,
     search_options,
@@ -20,7 +21,6 @@ from fcsim.cli.searching import (
 )
 from fcsim.runner import RunFolderError
 from fcsim.tune.arena import Arena
-from fcsim.tune.output import open_output
 from fcsim.tune.search import Search
 from fcsim.tune.space import inside, parse_ranges
 
@@ -94,7 +94,7 @@ def tune_command(spec, params, trials, sampler, prune, confirm_deals, against, p
         import_optuna()
     except StudyError as err:
         raise click.ClickException(str(err)) from None
-    open_output(out, described, resume, free=("trials",))
+    hold_output(out, described, resume, free=("trials",))
     seats = where.lineup.players
     runs = trials + (0 if inside(where.base, ranges) else 1)
     progress = SearchProgress(f"tune {where.base.spec}", (runs * deals + 2 * confirm_deals) * seats)

@@ -21,6 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from fcsim.errors import FcsimError
+from fcsim.runner import format as fmt
+from fcsim.runner.durable import write_durably
+from fcsim.runner.lock import FolderLock
 from fcsim.runner.store import unwritable
 from fcsim.tune.arena import folder_name
 
@@ -41,16 +44,40 @@ def _show(value: Any) -> str:
 
 
 def open_output(out: Path, record: dict[str, Any], resume: bool,
-                free: Iterable[str] = ()) -> None:
-    """Check that a search described by ``record`` may write into ``out``, then create it.
+                free: Iterable[str] = ()) -> FolderLock:
+    """Check that a search described by ``record`` may write into ``out``, create it and
+    take its write lock (one writer: a second sweep or tune there is refused, naming the
+    first, before it reads or writes anything); the lock, held, for the caller to release.
 
     Keys in ``free`` may differ from the stored record (a tune's ``trials``); the record
-    written is the new one.
+    written (durably: a crash leaves the old one or the new one) is the new one.
     """
-    kind = record["command"]
-    path = out / RECORD
     if out.exists() and not out.is_dir():
         raise OutputError(f"{out} is a file, not a folder; choose another --out")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise unwritable(out, err) from None
+    lock = FolderLock(out)
+    lock.acquire()
+    try:
+        _check(out, record, resume, free)
+        write_durably(out / RECORD, (json.dumps(record, indent=1) + "\n").encode(),
+                      out / fmt.temp_name(RECORD))
+    except OSError as err:
+        lock.release()
+        raise unwritable(out, err) from None
+    except BaseException:
+        lock.release()
+        raise
+    return lock
+
+
+def _check(out: Path, record: dict[str, Any], resume: bool, free: Iterable[str]) -> None:
+    """Refuse ``out`` unless it is empty, or holds the search ``record`` describes and
+    ``resume`` asks to continue it."""
+    kind = record["command"]
+    path = out / RECORD
     if path.exists():
         try:
             old = json.loads(path.read_text(encoding="utf-8"))
@@ -67,14 +94,9 @@ def open_output(out: Path, record: dict[str, Any], resume: bool,
                               f"choose another --out")
         if not resume:
             raise OutputError(f"{out} already holds this {kind}; use --resume to continue it")
-    elif out.exists() and any(out.iterdir()):
+    elif any(not (fmt.is_temp(p.name) or p.name == fmt.LOCK) for p in out.iterdir()):
         raise OutputError(f"{out} is not empty and holds no fcsim sweep or tune; "
                           f"choose another --out")
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
-    except OSError as err:
-        raise unwritable(out, err) from None
 
 
 def run_folder(out: Path, spec: str, confirm: bool = False) -> Path:

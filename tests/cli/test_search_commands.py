@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from fcsim.cli import cli
 from fcsim.errors import WorkerLost
 from fcsim.runner.format import WriteError
+from fcsim.runner.lock import FolderLock
 from fcsim.runner.pool import WORKER_LOST
 from fcsim.tune import arena
 from tests.waiting import PATIENCE_S, default_sigint, wait_until
@@ -204,3 +205,17 @@ def test_ctrl_c_keeps_finished_trials_and_resume_continues(tmp_path) -> None:
                     "--out", str(out), "--resume")
     assert result.exit_code == 0, result.output
     assert pl.read_parquet(out / "trials.parquet")["trial"].to_list() == list(range(kept + 1))
+
+
+def test_a_folder_another_search_is_writing_is_refused(tmp_path) -> None:
+    out = tmp_path / "sweep"
+    out.mkdir()
+    other = FolderLock(out)
+    other.acquire()
+    try:
+        result = invoke("sweep", "greedy", "--grid", "take_margin=0,4", "--deals", "2",
+                        "--out", str(out))
+    finally:
+        other.release()
+    assert result.exit_code == 1 and "is being written by another fcsim" in result.output
+    assert len(result.output.strip().splitlines()) == 1 and list(out.iterdir()) == []

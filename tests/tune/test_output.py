@@ -6,26 +6,33 @@ import json
 
 import pytest
 
+from fcsim.runner.format import LOCK
+from fcsim.runner.lock import FolderBusyError
 from fcsim.tune.output import RECORD, OutputError, open_output
 
 RECORD_A = {"command": "tune", "strategy": "greedy", "deals": 500, "trials": 40}
 
 
+def opened(out, record, resume, free=()) -> None:
+    """open_output, its lock released at once (as the command's end releases it)."""
+    open_output(out, record, resume, free).release()
+
+
 def test_create_then_refuse_then_resume(tmp_path) -> None:
     out = tmp_path / "out"
-    open_output(out, RECORD_A, resume=False)
+    opened(out, RECORD_A, resume=False)
     assert json.loads((out / RECORD).read_text()) == RECORD_A
     with pytest.raises(OutputError) as err:
         open_output(out, RECORD_A, resume=False)
     assert str(err.value) == f"{out} already holds this tune; use --resume to continue it"
     more = {**RECORD_A, "trials": 60}
-    open_output(out, more, resume=True, free=("trials",))  # a tune may go on for longer
+    opened(out, more, resume=True, free=("trials",))  # a tune may go on for longer
     assert json.loads((out / RECORD).read_text())["trials"] == 60
 
 
 @pytest.mark.parametrize("resume", [False, True])
 def test_a_different_search_is_refused(tmp_path, resume) -> None:
-    open_output(tmp_path, RECORD_A, resume=False)
+    opened(tmp_path, RECORD_A, resume=False)
     with pytest.raises(OutputError) as err:
         open_output(tmp_path, {**RECORD_A, "deals": 1000, "strategy": "aware"}, resume=resume)
     assert str(err.value) == (f"{tmp_path} holds a different tune (deals 500 there, 1000 here; "
@@ -41,7 +48,19 @@ def test_a_foreign_folder_or_a_file_is_refused(tmp_path) -> None:
 
 
 def test_a_sweep_s_folder_is_no_tune_s(tmp_path) -> None:
-    open_output(tmp_path, {**RECORD_A, "command": "sweep"}, resume=False)
+    opened(tmp_path, {**RECORD_A, "command": "sweep"}, resume=False)
     with pytest.raises(OutputError) as err:
         open_output(tmp_path, RECORD_A, resume=True)
     assert str(err.value) == f"{tmp_path} holds a sweep, not a tune; choose another --out"
+
+
+def test_one_writer_at_a_time(tmp_path) -> None:
+    """A second sweep or tune on a folder being written is refused before it reads or
+    writes anything (two tunes at once would add each other's trials to the study)."""
+    held = open_output(tmp_path, RECORD_A, resume=False)
+    with pytest.raises(FolderBusyError, match="is being written by another fcsim"):
+        open_output(tmp_path, {**RECORD_A, "trials": 60}, resume=True, free=("trials",))
+    assert json.loads((tmp_path / RECORD).read_text())["trials"] == 40
+    held.release()
+    assert not (tmp_path / LOCK).exists()
+    opened(tmp_path, {**RECORD_A, "trials": 60}, resume=True, free=("trials",))
