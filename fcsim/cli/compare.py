@@ -17,7 +17,7 @@ from fcsim.cli.options import (
     rule_options,
     warn_unused,
 )
-from fcsim.cli.running import play_plan
+from fcsim.cli.running import AGAIN, play_plan
 from fcsim.runner.format import MAX_GAMES, MAX_SEED, RunFolderError
 from fcsim.strategies import display_name, parse_strategy
 
@@ -106,7 +106,7 @@ def compare_command(a, b, deals, players, seed, sources, out, workers, rules) ->
     folder = out or Path(tempfile.mkdtemp(prefix="fcsim-compare-")) / "run"
     try:
         play_plan(_seating(a, b, players), rules, seed, deals * players, folder,
-                  duplicate=True, workers=workers)
+                  duplicate=True, workers=workers, complete=AGAIN if out else None)
         _print_comparison([folder], a, b)
     finally:
         if out is None:

@@ -102,15 +102,26 @@ def say_set_aside(folder: RunFolder, problems: list[Problem]) -> None:
                    err=True)
 
 
-def play_folder(folder: RunFolder, executor: Executor, label: str = "simulate") -> None:
+RESUME = "run the same command with --resume to complete it"  # simulate's, train's way
+AGAIN = "run the same command again to complete it"  # compare's and tournament's
+
+
+def play_folder(folder: RunFolder, executor: Executor, label: str = "simulate",
+                complete: str | None = RESUME) -> None:
     """Play the missing chunks of a created folder under a progress bar that moves as the
     games are played; Ctrl-C exits with code 130, a worker lost or a chunk that cannot be
-    written (a full disk) with code 1, each saying what is kept."""
+    written (a full disk) with code 1, each saying what is kept and, by ``complete``, how
+    to complete the run (None: the folder is temporary, nothing is kept)."""
     plan = folder.plan
     progress = games_progress()
-    with stops_saying(lambda: f"{len(folder.present):,} of {plan.chunk_count:,} chunks are "
-                      f"kept in {folder.path}; run the same command with --resume to complete "
-                      f"it."):
+
+    def kept() -> str:
+        if complete is None:
+            return "nothing is kept (the run's folder is temporary: give --out to keep it)"
+        return (f"{len(folder.present):,} of {plan.chunk_count:,} chunks are kept in "
+                f"{folder.path}; {complete}.")
+
+    with stops_saying(kept):
         task = progress.add_task(label, total=plan.games, completed=folder.done_games)
         with progress:
             execute(folder, executor,
@@ -133,8 +144,10 @@ def stops_saying(kept: Callable[[], str]) -> Iterator[None]:
 
 
 def play_plan(specs: Sequence[str], rules: RuleSet, seed: int, games: int, out: Path, *,
-              duplicate: bool = False, workers: int | None = None) -> None:
-    """Play (or complete) a run of ``specs`` into ``out`` on local processes."""
+              duplicate: bool = False, workers: int | None = None,
+              complete: str | None = AGAIN) -> None:
+    """Play (or complete) a run of ``specs`` into ``out`` on local processes; stopped, it
+    says what is kept and, by ``complete``, how to complete it (see :func:`play_folder`)."""
     plan = make_plan(list(specs), rules, seed, games, duplicate=duplicate)
     folder = RunFolder.open(out, plan, resume=True)
     if not folder.missing and not folder.problems:
@@ -145,7 +158,8 @@ def play_plan(specs: Sequence[str], rules: RuleSet, seed: int, games: int, out: 
         if folder.missing:
             executor = local_executor(workers or default_workers(), len(folder.missing))
             try:
-                play_folder(folder, executor, label=", ".join(dict.fromkeys(specs)))
+                play_folder(folder, executor, label=", ".join(dict.fromkeys(specs)),
+                            complete=complete)
             finally:
                 executor.close()
     finally:

@@ -12,7 +12,7 @@ import click
 from rich.table import Table
 
 from fcsim.cli.options import Bounded, InputError, rule_options
-from fcsim.cli.running import play_plan, print_table
+from fcsim.cli.running import AGAIN, play_plan, print_table
 from fcsim.cli.strategies import load_plugins_noting_failures
 from fcsim.runner.format import MAX_GAMES, MAX_SEED
 from fcsim.strategies import display_name, families, parse_strategies
@@ -100,7 +100,8 @@ def tournament_command(specs, players, games, seed, out, workers, rules) -> None
         for number, table in enumerate(tables):
             path = root / table_folder(number)
             click.echo(f"table {number}: {', '.join(map(display_name, table))}", err=True)
-            play_plan(table, rules, seed + number, games, path, workers=workers)
+            play_plan(table, rules, seed + number, games, path, workers=workers,
+                      complete=AGAIN if out else None)
             paths.append(path)
         _leaderboard(paths)
     finally:

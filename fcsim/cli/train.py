@@ -223,7 +223,7 @@ def _strength_check(out: Path, against: str, rules, seed: int, deals: int,
         return None
     from fcsim.analysis import load_results
     from fcsim.analysis.stats import paired_comparison
-    from fcsim.cli.running import play_plan
+    from fcsim.cli.running import RESUME, play_plan
     from fcsim.learn.training import CHECK, MODEL
 
     learned = f"learned:model={out / MODEL}"
@@ -233,7 +233,7 @@ def _strength_check(out: Path, against: str, rules, seed: int, deals: int,
     folder = out / CHECK
     shutil.rmtree(folder, ignore_errors=True)  # derived from the model: played anew
     play_plan(seating, rules, seed + 1, deals * rules.players, folder, duplicate=True,
-              workers=workers)
+              workers=workers, complete=RESUME)
     row = paired_comparison(load_results(folder), [(learned, against)]).row(0, named=True)
     line = (f"learned - {against}: {row['mean_diff']:+.2f} points per game, 95% CI "
             f"[{row['mean_diff_lo']:+.2f}, {row['mean_diff_hi']:+.2f}] over {deals:,} fresh "

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import re
 
 import polars as pl
+import pytest
 from click.testing import CliRunner
 
 from fcsim.cli import cli
+from fcsim.runner import store
+from fcsim.runner.durable import write_durably
 
 
 def _run(*args: str):
@@ -221,3 +226,31 @@ def test_compare_tournament_and_replay_label_a_reference(tmp_path) -> None:
     assert "2 games of oracle (analysis only), random (" in played.output
     assert re.search(r"oracle \(analysis only\) +│ +1 │", played.output)
     assert "oracle (analysis only), random" in _run("info", str(run)).output
+
+
+@pytest.mark.parametrize("keep", [True, False])
+def test_compare_stopped_says_how_to_complete_it(tmp_path, monkeypatch, keep) -> None:
+    """compare has no --resume: with --out, the same command again completes the run;
+    without, its folder is temporary and nothing is kept."""
+    out = tmp_path / "cmp"
+    writes = []
+
+    def full_after_two_files(target, data, temp):  # the manifest, then one chunk
+        if len(writes) == 2:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        writes.append(target)
+        write_durably(target, data, temp)
+
+    monkeypatch.setattr(store, "write_durably", full_after_two_files)
+    args = ["compare", "greedy", "random", "--deals", "400", "--short", "--workers", "1"]
+    result = _run(*args, *(["--out", str(out)] if keep else []))
+    assert result.exit_code == 1, result.output
+    last = result.output.strip().splitlines()[-1]
+    if keep:
+        assert last.endswith(f" chunks are kept in {out}; run the same command again to "
+                             f"complete it.")
+        monkeypatch.undo()
+        assert _run(*args, "--out", str(out)).exit_code == 0
+    else:
+        assert last.endswith("nothing is kept (the run's folder is temporary: give --out to "
+                             "keep it)")
