@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from fcsim._after_import import after_import
+from fcsim._version import __version__
 
 
 def _configure_numba_cache() -> None:
@@ -32,7 +33,6 @@ if TYPE_CHECKING:
     from fcsim.game import Game
     from fcsim.runner.run import simulate
 
-__version__ = "0.1.0"
 
 _LAZY = {"advise": "fcsim.advice", "simulate": "fcsim.runner.run",
          "load_results": "fcsim.analysis.load", "Game": "fcsim.game", "agent": "fcsim.agents",

@@ -13,7 +13,7 @@ import fcsim
 PACKAGE = Path(fcsim.__file__).parent
 # What each layer may import from fcsim besides itself (fcsim's __init__, the numba
 # cache set-up and the errors' base are the package's own plumbing).
-PLUMBING = ("fcsim.__version__", "fcsim._numba_cache", "fcsim.errors")
+PLUMBING = ("fcsim._version", "fcsim._numba_cache", "fcsim.errors")
 ALLOWED = {
     "core": set(),
     "strategies": {"fcsim.core"},

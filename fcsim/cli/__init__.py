@@ -19,7 +19,7 @@ from contextlib import contextmanager
 
 import click
 
-from fcsim import __version__
+from fcsim._version import __version__
 from fcsim.errors import Fault, FcsimError
 
 INTERRUPTED = 130  # the exit code of a command stopped by Ctrl-C (128 + SIGINT)

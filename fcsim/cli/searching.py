@@ -11,7 +11,7 @@ from types import TracebackType
 
 import click
 
-from fcsim import __version__
+from fcsim._version import __version__
 from fcsim.cli.options import rule_options, rule_words
 from fcsim.cli.running import dask_cluster, games_progress
 from fcsim.core.rules import RuleSet

@@ -20,7 +20,7 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
-from fcsim import __version__
+from fcsim._version import __version__
 from fcsim.learn.fit import FitResult
 from fcsim.learn.positions import (
     PositionsError,

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from fcsim import __version__
+from fcsim._version import __version__
 from fcsim.core.cards import COPIES, JOKER_PENALTY, MAX_RANK, N_JOKERS, N_SUITS
 from fcsim.core.rng import game_seed
 from fcsim.core.rules import RuleSet

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
 
+from fcsim._numba_cache import _closure
 from fcsim.core.rng import game_seed
 from fcsim.core.rules import RuleSet
 from fcsim.runner import PlanError, RunPlan, make_plan
@@ -184,3 +186,17 @@ def test_the_code_digest_is_the_same_in_every_process():
                            check=True).stdout.strip()
     assert here == there and len(here) == 16
     assert RunPlan(strategies=LISTED, rules=RULES3, seed=0, games=1).code_digest == here
+
+
+def test_the_code_digest_covers_what_plays_games_and_not_the_rest():
+    """The modules that play a run's games (engine, rules, strategies, the runner that
+    seats them) are in its digest; the loader of results, advice, the steppable game, the
+    command line and the package's top-level API are not: changing them changes no game,
+    so it does not make a run unresumable."""
+    root = Path(__file__).resolve().parents[2]
+    digested = {str(path.relative_to(root))
+                for path in _closure((root / "fcsim" / "runner" / "chunk.py").resolve())}
+    assert {"fcsim/core/engine.py", "fcsim/core/rules.py", "fcsim/strategies/aware.py",
+            "fcsim/strategies/learned/model.py", "fcsim/runner/table.py"} <= digested
+    assert not {name for name in digested if name.startswith(("fcsim/analysis/", "fcsim/cli/"))
+                or name in ("fcsim/__init__.py", "fcsim/advice.py", "fcsim/game.py")}
