@@ -28,6 +28,23 @@ def _code_line(plan: RunPlan, codes: set[str]) -> str:
                                         else f" (this fcsim is {here})")
 
 
+def _runs_inside(path: Path) -> str:
+    """Where the runs are in a folder that holds runs (a training's games, a sweep's or
+    tune's candidates, a tournament's tables), as the end of a line; else nothing."""
+    inside = []
+    for folder in sorted((*path.glob("*"), *path.glob("*/*"))):
+        try:
+            if folder.is_dir() and stored_plan(folder) is not None:
+                inside.append(folder)
+        except RunFolderError:
+            continue
+    if not inside:
+        return ""
+    shown = ", ".join(str(f.relative_to(path)) for f in inside[:3])
+    more = f" and {len(inside) - 3:,} more" if len(inside) > 3 else ""
+    return f" itself; the runs in it: {shown}{more} (fcsim info {inside[0]})"
+
+
 @click.command("info", short_help="Show what a run folder holds and how to play it again.")
 @click.argument("path", type=click.Path(exists=True, file_okay=False, path_type=Path))
 def info_command(path: Path) -> None:
@@ -38,7 +55,7 @@ def info_command(path: Path) -> None:
     except RunFolderError as err:
         raise click.ClickException(str(err)) from None
     if plan is None:
-        raise click.ClickException(f"{path} holds no fcsim run")
+        raise click.ClickException(f"{path} holds no fcsim run{_runs_inside(path)}")
     check = fmt.check_folder(path, plan.metadata())
     contents = folder_contents(plan, {i: c.path for i, c in check.chunks.items()})
     decided = decision_contents(plan, {i: c.path for i, c in check.chunks.items()})

@@ -482,3 +482,14 @@ def test_a_flag_that_only_resuming_reads_is_named_unused(tmp_path):
     assert result.exit_code == 0, result.output
     assert result.stderr.splitlines()[0] == ("warning: without --resume no run is resumed; "
                                              "--allow-code-change is not used")
+
+
+def test_info_on_a_folder_of_runs_names_them(tmp_path):
+    """A tournament's --out (or a training's, a sweep's) holds runs, not a run."""
+    out = tmp_path / "t"
+    assert invoke("tournament", "--strategies", "greedy,random", "--players", "2", "--games",
+                  "4", "--short", "--workers", "1", "--out", str(out)).exit_code == 0
+    info = invoke("info", str(out))
+    assert info.exit_code == 1
+    assert info.output == (f"Error: {out} holds no fcsim run itself; the runs in it: table-00 "
+                           f"(fcsim info {out / 'table-00'})\n")
