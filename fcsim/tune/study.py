@@ -99,7 +99,7 @@ class Study:
         check_sampler(sampler, ranges)
         self.optuna = import_optuna()
         self.search, self.ranges, self.sampler, self.prune = search, list(ranges), sampler, prune
-        if prune:  # its test, imported now: Ctrl-C inside scipy's import is no ImportError
+        if prune:  # its test's module, now: a Ctrl-C inside that import is an ImportError
             import scipy.stats  # noqa: F401
         pruner = (self.optuna.pruners.WilcoxonPruner(
             p_threshold=PRUNE_P, n_startup_steps=PRUNE_AFTER_DEALS) if prune
