@@ -99,8 +99,8 @@ class Study:
         check_sampler(sampler, ranges)
         self.optuna = import_optuna()
         self.search, self.ranges, self.sampler, self.prune = search, list(ranges), sampler, prune
-        if prune:  # its test's module, now: a Ctrl-C inside that import is an ImportError
-            import scipy.stats  # noqa: F401
+        if prune:  # the pruner's test, now, not mid-trial: Ctrl-C inside an import of
+            import scipy.stats  # noqa: F401  (scipy would become an ImportError traceback)
         pruner = (self.optuna.pruners.WilcoxonPruner(
             p_threshold=PRUNE_P, n_startup_steps=PRUNE_AFTER_DEALS) if prune
                   else self.optuna.pruners.NopPruner())
