@@ -6,6 +6,7 @@ an installed distribution as far as ``importlib.metadata`` is concerned. Worker 
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 import textwrap
@@ -103,3 +104,19 @@ def plugins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     for name in set(sys.modules) - modules:  # the plug-ins' modules and loose files
         if str(tmp_path) in (getattr(sys.modules[name], "__file__", None) or ""):
             del sys.modules[name]
+
+
+def disk_full_after(files: int) -> Callable[[Path, bytes, Path], None]:
+    """A stand-in for ``write_durably`` that writes ``files`` files, then finds the disk
+    full (``OSError`` ENOSPC), as a run's store would on a full disk."""
+    from fcsim.runner.durable import write_durably
+
+    written: list[Path] = []
+
+    def write(target: Path, data: bytes, temp: Path) -> None:
+        if len(written) == files:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        written.append(target)
+        write_durably(target, data, temp)
+
+    return write

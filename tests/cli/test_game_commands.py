@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import errno
 import json
-import os
 import re
 
 import polars as pl
@@ -13,7 +11,7 @@ from click.testing import CliRunner
 
 from fcsim.cli import cli
 from fcsim.runner import store
-from fcsim.runner.durable import write_durably
+from tests.conftest import disk_full_after
 
 
 def _run(*args: str):
@@ -233,15 +231,7 @@ def test_compare_stopped_says_how_to_complete_it(tmp_path, monkeypatch, keep) ->
     """compare has no --resume: with --out, the same command again completes the run;
     without, its folder is temporary and nothing is kept."""
     out = tmp_path / "cmp"
-    writes = []
-
-    def full_after_two_files(target, data, temp):  # the manifest, then one chunk
-        if len(writes) == 2:
-            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-        writes.append(target)
-        write_durably(target, data, temp)
-
-    monkeypatch.setattr(store, "write_durably", full_after_two_files)
+    monkeypatch.setattr(store, "write_durably", disk_full_after(2))  # the manifest, a chunk
     args = ["compare", "greedy", "random", "--deals", "400", "--short", "--workers", "1"]
     result = _run(*args, *(["--out", str(out)] if keep else []))
     assert result.exit_code == 1, result.output

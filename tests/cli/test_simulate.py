@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import errno
 import os
 import re
 import resource
@@ -22,11 +21,10 @@ from click.testing import CliRunner
 from fcsim.cli import cli
 from fcsim.core.rules import RuleSet
 from fcsim.runner import simulate, store
-from fcsim.runner.durable import write_durably
 from fcsim.runner.store import stored_plan
 from fcsim.runner.table import manifest_bytes
 from tests.compiled import requires_jit
-from tests.conftest import buggy_numba_strategy
+from tests.conftest import buggy_numba_strategy, disk_full_after
 from tests.waiting import PATIENCE_S, default_sigint, wait_until
 
 BASE = ["simulate", "--strategies", "greedy,random", "--short", "--seed", "3"]
@@ -276,15 +274,7 @@ def test_a_worker_killed_mid_run_is_one_line_and_resume_completes(reference, tmp
 def test_a_full_disk_mid_run_is_one_line_and_resume_completes(reference, tmp_path,
                                                                monkeypatch):
     out = tmp_path / "run"
-    writes = []
-
-    def full_after_three_files(target, data, temp):  # the manifest, then two chunks
-        if len(writes) == 3:
-            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-        writes.append(target)
-        write_durably(target, data, temp)
-
-    monkeypatch.setattr(store, "write_durably", full_after_three_files)
+    monkeypatch.setattr(store, "write_durably", disk_full_after(3))  # the manifest, 2 chunks
     result = invoke(*LONG, "--seed", "3", "--workers", "1", "--out", str(out))
     assert result.exit_code == 1, result.output
     assert result.output.strip().splitlines()[-1] == (
