@@ -270,8 +270,8 @@ def fill_history(state: GameState, info: np.ndarray) -> None:
 
 
 def without_history(info: np.ndarray) -> np.ndarray:
-    """A copy of ``info`` without the public history (its blocks zero): what a strategy
-    that does not declare it reads the history gets (:func:`fill_history`)."""
+    """A copy of ``info`` with the public history's blocks zero: what the engine gives a
+    strategy whose family does not declare that it reads the history (:func:`fill_history`)."""
     bare = info.copy()
     bare[I_HISTORY:HISTORY_END] = 0
     return bare
