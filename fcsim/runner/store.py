@@ -250,7 +250,7 @@ def _inspect(path: Path, plan: RunPlan, resume: bool, allow_code_change: bool,
             state += f"; {fmt.describe_problems(check.problems)}"
         whole = done == old.chunk_count and not check.problems
         raise RunFolderError(f"{path} already holds this run ({state}); " + (
-            "nothing is left to play: read it (fcsim report), or choose another --out" if whole
+            "use --resume to go on from it, or choose another --out" if whole
             else "use --resume to complete it"))
     if old.chunk_size != plan.chunk_size:
         raise RunFolderError(f"{path} was written in chunks of {old.chunk_size:,} games, "

@@ -68,8 +68,8 @@ def test_run_then_info_then_refuse_then_resume_nothing(tmp_path):
 
     again = invoke(*BASE, "--games", "40", "--out", str(out))
     assert again.exit_code == 2
-    assert ("already holds this run (complete); nothing is left to play: read it (fcsim "
-            "report), or choose another --out") in again.output
+    assert ("already holds this run (complete); use --resume to go on from it, or choose "
+            "another --out") in again.output
     resumed = invoke(*BASE, "--games", "40", "--out", str(out), "--resume")
     assert resumed.exit_code == 0 and "nothing to do" in resumed.output
 

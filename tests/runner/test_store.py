@@ -86,7 +86,7 @@ def test_a_different_run_is_refused(reference, small, change, shown):
 
 
 def test_a_complete_run_is_refused_without_resume(reference, small):
-    with pytest.raises(RunFolderError, match=r"\(complete\); nothing is left to play"):
+    with pytest.raises(RunFolderError, match=r"\(complete\); use --resume to go on from it"):
         RunFolder.open(reference, plan_of(small), resume=False)
     assert not RunFolder.open(reference, plan_of(small), resume=True).missing
 
