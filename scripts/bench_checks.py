@@ -34,8 +34,9 @@ from bench_page import recording
 from bench_simulate import run
 
 from fcsim.runner import format as fmt
-from fcsim.runner.durable import ctrl_c_deferred, write_durably
+from fcsim.runner.durable import write_durably
 from fcsim.runner.plan import RunPlan
+from fcsim.runner.stops import stops_deferred
 from fcsim.runner.store import RunFolder
 
 
@@ -70,7 +71,7 @@ def folder_seconds(plan: RunPlan, chunks: int, scratch: Path) -> float:
     folder = RunFolder.open(scratch / "fresh", plan, resume=False)
     folder.create()
     for _ in range(chunks):
-        with ctrl_c_deferred():
+        with stops_deferred():
             pass
     folder.release()
     return time.perf_counter() - start

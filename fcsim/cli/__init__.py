@@ -5,8 +5,8 @@ A command's module is imported when the command is run (or its help shown), not 
 
 Three things every command does the same way are done here, once: an :class:`FcsimError`
 is one line on stderr and exit code 2, a worker process lost mid-run one line and exit
-code 1, and Ctrl-C at any moment one line and exit code 130 (a command that has more to
-say, such as which chunks were kept, says it).
+code 1, and Ctrl-C at any moment one line and exit code 130; SIGTERM the same, with exit
+code 143 (a command that has more to say, such as which chunks were kept, says it).
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ import click
 
 from fcsim._version import __version__
 from fcsim.errors import Fault, FcsimError
+from fcsim.runner.stops import how_stopped, stop_on_sigterm
 
-INTERRUPTED = 130  # the exit code of a command stopped by Ctrl-C (128 + SIGINT)
 FAULT = click.ClickException.exit_code  # a command stopped by a fault, not its input
 
 # Each command's module and attribute, in the order the commands were added.
@@ -89,13 +89,12 @@ class InputError(FcsimError, click.ClickException):
 
 
 class Interrupted(FcsimError, click.ClickException):
-    """Ctrl-C as the command line shows it: one line, exit code 130 (click's own is
-    "Aborted!" and 1)."""
-
-    exit_code = INTERRUPTED
+    """Ctrl-C or SIGTERM as the command line shows it: one line, exit code 130 or 143
+    (click's own is "Aborted!" and 1)."""
 
     def __init__(self) -> None:
-        super().__init__("Interrupted.")
+        word, self.exit_code = how_stopped()
+        super().__init__(f"{word}.")
 
     def show(self, file=None) -> None:
         click.echo(self.message, file=file, err=True)
@@ -155,6 +154,7 @@ def cli() -> None:
 def main() -> None:
     """Console-script entry point.
 
+    SIGTERM stops a command as Ctrl-C does (:func:`~fcsim.runner.stops.stop_on_sigterm`).
     Ctrl-C in the few steps of click's before and after the group's own handling is one
     line and exit code 130 too (only Python's start-up and the 15 ms of importing this
     module, without numba, come before this function). The process's objects are
@@ -162,10 +162,12 @@ def main() -> None:
     holds many of numba's and LLVM's, and collecting them for nothing took 1.2 s of
     every first run's exit (0.3 s once they load from the cache).
     """
+    stop_on_sigterm()
     try:
         cli()
     except KeyboardInterrupt:
-        Interrupted().show()
-        sys.exit(INTERRUPTED)
+        stop = Interrupted()
+        stop.show()
+        sys.exit(stop.exit_code)
     finally:
         gc.freeze()

@@ -17,12 +17,12 @@ import click
 from fcsim.agents import agent
 from fcsim.board import board, event_line, hand_text
 from fcsim.cli.options import InputError, rule_options
-from fcsim.cli.running import INTERRUPTED
 from fcsim.core.cards import CardError, format_card, parse_card
 from fcsim.core.rng import MAX_SEED
 from fcsim.core.view import IllegalMoveError, decide
 from fcsim.errors import FcsimError
 from fcsim.game import Game
+from fcsim.runner.stops import how_stopped
 from fcsim.strategies import parse_strategies
 
 QUIT = ("q", "quit", "exit")
@@ -178,5 +178,6 @@ def play_command(specs, players, seat, seed, game, rules) -> None:
     except Stop as stop:
         click.echo(f"{stop} {session.score_so_far()}")
     except KeyboardInterrupt:
-        click.echo(f"\nInterrupted. {session.score_so_far()}")
-        sys.exit(INTERRUPTED)
+        word, code = how_stopped()
+        click.echo(f"\n{word}. {session.score_so_far()}")
+        sys.exit(code)

@@ -7,7 +7,6 @@ end, so an interrupted report leaves the previous one (or none), never a mix.
 from __future__ import annotations
 
 import shutil
-import sys
 import tempfile
 from pathlib import Path
 
@@ -15,7 +14,7 @@ import click
 
 from fcsim.cli import system_refusal
 from fcsim.cli.options import check_run_folders
-from fcsim.cli.running import INTERRUPTED
+from fcsim.cli.running import exit_stopped
 from fcsim.runner.durable import replace_folder
 
 REPORT_SUFFIXES = (".md", ".html", ".png")  # all a report folder holds
@@ -70,8 +69,7 @@ def report_command(paths: tuple[Path, ...], out_dir: Path) -> None:
         page = build_report(paths, temp)
         replace_folder(temp, out_dir)
     except KeyboardInterrupt:
-        click.echo(f"Interrupted: {out_dir} {_state(temp)}.", err=True)
-        sys.exit(INTERRUPTED)
+        exit_stopped(f"{out_dir} {_state(temp)}.")
     except RunFolderError as err:
         raise click.ClickException(str(err)) from None
     except pl.exceptions.PolarsError as err:

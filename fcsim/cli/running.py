@@ -6,6 +6,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import NoReturn
 
 import click
 from rich.console import Console
@@ -21,7 +22,7 @@ from rich.progress import (
 from rich.table import Column, Table
 from rich.text import Text
 
-from fcsim.cli import FAULT, INTERRUPTED
+from fcsim.cli import FAULT
 from fcsim.cli.options import InputError
 from fcsim.core.rules import RuleSet
 from fcsim.errors import Fault
@@ -29,8 +30,9 @@ from fcsim.runner import RunFolder, RunPlan, execute, make_plan
 from fcsim.runner.format import ASIDE, Problem
 from fcsim.runner.pool import Executor, compile_once
 from fcsim.runner.run import default_workers, local_executor
+from fcsim.runner.stops import how_stopped
 
-__all__ = ["INTERRUPTED", "InputError", "check_counts", "dask_cluster", "games_progress",
+__all__ = ["InputError", "check_counts", "dask_cluster", "exit_stopped", "games_progress",
            "play_folder", "play_plan", "prepare_here", "say_set_aside", "stops_saying"]
 
 
@@ -130,17 +132,24 @@ def play_folder(folder: RunFolder, executor: Executor, label: str = "simulate",
 
 @contextmanager
 def stops_saying(kept: Callable[[], str]) -> Iterator[None]:
-    """Stop a command that Ctrl-C (exit code 130), a lost worker or a file that cannot be
-    written (exit code 1) interrupts with one line ending in ``kept()``: what is kept, and
-    how to continue."""
+    """Stop a command that Ctrl-C or SIGTERM (exit code 130 or 143), a lost worker or a
+    file that cannot be written (exit code 1) interrupts with one line ending in
+    ``kept()``: what is kept, and how to continue."""
     try:
         yield
     except KeyboardInterrupt:
-        click.echo(f"Interrupted: {kept()}", err=True)
-        sys.exit(INTERRUPTED)
+        exit_stopped(kept())
     except Fault as err:
         click.echo(f"Error: {err}: {kept()}", err=True)
         sys.exit(FAULT)
+
+
+def exit_stopped(what: str) -> NoReturn:
+    """Leave a command that Ctrl-C or SIGTERM stopped: ``Interrupted: what`` (or
+    ``Terminated: what``) on stderr, exit code 130 (or 143)."""
+    word, code = how_stopped()
+    click.echo(f"{word}: {what}", err=True)
+    sys.exit(code)
 
 
 def play_plan(specs: Sequence[str], rules: RuleSet, seed: int, games: int, out: Path, *,

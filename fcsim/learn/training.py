@@ -36,12 +36,12 @@ from fcsim.runner import format as fmt
 from fcsim.runner.plan import RunPlan
 from fcsim.runner.pool import (
     IN_FLIGHT_PER_WORKER,
-    ctrl_c_left_to_parent,
     terminate_pool,
     wait_alive,
     watch_parent,
     worker_loss_named,
 )
+from fcsim.runner.stops import stops_left_to_parent
 from fcsim.runner.store import new_folder, stored_plan, write_file
 from fcsim.strategies.learned.model import DRAW, Model, load_model, new_metadata, with_table
 
@@ -153,7 +153,7 @@ def _derived(plan: RunPlan, games_dir: Path, indices: list[int], sampling: Sampl
     finished = False
     try:
         with worker_loss_named():
-            with ctrl_c_left_to_parent():  # the workers start now, inheriting SIG_IGN
+            with stops_left_to_parent():  # the workers start now, inheriting SIG_IGN
                 submit(workers * IN_FLIGHT_PER_WORKER)
             while running:
                 done, _ = wait_alive(pool, running)

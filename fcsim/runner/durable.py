@@ -11,10 +11,9 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import signal
-import threading
-from collections.abc import Iterator
 from pathlib import Path
+
+from fcsim.runner.stops import stops_deferred
 
 
 def sync_folder(folder: Path) -> None:
@@ -58,29 +57,12 @@ def make_folder(folder: Path) -> None:
     sync_folder(folder.parent)
 
 
-@contextlib.contextmanager
-def ctrl_c_deferred() -> Iterator[None]:
-    """Hold Ctrl-C back until the block is done, then raise it (main thread only: other
-    threads receive no signals)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    caught: list[int] = []
-    previous = signal.signal(signal.SIGINT, lambda number, frame: caught.append(number))
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-    if caught:
-        raise KeyboardInterrupt
-
-
 def replace_folder(new: Path, target: Path) -> None:
     """Put folder ``new`` in the place of folder ``target`` (same file system): at every
     moment ``target`` is the old folder, the new one or absent, never a mix of the two.
-    Ctrl-C waits until the old folder is gone."""
+    Ctrl-C and SIGTERM wait until the old folder is gone."""
     old = target.with_name(f".{target.name}.old-{os.getpid()}")
-    with ctrl_c_deferred():
+    with stops_deferred():
         if target.exists():
             os.replace(target, old)
         os.replace(new, target)

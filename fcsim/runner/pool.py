@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import gc
 import os
-import signal
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -36,6 +35,7 @@ from fcsim.core.solver import link_searches
 from fcsim.errors import WorkerLost
 from fcsim.runner.chunk import ChunkOutput, prepare, run_chunk
 from fcsim.runner.plan import RunPlan, chunk_layout
+from fcsim.runner.stops import stops_left_to_parent
 
 MANAGER_GRACE_S = 0.2  # how long the pool's manager thread gets to end on its own
 MANAGER_UNBLOCK_S = 10.0  # how long filler is written to unblock it
@@ -156,7 +156,7 @@ def compile_once(plan: RunPlan, on_compile: Callable[[], None] = lambda: None) -
     helper = get_context("spawn").Process(target=link_searches, daemon=True)
 
     def first_compile() -> None:
-        with ctrl_c_left_to_parent():
+        with stops_left_to_parent():
             helper.start()
         on_compile()
 
@@ -169,7 +169,7 @@ def compile_once(plan: RunPlan, on_compile: Callable[[], None] = lambda: None) -
             link_searches()  # loaded from the cache (compiled here if the helper failed)
     finally:
         if helper.pid is not None and helper.is_alive():
-            helper.terminate()
+            helper.kill()
 
 
 class ProcessPool:
@@ -195,7 +195,7 @@ class ProcessPool:
         finished = False
         try:
             with worker_loss_named():
-                with ctrl_c_left_to_parent():  # the workers start now, inheriting SIG_IGN
+                with stops_left_to_parent():  # the workers start now, inheriting SIG_IGN
                     pending = submit(IN_FLIGHT_PER_WORKER * self.workers)
                 while pending:
                     done, pending = wait_alive(pool, pending)
@@ -231,7 +231,7 @@ class LastingPool:
     def _start(self) -> ProcessPoolExecutor:
         pool = ProcessPoolExecutor(self.workers, mp_context=get_context("spawn"),
                                    initializer=watch_parent, initargs=(os.getpid(),))
-        with ctrl_c_left_to_parent():  # a task each starts every worker now, with SIG_IGN
+        with stops_left_to_parent():  # a task each starts every worker now, with SIG_IGN
             for _ in range(self.workers):
                 pool.submit(os.getpid)
         return pool
@@ -296,23 +296,6 @@ def worker_loss_named() -> Iterator[None]:
         raise WorkerLost(WORKER_LOST) from None
 
 
-@contextmanager
-def ctrl_c_left_to_parent() -> Iterator[None]:
-    """Ignore SIGINT while worker processes start, so that they ignore it too.
-
-    Ctrl-C in a terminal reaches every process of the group; only the parent should act
-    on it (by stopping the workers), not each worker with its own traceback.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield  # signals belong to the main thread
-        return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
 def terminate_pool(pool: ProcessPoolExecutor) -> None:
     """Cancel pending chunks and stop the workers now, mid-chunk if need be."""
     processes = list((pool._processes or {}).values())
@@ -321,7 +304,7 @@ def terminate_pool(pool: ProcessPoolExecutor) -> None:
     with _quiet_about_cancelled_chunks(manager):
         pool.shutdown(wait=False, cancel_futures=True)
         for process in processes:
-            process.terminate()
+            process.kill()
         for process in processes:
             process.join()
         if manager is not None and results is not None:

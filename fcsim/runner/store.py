@@ -13,10 +13,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from fcsim.runner import format as fmt
-from fcsim.runner.durable import ctrl_c_deferred, make_folder, move_durably, write_durably
+from fcsim.runner.durable import make_folder, move_durably, write_durably
 from fcsim.runner.format import FolderCheck, Problem, RunFolderError, WriteError
 from fcsim.runner.lock import FolderBusyError, FolderLock, lock_holder
 from fcsim.runner.plan import PlanError, RunPlan
+from fcsim.runner.stops import stops_deferred
 from fcsim.runner.table import manifest_bytes
 
 
@@ -172,10 +173,10 @@ class RunFolder:
 
     def write_chunk(self, index: int, data: bytes, decisions: bytes | None = None) -> None:
         """Store chunk ``index`` durably, its decision file first (in a run with decision
-        rows); it counts as done once both are on disk (Ctrl-C waits for that)."""
+        rows); it counts as done once both are on disk (Ctrl-C and SIGTERM wait for that)."""
         if self.plan.decisions and decisions is None:
             raise ValueError(f"chunk {index} of a run with decision rows came without them")
-        with ctrl_c_deferred():
+        with stops_deferred():
             if self.plan.decisions:
                 self._make_decisions_folder()
                 self._write(f"{fmt.DECISIONS}/{fmt.part_name(index)}", decisions)

@@ -208,14 +208,26 @@ def assert_same_rows(out: Path, reference: Path) -> None:
     assert not list(out.glob(".*.tmp"))
 
 
-def test_ctrl_c_keeps_finished_chunks_and_resume_completes(reference, tmp_path):
+STOPS = {  # how a run is stopped from outside: what is sent, to whom, what it says
+    "ctrl-c": (signal.SIGINT, os.killpg, "Interrupted:", 130),  # a terminal: every process
+    "kill": (signal.SIGTERM, os.kill, "Terminated:", 143),  # `kill PID`: the parent only
+    "scheduler": (signal.SIGTERM, os.killpg, "Terminated:", 143),  # a job's time limit
+}
+
+
+@pytest.mark.parametrize("stop", STOPS)
+def test_a_stop_keeps_finished_chunks_and_resume_completes(reference, tmp_path, stop):
+    number, send, word, code = STOPS[stop]
     out = tmp_path / "run"
     proc = start(out)
-    os.killpg(proc.pid, signal.SIGINT)  # as Ctrl-C in a terminal: to every process
+    wait_until(lambda: len(worker_pids(proc.pid)) == 2, proc)
+    workers = worker_pids(proc.pid)
+    send(proc.pid, number)
     _, stderr = proc.communicate(timeout=PATIENCE_S)
-    assert proc.returncode == 130, stderr
-    assert "Interrupted:" in stderr and "--resume" in stderr
+    assert proc.returncode == code, stderr
+    assert stderr.strip().splitlines()[-1].startswith(word) and "--resume" in stderr
     assert "Traceback" not in stderr
+    assert not any(Path(f"/proc/{pid}").exists() for pid in workers)  # reaped, not left
     kept = len(list(out.glob("part-*.parquet")))
     assert 1 <= kept < 150
     assert f"{kept} of 150 chunks are kept" in stderr

@@ -1,0 +1,86 @@
+"""Stopping from outside: Ctrl-C (SIGINT), and SIGTERM (``kill``, a batch scheduler's time
+limit, a container's stop), which the command line makes stop a command the same way.
+
+Python raises ``KeyboardInterrupt`` on SIGINT; once :func:`stop_on_sigterm` is called it
+raises it on SIGTERM too, so every path that keeps what is done on Ctrl-C keeps it on
+SIGTERM, and :func:`how_stopped` gives the word and the exit code (128 + the signal's
+number: 130 and 143) to report it with. Writes that must be whole hold both signals back
+(:func:`stops_deferred`); worker processes leave both to their parent
+(:func:`stops_left_to_parent`), which stops them with SIGKILL.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import FrameType
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+STOP_WORDS = {signal.SIGINT: "Interrupted", signal.SIGTERM: "Terminated"}
+SIGNAL_EXIT_BASE = 128  # a shell's exit code for a process stopped by signal N is 128 + N
+
+_last_stop = [signal.SIGINT]  # the signal of the latest stop (Ctrl-C unless SIGTERM came)
+
+
+def _stop(number: int, frame: FrameType | None) -> None:
+    _last_stop[0] = signal.Signals(number)
+    raise KeyboardInterrupt
+
+
+def stop_on_sigterm() -> None:
+    """Make SIGTERM raise ``KeyboardInterrupt`` in the main thread, as Ctrl-C does,
+    unless SIGTERM is ignored (as a parent may have asked)."""
+    if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, _stop)
+
+
+def how_stopped() -> tuple[str, int]:
+    """The word and the exit code for the stop under way: ``("Interrupted", 130)`` for
+    Ctrl-C, ``("Terminated", 143)`` for SIGTERM."""
+    number = _last_stop[0]
+    return STOP_WORDS[number], SIGNAL_EXIT_BASE + int(number)
+
+
+def _handled(number: signal.Signals) -> bool:
+    """Whether ``number`` raises in this process now (neither ignored nor fatal)."""
+    return callable(signal.getsignal(number))
+
+
+@contextmanager
+def stops_deferred() -> Iterator[None]:
+    """Hold Ctrl-C and a handled SIGTERM back until the block is done, then act on them
+    (main thread only: other threads receive no signals)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    held = {number: signal.signal(number, lambda n, frame: caught.append(n))
+            for number in STOP_SIGNALS if _handled(number)}
+    try:
+        yield
+    finally:
+        for number, previous in held.items():
+            signal.signal(number, previous)
+    if caught:
+        held[signal.Signals(caught[0])](caught[0], None)
+
+
+@contextmanager
+def stops_left_to_parent() -> Iterator[None]:
+    """Ignore SIGINT and SIGTERM while worker processes start, so that they ignore them too.
+
+    Ctrl-C in a terminal reaches every process of the group, and so does a SIGTERM sent to
+    the group; only the parent should act on them (by stopping the workers with SIGKILL),
+    not each worker with its own traceback.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield  # signals belong to the main thread
+        return
+    previous = {number: signal.signal(number, signal.SIG_IGN) for number in STOP_SIGNALS}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)

@@ -1,0 +1,66 @@
+"""Stops from outside: SIGTERM raised as Ctrl-C is, held back by whole writes, reported
+with its own word and exit code."""
+
+from __future__ import annotations
+
+import os
+import signal
+
+import pytest
+
+from fcsim.runner import stops
+from fcsim.runner.stops import how_stopped, stop_on_sigterm, stops_deferred, stops_left_to_parent
+
+
+@pytest.fixture
+def sigterm_stops():
+    """SIGTERM as the command line handles it, for one test; the last stop forgotten after."""
+    previous = signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    stop_on_sigterm()
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        stops._last_stop[0] = signal.SIGINT
+
+
+def test_sigterm_stops_as_ctrl_c_with_its_own_word_and_exit_code(sigterm_stops) -> None:
+    assert how_stopped() == ("Interrupted", 130)
+    with pytest.raises(KeyboardInterrupt):
+        os.kill(os.getpid(), signal.SIGTERM)
+    assert how_stopped() == ("Terminated", 143)
+
+
+def test_an_ignored_sigterm_stays_ignored() -> None:
+    previous = signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    try:
+        stop_on_sigterm()
+        assert signal.getsignal(signal.SIGTERM) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+@pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM])
+def test_a_stop_waits_for_the_block_to_end(sigterm_stops, number) -> None:
+    done = []
+    with pytest.raises(KeyboardInterrupt):
+        with stops_deferred():
+            os.kill(os.getpid(), number)
+            done.append("the rest of the write")
+    assert done == ["the rest of the write"]
+    assert how_stopped()[1] == 128 + number
+
+
+def test_a_block_leaves_a_fatal_sigterm_fatal() -> None:
+    """Without the command line's handler SIGTERM is not deferred, nor turned into Ctrl-C."""
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+    with stops_deferred():
+        assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+
+
+def test_workers_start_ignoring_both_stops(sigterm_stops) -> None:
+    before = [signal.getsignal(number) for number in stops.STOP_SIGNALS]
+    with stops_left_to_parent():
+        assert all(signal.getsignal(number) is signal.SIG_IGN for number in stops.STOP_SIGNALS)
+    assert [signal.getsignal(number) for number in stops.STOP_SIGNALS] == before
