@@ -23,3 +23,18 @@ def test_a_name_it_cannot_use_is_one_line(tmp_path) -> None:
     assert result.output.strip().splitlines() == [
         "Error: a strategy named 'random' exists already; choose another name"]
     assert not (tmp_path / "x").exists()
+
+
+def test_both_kinds_at_once_are_refused(tmp_path) -> None:
+    result = CliRunner().invoke(cli, ["new-strategy", "mine", "--numba", "--python",
+                                      "--out", str(tmp_path / "x")])
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines() == [
+        "Error: --numba and --python exclude each other: give one of them"]
+    assert not (tmp_path / "x").exists()
+
+
+def test_numba_is_the_default_kind(tmp_path) -> None:
+    result = CliRunner().invoke(cli, ["new-strategy", "mine", "--out", str(tmp_path / "x")])
+    assert result.exit_code == 0, result.output
+    assert "wrote the numba strategy 'mine'" in result.output

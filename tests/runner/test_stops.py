@@ -43,10 +43,9 @@ def test_an_ignored_sigterm_stays_ignored() -> None:
 @pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM])
 def test_a_stop_waits_for_the_block_to_end(sigterm_stops, number) -> None:
     done = []
-    with pytest.raises(KeyboardInterrupt):
-        with stops_deferred():
-            os.kill(os.getpid(), number)
-            done.append("the rest of the write")
+    with pytest.raises(KeyboardInterrupt), stops_deferred():
+        os.kill(os.getpid(), number)
+        done.append("the rest of the write")
     assert done == ["the rest of the write"]
     assert how_stopped()[1] == 128 + number
 
