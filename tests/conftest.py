@@ -76,6 +76,7 @@ def write_package(site: Path, dist: str, entry_points: dict[str, str],
     lines = "".join(f"{name} = {value}\n" for name, value in entry_points.items())
     (info / "entry_points.txt").write_text(f"[fcsim.strategies]\n{lines}")
     for file, source in modules.items():
+        (site / file).parent.mkdir(parents=True, exist_ok=True)
         (site / file).write_text(textwrap.dedent(source))
 
 

@@ -2,19 +2,28 @@
 
 A run is a pure function of its inputs and of the code that plays it. For a strategy in a
 loose file that code is the file, so a run records its path and the digest of the content
-that was loaded; for a plug-in, its package and version. ``--resume`` compares the record
-with what the specs load now and refuses a run whose strategy code changed.
+that was loaded; for a plug-in, its package and version, and for both a plug-in and a
+``module:attribute`` spec the digest of the sources of the module's top-level package (an
+editable install changes without a new version). ``--resume`` compares the record with
+what the specs load now and refuses a run whose strategy code changed.
 """
 
 from __future__ import annotations
 
+import hashlib
+import sys
 from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
 
+from fcsim.strategies.family import Family
 from fcsim.strategies.files import file_digest, is_file_spec, split_file_spec
 from fcsim.strategies.learned.model import file_sha256, model_path
+from fcsim.strategies.plugins import declared
 from fcsim.strategies.registry import Strategy, parse_strategy
 
 FCSIM = "fcsim"
+DIGEST = " sha256 "  # between what a record names and the digest of its content
 
 
 def strategy_sources(strategies: Sequence[str | Strategy]) -> dict[str, str]:
@@ -30,14 +39,44 @@ def strategy_sources(strategies: Sequence[str | Strategy]) -> dict[str, str]:
             sources[f"{strategy.spec} {name}"] = f"file {file} sha256 {file_sha256(file)}"
         if family.source == FCSIM:
             continue
-        if is_file_spec(family.name):
-            path = split_file_spec(family.name)[0]
-            sources[family.name] = f"file {family.source} sha256 {file_digest(path)}"
-        elif family.name == family.source or ":" in family.name:
-            sources[family.name] = f"module {family.source}"
-        else:
-            sources[family.name] = f"package {family.source}"
+        sources[family.name] = _code_record(family)
     return dict(sorted(sources.items()))
+
+
+def _code_record(family: Family) -> str:
+    """Where ``family``'s code comes from, with the digest of that code."""
+    if is_file_spec(family.name):
+        path = split_file_spec(family.name)[0]
+        return f"file {family.source}{DIGEST}{file_digest(path)}"
+    if family.name == family.source or ":" in family.name:
+        return f"module {family.source}{_sources_digest(family.source)}"
+    claims = declared().get(family.name, [])
+    module = claims[0].entry_point.module if claims else ""
+    return f"package {family.source}{_sources_digest(module)}"
+
+
+def _sources_digest(module: str) -> str:
+    """`` sha256 DIGEST`` of the Python sources of ``module``'s top-level package (the
+    module's file alone if it is in none; nothing if it has no source file, such as a
+    notebook's ``__main__``, or fcsim's own, which the run's code digest covers)."""
+    top = sys.modules.get(module.partition(".")[0])
+    files = _source_files(top) if top is not None and top.__name__ != FCSIM else {}
+    if not files:
+        return ""
+    digest = hashlib.sha256()
+    for name, path in files.items():
+        digest.update(name.encode() + b"\0" + path.read_bytes())
+    return f"{DIGEST}{digest.hexdigest()}"
+
+
+def _source_files(module: ModuleType) -> dict[str, Path]:
+    """The Python sources of a package by their names in it, or a module's own file."""
+    folders = getattr(module, "__path__", None)
+    if folders:
+        return {path.relative_to(folder).as_posix(): path for folder in map(Path, folders)
+                for path in sorted(folder.rglob("*.py"))}
+    file = getattr(module, "__file__", None) or ""
+    return {Path(file).name: Path(file)} if file.endswith(".py") else {}
 
 
 def changed_sources(recorded: dict[str, str], current: dict[str, str]) -> list[str]:
@@ -47,8 +86,9 @@ def changed_sources(recorded: dict[str, str], current: dict[str, str]) -> list[s
         before, now = recorded.get(name), current.get(name)
         if before == now:
             continue
-        if before and now and before.startswith("file ") and now.startswith("file "):
-            changes.append(f"strategy file {name} changed since the run was written "
+        if before and now and before.partition(DIGEST)[0] == now.partition(DIGEST)[0]:
+            kind = "file" if before.startswith("file ") else "code"
+            changes.append(f"strategy {kind} {name} changed since the run was written "
                            f"(sha256 {before.rpartition(' ')[2][:12]} there, "
                            f"{now.rpartition(' ')[2][:12]} here)")
         else:

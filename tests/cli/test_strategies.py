@@ -126,6 +126,22 @@ def test_a_run_records_its_strategy_file_and_resume_refuses_a_changed_one(plugin
         "choose another --out"]
 
 
+def test_resume_refuses_a_plug_in_edited_in_place(plugins, tmp_path):
+    """An editable install's code changes without a new version; the run still tells."""
+    site = plugins("fcsim-stockonly", {"stockonly": "stock_only:FAMILY"},
+                   {"stock_only.py": STOCK_ONLY})
+    args = ["simulate", "--strategies", "stockonly,greedy", "--games", "4", "--chunk-size",
+            "2", "--short", "--workers", "1", "--out", str(tmp_path / "run")]
+    assert invoke(*args).exit_code == 0
+    assert invoke(*args, "--resume").exit_code == 0  # the same code: nothing to do
+    with (site / "stock_only.py").open("a") as module:
+        module.write("# tuned\n")
+    result = invoke(*args, "--resume")
+    assert result.exit_code == 2
+    assert (f"Error: {tmp_path / 'run'} holds a different run (strategy code stockonly "
+            f"changed since the run was written") in result.output
+
+
 def test_strategies_lists_the_prefixed_ones_too() -> None:
     pytest.importorskip("pyspiel")
     result = invoke("strategies")

@@ -17,20 +17,46 @@ def test_each_kind_of_outside_strategy_is_recorded_and_builtins_are_not(plugins,
     loose.write_text(textwrap.dedent(STOCK_ONLY))
     sources = strategy_sources(["greedy", "stockonly:unused=2", str(loose),
                                 "fcsim.strategies.random:FAMILY"])
+    module = hashlib.sha256(b"stock_only.py\0" + loose.read_bytes()).hexdigest()
     assert sources == {
         "fcsim.strategies.random:FAMILY": "module fcsim.strategies.random",
         str(loose): f"file {loose} sha256 {hashlib.sha256(loose.read_bytes()).hexdigest()}",
-        "stockonly": "package fcsim-stockonly 0.1.0",
+        "stockonly": f"package fcsim-stockonly 0.1.0 sha256 {module}",
     }
 
 
+def test_a_plug_in_edited_in_place_is_a_change(plugins) -> None:
+    """An editable install changes its code without a new version: the sources tell."""
+    site = plugins("fcsim-stockonly", {"stockonly": "stock_only:FAMILY"},
+                   {"stock_only.py": STOCK_ONLY})
+    before = strategy_sources(["stockonly"])
+    with (site / "stock_only.py").open("a") as module:
+        module.write("# an edit\n")
+    after = strategy_sources(["stockonly"])
+    assert [change.split(" (")[0] for change in changed_sources(before, after)] == [
+        "strategy code stockonly changed since the run was written"]
+
+
+def test_a_module_spec_records_its_package_sources(plugins) -> None:
+    site = plugins("fcsim-none", {}, {"mine/__init__.py": "", "mine/helpers.py": "X = 1\n",
+                                      "mine/play.py": STOCK_ONLY})
+    before = strategy_sources(["mine.play:FAMILY"])
+    assert before["mine.play:FAMILY"].startswith("module mine.play sha256 ")
+    (site / "mine" / "helpers.py").write_text("X = 2\n")  # code the strategy may import
+    assert strategy_sources(["mine.play:FAMILY"]) != before
+
+
 def test_changes_are_told_in_words() -> None:
-    before = {"a.py": "file /x/a.py sha256 " + "1" * 64, "p": "package fcsim-p 0.1.0"}
-    after = {"a.py": "file /x/a.py sha256 " + "2" * 64, "p": "package fcsim-p 0.2.0"}
+    before = {"a.py": "file /x/a.py sha256 " + "1" * 64, "p": "package fcsim-p 0.1.0",
+              "q": "package fcsim-q 0.1.0 sha256 " + "3" * 64}
+    after = {"a.py": "file /x/a.py sha256 " + "2" * 64, "p": "package fcsim-p 0.2.0",
+             "q": "package fcsim-q 0.1.0 sha256 " + "4" * 64}
     assert changed_sources(before, before) == []
     assert changed_sources(before, after) == [
         "strategy file a.py changed since the run was written (sha256 111111111111 there, "
         "222222222222 here)",
-        "strategy p was package fcsim-p 0.1.0 there, package fcsim-p 0.2.0 here"]
+        "strategy p was package fcsim-p 0.1.0 there, package fcsim-p 0.2.0 here",
+        "strategy code q changed since the run was written (sha256 333333333333 there, "
+        "444444444444 here)"]
     assert changed_sources({}, {"p": "package fcsim-p 0.1.0"}) == [
         "strategy p was built in there, package fcsim-p 0.1.0 here"]
