@@ -175,12 +175,17 @@ def _imports_fcsim(path: Path) -> bool:
 
 
 class DependencyCacheLocator(caching._CacheLocator):
-    """Cache a kernel under ``<cache root>/numba/<module>-<digest of it and its imports>``."""
+    """Cache a kernel under ``<cache root>/numba/<module>-<digest of it and its imports>``.
+
+    Keyed by the module's name, not its file's: the same source loaded under two names
+    (a strategy file tried loose, then installed in a package) compiles to code that
+    refers to each module by its own name."""
 
     def __init__(self, py_func: object, py_file: Path) -> None:
         self._lineno = py_func.__code__.co_firstlineno
         self._digest = module_digest(py_file)
-        self._path = cache_root() / "numba" / f"{py_file.stem}-{self._digest}"
+        module = getattr(py_func, "__module__", None) or py_file.stem
+        self._path = cache_root() / "numba" / f"{module}-{self._digest}"
 
     def get_cache_path(self) -> str:
         return str(self._path)

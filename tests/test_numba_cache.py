@@ -170,3 +170,28 @@ def test_the_import_scan_covers_every_module_of_the_project() -> None:
         missed = imports.imported_names(source, package) - _numba_cache.imported_names(
             source, package)
         assert not missed, f"{path}: {sorted(missed)}"
+
+
+def test_the_same_source_under_another_module_name_compiles_anew(tmp_path: Path) -> None:
+    """A strategy file tried loose, then installed in a package: the second must not load
+    the first's compiled code, which imports the first module by name."""
+    code, cache = tmp_path / "code", tmp_path / "cache"
+    for package in ("tried", "installed"):
+        (code / package).mkdir(parents=True)
+        _write(code / package, "__init__.py", "")
+        _write(code / package, "kernel.py", KERNEL)
+    _write(code, "helper.py", HELPER.format(value=1))
+
+    def run(module: str) -> tuple[int, int]:
+        env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+        env.update(FCSIM_CACHE_DIR=str(cache),
+                   PYTHONPATH=os.pathsep.join([str(code), os.getcwd()]))
+        out = subprocess.run([sys.executable, "-c", f"import {module}"], env=env,
+                             capture_output=True, text=True, cwd=code)
+        assert out.returncode == 0, out.stderr
+        return tuple(int(word) for word in out.stdout.split())
+
+    assert run("tried.kernel") == (2, 0)
+    (code / "tried" / "kernel.py").unlink()  # the loose file is gone once installed
+    assert run("installed.kernel") == (2, 0)
+    assert run("installed.kernel") == (2, 1)
