@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from datetime import timedelta
 from pathlib import Path
 from typing import NoReturn
 
@@ -17,7 +18,6 @@ from rich.progress import (
     Task,
     TextColumn,
     TimeElapsedColumn,
-    TimeRemainingColumn,
 )
 from rich.table import Column, Table
 from rich.text import Text
@@ -40,16 +40,42 @@ RATE_AFTER_S = 1.0  # no rate before the games have run this long: two workers' 
 # reports a millisecond apart would read as millions of games per second
 
 
+DONE_BEFORE = "done_before"  # a task's field: the games a resumed run found done
+
+
+def games_per_second(task: Task) -> float | None:
+    """The mean rate of the games played since the bar began (not those a resumed run
+    found done); None before any, or before :data:`RATE_AFTER_S` of a bar still running.
+
+    A mean, not rich's recent rate: that one is the slope between the last reports, and
+    two workers' reports a millisecond apart, or a small run's last ones, read as
+    hundreds of thousands of games per second; and a long search's chunks, a minute
+    apart, leave it blank."""
+    played = task.completed - task.fields.get(DONE_BEFORE, 0)
+    elapsed = task.finished_time if task.finished else task.elapsed
+    if played <= 0 or not elapsed or (not task.finished and elapsed < RATE_AFTER_S):
+        return None
+    return played / elapsed
+
+
 class GamesPerSecond(ProgressColumn):
-    """The recent rate of the progress bar, in games per second; the mean rate since the
-    games began when reports come further apart than rich's window for the recent one
-    (a long search's chunks)."""
+    """The bar's rate in games per second (:func:`games_per_second`)."""
 
     def render(self, task: Task) -> Text:
-        speed = task.finished_speed
-        if speed is None and task.completed and (task.elapsed or 0.0) >= RATE_AFTER_S:
-            speed = task.speed or task.completed / task.elapsed
+        speed = games_per_second(task)
         return Text("  -  games/s" if speed is None else f"{speed:,.0f} games/s")
+
+
+class TimeLeft(ProgressColumn):
+    """The time the bar's games left take at its rate (:func:`games_per_second`)."""
+
+    def render(self, task: Task) -> Text:
+        speed = games_per_second(task)
+        if task.finished:
+            return Text("0:00:00")
+        if speed is None or task.total is None:
+            return Text("-:--:--")
+        return Text(str(timedelta(seconds=int((task.total - task.completed) / speed))))
 
 
 PIPED_WIDTH = 240  # a result table's line when piped: whole, where rich would cut at 80
@@ -81,7 +107,7 @@ def games_progress() -> Progress:
         TextColumn("{task.description}", table_column=label), BarColumn(),
         TextColumn("{task.completed:,.0f}/{task.total:,.0f} games", table_column=whole),
         GamesPerSecond(table_column=whole), TimeElapsedColumn(table_column=whole),
-        TextColumn("left", table_column=whole), TimeRemainingColumn(table_column=whole),
+        TextColumn("left", table_column=whole), TimeLeft(table_column=whole),
         console=console)
 
 
@@ -124,7 +150,8 @@ def play_folder(folder: RunFolder, executor: Executor, label: str = "simulate",
                 f"{folder.path}; {complete}.")
 
     with stops_saying(kept):
-        task = progress.add_task(label, total=plan.games, completed=folder.done_games)
+        task = progress.add_task(label, total=plan.games, completed=folder.done_games,
+                                 **{DONE_BEFORE: folder.done_games})
         with progress:
             execute(folder, executor,
                     on_games=lambda played: progress.update(task, completed=played))

@@ -9,12 +9,19 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from fcsim.cli.running import RATE_AFTER_S, GamesPerSecond, games_progress, print_table
+from fcsim.cli.running import (
+    DONE_BEFORE,
+    RATE_AFTER_S,
+    GamesPerSecond,
+    TimeLeft,
+    games_progress,
+    print_table,
+)
 
 
 def test_no_rate_before_the_games_have_run_a_moment() -> None:
     """Two workers' first reports a millisecond apart read as millions of games per second:
-    the rate waits until the games have run :data:`RATE_AFTER_S`."""
+    the rate waits until the games have run :data:`RATE_AFTER_S`, then is the mean."""
     now = [0.0]
     progress = Progress(get_time=lambda: now[0])
     task_id = progress.add_task("games", total=1000)
@@ -23,9 +30,11 @@ def test_no_rate_before_the_games_have_run_a_moment() -> None:
         progress.update(task_id, completed=played)
     task = progress.tasks[0]
     assert GamesPerSecond().render(task).plain == "  -  games/s"
-    now[0] = RATE_AFTER_S + 1
+    assert TimeLeft().render(task).plain == "-:--:--"
+    now[0] = 2 * RATE_AFTER_S
     progress.update(task_id, completed=500)
-    assert GamesPerSecond().render(task).plain == f"{400 / (RATE_AFTER_S + 0.999):,.0f} games/s"
+    assert GamesPerSecond().render(task).plain == f"{500 / (2 * RATE_AFTER_S):,.0f} games/s"
+    assert TimeLeft().render(task).plain == "0:00:02"
 
 
 def test_reports_further_apart_than_the_window_show_the_mean_rate() -> None:
@@ -39,6 +48,22 @@ def test_reports_further_apart_than_the_window_show_the_mean_rate() -> None:
         now[0] = 60.0 * minute
         progress.update(task_id, completed=played)
     assert GamesPerSecond().render(progress.tasks[0]).plain == "5 games/s"
+    assert TimeLeft().render(progress.tasks[0]).plain == "0:01:20"
+
+
+def test_a_small_run_ends_on_its_mean_rate_not_its_last_burst() -> None:
+    """The last two chunks of a 20-game run, reported together, once read as 490,292
+    games per second; a resumed run's games found done do not count as played."""
+    now = [0.0]
+    progress = Progress(get_time=lambda: now[0])
+    task_id = progress.add_task("games", total=20, completed=10, **{DONE_BEFORE: 10})
+    now[0] = 0.5
+    progress.update(task_id, completed=15)
+    now[0] = 0.5 + 1e-5
+    progress.update(task_id, completed=20)
+    task = progress.tasks[0]
+    assert GamesPerSecond().render(task).plain == f"{10 / (0.5 + 1e-5):,.0f} games/s"
+    assert TimeLeft().render(task).plain == "0:00:00"
 
 
 @pytest.mark.parametrize("width", [80, 120])
