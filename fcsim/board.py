@@ -81,7 +81,9 @@ def event_line(event: dict, names: Sequence[str], seat: int) -> str | None:
             draw = f"draw {event['drawn']} from the stock"
         else:
             draw = "draws from the stock"
-        ending = (f" and go{'' if own else 'es'} out!" if event["out"] else
+        ending = (f" and meld{'' if own else 's'} every card (last turn)"
+                  if event["out"] and event["last_turn"] else
+                  f" and go{'' if own else 'es'} out!" if event["out"] else
                   " (last turn)" if event["last_turn"] else "")
         who = "you" if own else names[event["seat"]]
         return f"  {who} {draw}, discard{s} {event['discard']}{ending}"

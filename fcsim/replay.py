@@ -46,7 +46,8 @@ def render_text(events: Sequence[dict], strategies: Sequence[object]) -> str:
                 lines.append(f"   seat {seat} ({names[seat]}): {' '.join(hand)}")
         elif kind == "turn":
             tag = " [last turn]" if e["last_turn"] else ""
-            out = "  -> goes out" if e["out"] else ""
+            out = ("" if not e["out"] else "  -> melds every card" if e["last_turn"]
+                   else "  -> goes out")
             lines.append(f"   seat {e['seat']} draws {e['drawn']} from the {e['source']}, "
                          f"discards {e['discard']}{out}{tag}")
         elif kind == "reshuffle":

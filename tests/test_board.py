@@ -29,9 +29,14 @@ def test_another_seats_stock_draw_stays_face_down() -> None:
     names = ["you", "p1", "p2"]
     assert event_line(turn, names, 0) == "  p2 draws from the stock, discards 4C (last turn)"
     assert event_line(turn, names, 2) == "  you draw 9H from the stock, discard 4C (last turn)"
-    taken = dict(turn, source="discard", out=True)
+    taken = dict(turn, source="discard", out=True, last_turn=False)
     assert event_line(taken, names, 0) == "  p2 takes 9H from the pile, discards 4C and goes out!"
     assert event_line(taken, names, 2) == "  you take 9H from the pile, discard 4C and go out!"
+    laid_down = dict(taken, last_turn=True)  # every card melded, but another seat went out
+    assert event_line(laid_down, names, 0) == (
+        "  p2 takes 9H from the pile, discards 4C and melds every card (last turn)")
+    assert event_line(laid_down, names, 2) == (
+        "  you take 9H from the pile, discard 4C and meld every card (last turn)")
     deal = {"event": "deal", "round": 2, "dealer": 1, "wild_rank": 4,
             "hands": [["3S"] * 4] * 3, "upcard": "KX"}
     assert event_line(deal, names, 0) == ("\n== Round 2: 4 cards, 4s wild; dealer p1; "

@@ -16,12 +16,13 @@ import click
 
 from fcsim.agents import agent
 from fcsim.board import board, event_line, hand_text
-from fcsim.cli.options import InputError, rule_options
+from fcsim.cli.options import Bounded, InputError, rule_options
 from fcsim.core.cards import CardError, format_card, parse_card
 from fcsim.core.rng import MAX_SEED
 from fcsim.core.view import IllegalMoveError, decide
 from fcsim.errors import FcsimError
 from fcsim.game import Game
+from fcsim.runner.format import MAX_GAMES
 from fcsim.runner.stops import how_stopped
 from fcsim.strategies import parse_strategies
 
@@ -157,7 +158,7 @@ def _opponents(specs: str, players: int | None) -> tuple[list, int]:
               help="Your seat; seat 0 deals the first round, seat 1 plays first.")
 @click.option("--seed", type=click.IntRange(0, MAX_SEED),
               help="Root seed of the deal (default: a new one, shown, to play it again).")
-@click.option("--game", type=click.IntRange(0, MAX_SEED), default=0, show_default=True,
+@click.option("--game", type=Bounded(0, MAX_GAMES - 1), default=0, show_default=True,
               help="Game index under that seed (the deal of fcsim replay --seed S --game G).")
 @rule_options
 def play_command(specs, players, seat, seed, game, rules) -> None:

@@ -101,7 +101,7 @@ def replay_command(run_folder, seed, game, specs, players, seat_rotation, duplic
     seated = [listed[(seat + rotation) % players] for seat in range(players)]
     events = game_events(int(game_seed(np.uint64(seed), np.uint64(deal))), seated, rules,
                          only_round)
-    if plan is not None and only_round is None:
+    if plan is not None:  # a round alone is played within its whole game
         _check_replayed(run_folder, plan, game, events)
     if html_file is not None:
         names = [display_name(s.spec) for s in seated]

@@ -122,7 +122,8 @@
         const from = a.source === "discard" ? "the discard pile" : "the stock";
         const take = drawn ? `draws ${drawn} from ${from}` : `draws from ${from}`;
         let text = `Round ${step.round}, turn ${step.turn}: ${who} ${take}, discards ${a.discard}`;
-        if (a.out) text += " and goes out!";
+        if (a.out && a.last_turn) return text + " and melds every card (last turn).";
+        if (a.out) return text + " and goes out!";
         if (a.last_turn) text += " (last turn)";
         return text + ".";
       }

@@ -74,14 +74,28 @@ def test_a_game_of_a_run_whose_code_changed_says_so(tmp_path: Path) -> None:
     assert same.exit_code == 0 and same.stderr == ""
     strategy.write_text(strategy.read_text().replace("view.hand[0]", "view.hand[-1]"))
     # another process, as a later command is: this one keeps the file as it loaded it
-    changed = subprocess.run([sys.executable, "-m", "fcsim", "replay", "--run", str(run),
-                              "--game", "1", "--json"], capture_output=True, text=True,
-                             check=True)
-    replayed = json.loads(changed.stdout.splitlines()[-1])["totals"]
-    assert re.fullmatch(rf"warning: game 1 replays to totals {re.escape(str(replayed))}, not "
-                        rf"the run's \[\d+, \d+\]: strategy file {re.escape(str(strategy))}:agent "
-                        r"changed since the run was written \(sha256 \w{12} there, \w{12} "
-                        r"here\); this is the game today's code plays\n", changed.stderr)
+    for one_round in ([], ["--round", "11"]):  # a round alone is played in its whole game
+        changed = subprocess.run([sys.executable, "-m", "fcsim", "replay", "--run", str(run),
+                                  "--game", "1", "--json", *one_round], capture_output=True,
+                                 text=True, check=True)
+        replayed = json.loads(changed.stdout.splitlines()[-1])["totals"]
+        assert re.fullmatch(
+            rf"warning: game 1 replays to totals {re.escape(str(replayed))}, not the run's "
+            rf"\[\d+, \d+\]: strategy file {re.escape(str(strategy))}:agent changed since "
+            r"the run was written \(sha256 \w{12} there, \w{12} here\); this is the game "
+            r"today's code plays\n", changed.stderr)
+
+
+def test_a_last_turn_that_melds_every_card_is_not_going_out() -> None:
+    """Seat 1 goes out (and scores the bonus); seat 0 then melds every card on its last
+    turn: it scores 0, without going out."""
+    result = _run("--seed", "5", "--game", "4", "--strategies", "greedy,expected,aware",
+                  "--short", "--go-out-bonus", "-10", "--round", "1")
+    assert result.exit_code == 0, result.output
+    assert "discards 7D  -> goes out\n" in result.output
+    assert "discards 8D  -> melds every card [last turn]\n" in result.output
+    assert "seat 0:    0 points (melds 6S JK 3C | left -)" in result.output
+    assert "seat 1:  -10 points (went out: melds" in result.output
 
 
 def test_a_single_strategy_plays_every_seat_as_simulate_seats_it(tmp_path: Path) -> None:

@@ -117,6 +117,10 @@ def _check(shown: dict, step: dict, viewer: int | None) -> None:
         drawn = step["drawn"] if viewer in (None, step["seat"]) else action["drawn"]
         assert (f"draws {drawn} from" if drawn else "draws from the stock") in shown["caption"]
         assert f"discards {action['discard']}" in shown["caption"]
+        ending = ("melds every card (last turn)." if action["out"] and action["last_turn"]
+                  else "goes out!" if action["out"] else
+                  "(last turn)." if action["last_turn"] else f"{action['discard']}.")
+        assert shown["caption"].endswith(ending), shown["caption"]
     if viewer is not None:  # nothing on the page but what the seat could see
         view = seat_view(step, viewer)
         seen = {*view["hand"], *view["pile"], "?"}
