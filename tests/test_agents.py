@@ -56,6 +56,23 @@ def test_an_illegal_agent_move_names_the_agent_the_move_and_the_game() -> None:
                    fcsim.RuleSet(players=2))
 
 
+def make_required(margin):
+    """An agent factory whose parameter lacks a default: taken for an agent."""
+    return lambda view: GREEDY(view)
+
+
+def test_a_factory_taken_for_an_agent_is_told_what_a_factory_needs() -> None:
+    seating = np.zeros((1, 2), np.int8)
+    seating[:, 1] = 1
+    with pytest.raises(fcsim.IllegalMoveError,
+                       match=r"strategy 'test_agents:make_required' returned <function .*> "
+                             r"instead of a move in game 0: a function that takes one argument "
+                             r"is played as the agent; an agent factory's parameters all need "
+                             r"numeric defaults"):
+        play_games(_seeds(1), seating, [parse_strategy(make_required), RANDOM],
+                   fcsim.RuleSet(players=2))
+
+
 def fails_in_round_two(view: fcsim.View) -> str:
     """greedy's move, until a bug in round 2."""
     if view.round == 2:

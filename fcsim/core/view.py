@@ -336,6 +336,11 @@ def illegal_action(action: object, view: View, who: str | None = None,
     (or the seat), the action and the legal ones."""
     actor = f"strategy {who!r}" if who else f"seat {view.seat}"
     where = "" if game is None else f" in game {game}"
+    if callable(action):  # most likely an agent factory taken for the agent itself
+        return IllegalMoveError(
+            f"{actor} returned {action!r} instead of a move{where}: a function that takes "
+            f"one argument is played as the agent; an agent factory's parameters all "
+            f"need numeric defaults")
     return IllegalMoveError(f"{actor} chose {action!r}, which is not a legal {view.phase} "
                             f"(legal: {', '.join(view.legal_actions)}){where}")
 
