@@ -161,8 +161,8 @@ class RunFolder:
             for entry in [*self.path.iterdir(), *self._decision_files()]:
                 if fmt.is_temp(entry.name):
                     entry.unlink()
-            if not _readable(self.path / fmt.MANIFEST):
-                self._write(fmt.MANIFEST, manifest_bytes(self.plan))
+            if not self.check.chunks or not _readable(self.path / fmt.MANIFEST):
+                self._write(fmt.MANIFEST, manifest_bytes(self.plan))  # this run's, if none played
         except OSError as err:
             self.release()
             raise unwritable(self.path, err) from None
@@ -212,6 +212,19 @@ class RunFolder:
         move_durably(problem.path, target)
 
 
+def _nothing_played(path: Path) -> bool:
+    """Whether run folder ``path`` holds its manifest and nothing played (no chunk, no
+    decision file, nothing set aside): a run stopped before its first chunk (a strategy
+    that raised, a cluster that failed), which any run may take over."""
+    for entry in path.iterdir():
+        if entry.name == fmt.DECISIONS and entry.is_dir():
+            if any(not fmt.is_temp(e.name) for e in entry.iterdir()):
+                return False
+        elif not (entry.name in (fmt.MANIFEST, fmt.LOCK) or fmt.is_temp(entry.name)):
+            return False
+    return True
+
+
 def _readable(manifest: Path) -> bool:
     try:
         fmt.read_metadata(manifest)
@@ -229,6 +242,8 @@ def _inspect(path: Path, plan: RunPlan, resume: bool, allow_code_change: bool,
     if not path.exists():
         return FolderCheck(chunks={}, problems=[])
     old = stored_plan(path)
+    if old is not None and _nothing_played(path):
+        return FolderCheck(chunks={}, problems=[])  # a run that stopped before its first chunk
     if old is None:
         if any(not (fmt.is_temp(p.name) or p.name == fmt.LOCK) for p in path.iterdir()):
             raise RunFolderError(f"{path} is not empty and holds no fcsim run; "

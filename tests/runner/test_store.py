@@ -264,3 +264,22 @@ def test_resuming_with_another_decisions_flag_is_refused(tmp_path):
         RunFolder.open(tmp_path / "with", plan_of({**args}), resume=True)
     with pytest.raises(RunFolderError, match="without decision rows"):
         RunFolder.open(tmp_path / "without", plan_of({**args}, decisions=True), resume=True)
+
+
+def test_a_run_stopped_before_its_first_chunk_leaves_a_folder_any_run_takes(small, tmp_path):
+    """A strategy that raised in the first game, or a cluster that failed to start, leaves
+    the manifest alone: the same command again, or a fixed one, runs there as in a new
+    folder; once a chunk is played, the folder is that run's."""
+    out = tmp_path / "run"
+    stopped = RunFolder.open(out, plan_of(small), resume=False)
+    stopped.create()
+    stopped.release()  # stopped before its first chunk
+    other = plan_of(small, seed=12)
+    folder = RunFolder.open(out, other, resume=False)
+    assert list(folder.missing) == list(range(other.chunk_count))
+    folder.create()
+    assert read_metadata(out / MANIFEST)["seed"] == 12
+    folder.write_chunk(0, b"not checked here")
+    folder.release()
+    with pytest.raises(RunFolderError, match="holds a different run"):
+        RunFolder.open(out, plan_of(small), resume=False)
