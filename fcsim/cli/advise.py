@@ -79,9 +79,11 @@ POSITION_OPTIONS = ("round_number", "hand", "pile", "known", "players", "hand_si
 @click.option("--passed", multiple=True, help="SEAT:CARDS a seat passed up on the pile (drew "
               "from the stock instead) this round; repeatable.")
 @click.option("--worlds", type=click.IntRange(2, MAX_WORLDS), default=None,
-              help="Worlds to sample [default: 1000].")
+              help="Worlds to sample [default: 1000; with --time alone, as many as the "
+                   "time allows, up to 1,000,000].")
 @click.option("--time", "seconds", type=click.FloatRange(0, None, min_open=True),
-              help="Stop sampling after this many seconds.")
+              help="Sample worlds for this many seconds; with --worlds, stop at whichever "
+                   "limit comes first.")
 @click.option("--rollout", default="greedy", show_default=True,
               help="The policy every seat plays after the action.")
 @click.option("--player", show_default="the strongest fair player",

@@ -15,7 +15,7 @@ from fcsim.scaffold import write_package
 @click.option("--numba", is_flag=True,
               help="Decision functions compiled with numba (fast; the default).")
 @click.option("--python", is_flag=True,
-              help="A Python agent (simplest to write; some 50x slower to play).")
+              help="A Python agent (simplest to write; about 200x slower to play).")
 @click.option("--out", type=click.Path(path_type=Path),
               help="Folder of the package [default: ./fcsim-NAME].")
 def new_strategy_command(name: str, numba: bool, python: bool, out: Path | None) -> None:

@@ -1,4 +1,5 @@
-"""``fcsim play``: a person plays a full game in the terminal against built-in strategies.
+"""``fcsim play``: a person plays a full game in the terminal against strategies (any spec:
+built-in, plug-in or loose file).
 
 Everything goes through :class:`fcsim.Game`: the person's moves are ``Game.step``\\ s, the
 others' are their strategies' moves as agents, and what is shown comes from the person's
@@ -148,7 +149,7 @@ def _opponents(specs: str, players: int | None) -> tuple[list, int]:
     return listed, count
 
 
-@click.command("play", short_help="Play a game in the terminal against built-in strategies.")
+@click.command("play", short_help="Play a game in the terminal against strategies.")
 @click.option("--strategies", "specs", default="aware", show_default=True,
               help="The other seats' strategies: one spec for all of them, or one per other "
                    "seat in seat order.")
@@ -162,7 +163,8 @@ def _opponents(specs: str, players: int | None) -> tuple[list, int]:
               help="Game index under that seed (the deal of fcsim replay --seed S --game G).")
 @rule_options
 def play_command(specs, players, seat, seed, game, rules) -> None:
-    """Play a game of Five Crowns in the terminal against built-in strategies."""
+    """Play a game of Five Crowns in the terminal against strategies: built-in ones,
+    installed plug-ins or loose files, named as in fcsim simulate."""
     listed, count = _opponents(specs, players)
     rules = replace(rules, players=count)
     if not 0 <= seat < count:
