@@ -58,7 +58,11 @@ def bad_files(tmp: Path) -> dict[str, tuple[Path, str]]:
     words = {**random_arrays(4, 0), "w1": np.array(["a"])}
     text_arrays = tmp / "text_arrays.npz"
     text_arrays.write_bytes(Model(words, new_metadata()).to_bytes())
+    players = random_model(tmp / "players.npz", players=4)
+    rules = random_model(tmp / "rules.npz", rules=[1, 2])
     return {**_bad_draw_networks(tmp), **_bad_tables(tmp),
+            "players": (players, "its metadata's players are not a list of table sizes"),
+            "rules": (rules, "its metadata's rules are not a mapping of rules"),
             "missing": (tmp / "absent.npz", "no such file"),
             "inputs": (inputs, "inputs 'pairs'"),
             "text": (text, "not a model file (not an .npz archive)"),

@@ -200,6 +200,7 @@ def _load(path: Path, size: int, mtime_ns: int) -> Model:
     if not isinstance(metadata, dict) or metadata.get("format") != MODEL_FORMAT:
         raise ModelError(f"model {path}: not an fcsim model (format "
                          f"{metadata.get('format') if isinstance(metadata, dict) else None!r})")
+    _check_provenance(path, metadata)
     arrays = _networks(path, contents, metadata, "")
     tables = metadata.get("tables", {})
     if not isinstance(tables, dict):
@@ -217,6 +218,19 @@ def _load(path: Path, size: int, mtime_ns: int) -> Model:
         raise ModelError(f"model {path}: array {stray[0]} belongs to no network its "
                          "metadata declares")
     return Model(arrays, metadata, file_sha256(path))
+
+
+def _check_provenance(path: Path, metadata: dict[str, Any]) -> None:
+    """The metadata a run reads to warn of a model trained for another table: ``rules`` a
+    mapping of rule fields, ``players`` a list of table sizes (both optional)."""
+    rules = metadata.get("rules") or {}
+    if not isinstance(rules, dict) or not all(isinstance(key, str) for key in rules):
+        raise ModelError(f"model {path}: its metadata's rules are not a mapping of rules")
+    players = metadata.get("players", [])
+    if not (isinstance(players, list) and all(
+            type(n) is int and MIN_PLAYERS <= n <= MAX_PLAYERS for n in players)):
+        raise ModelError(f"model {path}: its metadata's players are not a list of table "
+                         f"sizes ({MIN_PLAYERS} to {MAX_PLAYERS}), but {players!r}")
 
 
 def table_prefix(players: int) -> str:
