@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shlex
 import shutil
 from collections.abc import Callable
@@ -30,7 +31,7 @@ from fcsim.cli.running import (
     stops_saying,
 )
 from fcsim.learn.sampling import LABELS, MAX_CANDIDATES, ROLLOUTS, Sampling
-from fcsim.runner import RunFolder, make_plan
+from fcsim.runner import RunFolder, RunPlan, make_plan
 from fcsim.runner.format import MAX_GAMES, MAX_SEED
 from fcsim.runner.lock import FolderBusyError
 from fcsim.runner.pool import ProcessPool
@@ -136,10 +137,11 @@ def train_command(strategies, games, seed, out, players, rules, share, labels, c
     plan = make_plan(seating, rules, seed, games)
     sampling = Sampling(share, labels, candidates)
     pooled = [pooled_positions(folder, plan, sampling) for folder in pools]  # checked first
-    runs = [plan.metadata_json(), *(run.metadata_json() for _, run in pooled)]
-    if len(set(runs)) < len(runs):
-        raise InputError("--pool names a run twice, or the run of --out: its positions would "
-                         "count twice")
+    games = [_games_of(plan), *(_games_of(run) for _, run in pooled)]
+    if len(set(games)) < len(games):
+        raise InputError("--pool names a run twice, or the run of --out, or a run of the same "
+                         "seed, lineup and rules (its first games are those games again, "
+                         "whatever code played them): their positions would count twice")
     _check_tables(tables, [plan.players, *(run.players for _, run in pooled)],
                   plan.metadata()["rules"])
     check_training_folder(out)
@@ -190,6 +192,14 @@ def train_command(strategies, games, seed, out, players, rules, share, labels, c
                f"predicting the mean {result.baseline_loss:.1f}); report: {out / REPORT_MD}")
     if check is not None:
         click.echo(f"strength check: {check['line']}")
+
+
+def _games_of(plan: RunPlan) -> str:
+    """What decides a run's games, bar their number and the code: two runs alike in it
+    play the same first games (game g's deal and seats follow from the seed alone)."""
+    return json.dumps({key: plan.metadata()[key] for key in
+                       ("rules", "strategies", "seed", "duplicate", "seat_rotation")},
+                      sort_keys=True)
 
 
 def _check_tables(tables: tuple[Path, ...], players: list[int], rules: dict) -> None:

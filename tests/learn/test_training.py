@@ -252,6 +252,8 @@ def test_a_pooled_fit_learns_from_another_table_size_too(trained: Path,
 @pytest.mark.parametrize(("pool", "extra", "says"), [
     ("missing", (), "pooled folder {pool}: no training games in it"),
     ("trained", (), "--pool names a run twice, or the run of --out"),
+    ("trained", ("--games", "121"), "--pool names a run twice, or the run of --out, or a run "
+                                    "of the same seed, lineup and rules"),  # 120 games again
     ("trained", ("--labels", "rollouts"), "pooled folder {pool}: its positions are not "
                                           "labelled as this run's"),
     ("trained", ("--wild-penalty", "50"), "pooled folder {pool}: its games were played "
