@@ -109,13 +109,14 @@ def train_command(strategies, games, seed, out, players, rules, share, labels, c
     from fcsim.learn.training import (
         GAMES,
         MODEL,
+        REPORT_HTML,
         REPORT_MD,
         check_training_folder,
         derive_positions,
         pooled_positions,
         save_model,
     )
-    from fcsim.strategies.learned.model import FEATURES_ONLY, RELATIVE
+    from fcsim.strategies.learned.model import FEATURES_ONLY, RELATIVE, model_path
 
     check_counts({}, scheduler, dask_local, workers)
     if labels != ROLLOUTS:
@@ -128,6 +129,12 @@ def train_command(strategies, games, seed, out, players, rules, share, labels, c
     if oracles:
         raise InputError(f"{oracles[0]} sees hidden cards (analysis only): the self-play "
                          f"lineup of fcsim train plays fair strategies")
+    written = (out / MODEL).resolve()
+    playing = [s.spec for s in lineup
+               if any(model_path(path).resolve() == written for path in s.paths.values())]
+    if playing:
+        raise InputError(f"{playing[0]} plays {out / MODEL}, the file this training writes: "
+                         f"copy it elsewhere and play the copy")
     listed = [s.spec for s in lineup]
     if len(listed) > players:
         raise InputError(f"{len(listed)} strategies for --players {players}: list at most one "
@@ -137,8 +144,8 @@ def train_command(strategies, games, seed, out, players, rules, share, labels, c
     plan = make_plan(seating, rules, seed, games)
     sampling = Sampling(share, labels, candidates)
     pooled = [pooled_positions(folder, plan, sampling) for folder in pools]  # checked first
-    games = [_games_of(plan), *(_games_of(run) for _, run in pooled)]
-    if len(set(games)) < len(games):
+    decided = [_games_of(plan), *(_games_of(run) for _, run in pooled)]
+    if len(set(decided)) < len(decided):
         raise InputError("--pool names a run twice, or the run of --out, or a run of the same "
                          "seed, lineup and rules (its first games are those games again, "
                          "whatever code played them): their positions would count twice")
@@ -184,6 +191,8 @@ def train_command(strategies, games, seed, out, players, rules, share, labels, c
                          on_epoch=lambda *_: progress.advance(task))
             draw = (_draw_network(paths, seed, hidden, epochs,
                                   lambda *_: progress.advance(task)) if rollouts else None)
+        for report in (REPORT_MD, REPORT_HTML):  # they describe the model being replaced
+            (out / report).unlink(missing_ok=True)
         model = save_model(out, result, plan, sampling, hidden, paths, command, draw,
                            [run.players for _, run in pooled], tables)
     check = _strength_check(out, listed[0], rules, seed, check_deals, workers)

@@ -20,6 +20,7 @@ from fcsim.runner import store
 from fcsim.runner.durable import write_durably
 from fcsim.runner.pool import WORKER_LOST
 from fcsim.strategies.learned.model import load_model
+from tests.learn.models import random_model
 
 pytest.importorskip("sklearn")
 
@@ -170,6 +171,8 @@ def test_too_few_games_say_so_in_one_line(tmp_path: Path) -> None:
     ("notes", (), "is not a training folder (it holds thesis.txt)"),
     ("file", (), "is a file, not a folder"),
     (None, ("--strategies", "oracle,aware"), "oracle sees hidden cards (analysis only)"),
+    ("own model", ("--strategies", "learned:model={out}/model.npz,aware"),
+     "learned:model={out}/model.npz plays {out}/model.npz, the file this training writes"),
 ])
 def test_a_folder_or_lineup_it_cannot_train_in_is_refused_before_any_game(
         tmp_path: Path, setup: str | None, extra: tuple[str, ...], words: str) -> None:
@@ -183,6 +186,10 @@ def test_a_folder_or_lineup_it_cannot_train_in_is_refused_before_any_game(
         (out / "thesis.txt").write_text("mine")
     elif setup == "file":
         out.write_text("mine")
+    elif setup == "own model":  # a training's folder, trained again on its own model
+        out.mkdir()
+        random_model(out / "model.npz")
+    extra, words = tuple(word.format(out=out) for word in extra), words.format(out=out)
     before = sorted(p.name for p in out.iterdir()) if out.is_dir() else None
     result = CliRunner().invoke(cli, ["train", "--games", "40", "--players", "2",
                                       "--workers", "1", *extra, "--out", str(out)])
@@ -302,7 +309,6 @@ def test_a_table_model_that_cannot_be_joined_is_refused_in_one_line(
         trained: Path, tmp_path: Path) -> None:
     """Before any game: a missing file, a model of this run's table size, of several sizes,
     or of other rules."""
-    from tests.learn.models import random_model
 
     rules = load_model(trained / "model.npz").metadata["rules"]
     cases = {
@@ -321,3 +327,19 @@ def test_a_table_model_that_cannot_be_joined_is_refused_in_one_line(
         assert result.output.startswith(f"Error: model {path}: {says}")
         assert len(result.output.strip().splitlines()) == 1, result.output
         assert not (tmp_path / "out").exists()  # refused before anything is written
+
+
+def test_a_model_replaced_on_resume_leaves_no_report_of_the_old_one(
+        trained: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stopped as the new model is written, the folder holds no report describing the
+    model it replaces."""
+    out = tmp_path / "run"
+    shutil.copytree(trained, out)
+
+    def stopped(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(training, "save_model", stopped)
+    result = train(out, "--hidden", "8", "--resume")
+    assert result.exit_code == 130, result.output
+    assert not (out / "report.md").exists() and not (out / "report.html").exists()
