@@ -121,3 +121,13 @@ def disk_full_after(files: int) -> Callable[[Path, bytes, Path], None]:
         write_durably(target, data, temp)
 
     return write
+
+
+@pytest.fixture(autouse=True)
+def _table_notes_shown_anew() -> Iterator[None]:
+    """Each test sees a model's table warning as a new process would (they are shown
+    once per process)."""
+    yield
+    run = sys.modules.get("fcsim.runner.run")
+    if run is not None:
+        run._WARNED.clear()

@@ -24,6 +24,7 @@ from fcsim.core.view import IllegalMoveError, decide
 from fcsim.errors import FcsimError
 from fcsim.game import Game
 from fcsim.runner.format import MAX_GAMES
+from fcsim.runner.run import warn_table_notes
 from fcsim.runner.stops import how_stopped
 from fcsim.strategies import parse_strategies
 
@@ -171,6 +172,7 @@ def play_command(specs, players, seat, seed, game, rules) -> None:
         raise InputError(f"--seat must be 0 to {count - 1} at a table of {count}")
     others = [s for s in range(count) if s != seat]
     agents = {s: agent(strategy) for s, strategy in zip(others, listed, strict=True)}
+    warn_table_notes(list(agents.values()), rules)
     names = ["you" if s == seat else f"seat {s} ({agents[s].spec})" for s in range(count)]
     seed = secrets.randbits(32) if seed is None else seed
     click.echo(f"Five Crowns, {rules.rounds} rounds: you are seat {seat} of {count}. Deal: "

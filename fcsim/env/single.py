@@ -40,6 +40,7 @@ from fcsim.env.aec import observation_space, render_text
 from fcsim.env.encoding import LATEST_VERSION, N_ACTIONS
 from fcsim.env.table import Table, play_index
 from fcsim.game import table_rules
+from fcsim.runner.run import warn_table_notes
 
 
 class FiveCrownsEnv(gymnasium.Env):
@@ -67,6 +68,7 @@ class FiveCrownsEnv(gymnasium.Env):
                              f"per other seat), not {len(specs)}")
         others = [s for s in range(count) if s != seat]
         self.opponents = {s: agent(spec) for s, spec in zip(others, specs, strict=True)}
+        warn_table_notes(list(self.opponents.values()), self.table.rules)
         self.seat = seat
         self.illegal_reward = None if illegal_reward is None else float(illegal_reward)
         self.render_mode = render_mode

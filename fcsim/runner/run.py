@@ -52,6 +52,19 @@ def table_note(strategy: Strategy, rules: RuleSet) -> str | None:
     return None if note is None else note(rules, **strategy.paths)
 
 
+_WARNED: set[str] = set()  # the table notes this process has shown
+
+
+def warn_table_notes(listed: Sequence[Strategy], rules: RuleSet) -> None:
+    """One warning line on stderr for each model among ``listed`` that may not suit a
+    table under ``rules`` (:func:`table_note`), once per process: a sweep's or a
+    tournament's many runs, or an environment reset many times, say it once."""
+    for note in filter(None, (table_note(s, rules) for s in listed)):
+        if note not in _WARNED:
+            _WARNED.add(note)
+            print(f"warning: {note}", file=sys.stderr)
+
+
 def _listed(strategies: StrategyList) -> list[Strategy]:
     """Strategies from a comma-separated string, or from a list of specs, strategies and
     Python agents (callables from a view to an action)."""
@@ -72,8 +85,7 @@ def make_plan(strategies: StrategyList, rules: RuleSet, seed: int, games: int, *
     Without ``chunk_size``, :func:`~fcsim.runner.plan.default_chunk_size` of the games.
     """
     listed = _listed(strategies)
-    for note in dict.fromkeys(filter(None, (table_note(s, rules) for s in listed))):
-        print(f"warning: {note}", file=sys.stderr)
+    warn_table_notes(listed, rules)
     specs = [s.spec for s in listed]
     if len(specs) == 1:
         specs *= rules.players

@@ -124,3 +124,16 @@ def test_a_step_before_a_deal_or_after_the_game_asks_for_a_reset() -> None:
         _, _, terminated, _, _ = env.step(int(np.flatnonzero(env.action_masks())[0]))
     with pytest.raises(ResetNeeded, match="the game is over"):
         env.step(0)
+
+
+def test_an_opponent_model_of_another_table_is_one_warning_line(tmp_path, capsys) -> None:
+    """A model trained at 4 seats, an opponent at 3: it plays, and says so once."""
+    from tests.learn.models import random_model
+
+    spec = f"learned:model={random_model(tmp_path / 'm.npz', rules={'players': 4, 'rounds': 11})}"
+    for _ in range(2):
+        FiveCrownsEnv(rules=SHORT, opponents=spec).reset(seed=1)
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith(f"warning: model {tmp_path / 'm.npz'} was trained under other "
+                               "rules (players 4 there, 3 here; rounds")

@@ -115,3 +115,14 @@ def test_decision_rows_do_not_depend_on_workers_or_chunks(tmp_path, monkeypatch)
                    .with_columns(round=pl.col("variable").str.slice(6).cast(pl.Int8)),
                    on=["game", "round"]))
     assert len(turns) == 30 * 6 and (turns["len"] == turns["value"]).all()
+
+
+def test_a_model_s_table_warning_is_shown_once_per_process(tmp_path, capsys):
+    """A sweep or a tournament plans many runs of one model: its warning comes once."""
+    from tests.learn.models import random_model
+
+    spec = f"learned:model={random_model(tmp_path / 'm.npz', rules={'players': 4, 'rounds': 11})}"
+    for _ in range(3):
+        make_plan([spec, "greedy"], RuleSet(players=2), 0, 4)
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"warning: model {tmp_path / 'm.npz'}")

@@ -214,7 +214,9 @@ def test_a_model_of_other_rules_plays_with_one_warning_line(tmp_path: Path) -> N
     warnings = [line for line in result.output.splitlines() if line.startswith("warning:")]
     assert len(warnings) == 1
     assert "players 4 there, 2 here" in warnings[0] and "rounds 11 there, 6 here" in warnings[0]
-    assert warnings[0].endswith("it plays on (fcsim train --players 2 fits one to this table)")
+    assert warnings[0].endswith("it plays on (its features carry the table size; a model "
+                                "trained at this size played better at 2 players, no better "
+                                "at 3 or 6)")
 
 
 def test_resume_refuses_a_changed_model(tmp_path: Path) -> None:

@@ -83,8 +83,9 @@ def model_note(rules: RuleSet, model: str) -> str | None:
     if not differ:
         return None
     advice = ""
-    if trained.get("players", rules.players) != rules.players:
-        advice = f" (fcsim train --players {rules.players} fits one to this table)"
+    if trained.get("players", rules.players) != rules.players:  # measured: docs/LEARNING.md
+        advice = (" (its features carry the table size; a model trained at this size "
+                  "played better at 2 players, no better at 3 or 6)")
     return (f"model {model_path(model)} was trained under other rules "
             f"({'; '.join(differ)}); it plays on{advice}")
 
