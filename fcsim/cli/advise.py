@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import click
@@ -110,6 +111,8 @@ def advise_command(position_file, round_number, hand, pile, known, players, hand
     taken, passed (the last three like known).
     """
     from fcsim.advice import DEFAULT_WORLDS, STRONGEST, Position, advise, position_view
+    from fcsim.runner.run import warn_table_notes
+    from fcsim.strategies import parse_strategies
 
     if position_file is not None:
         try:
@@ -134,6 +137,8 @@ def advise_command(position_file, round_number, hand, pile, known, players, hand
                             taken=_seat_cards(taken, "--taken"),
                             passed=_seat_cards(passed, "--passed"))
     view = position_view(position)
+    table = replace(position.rules, players=view.players)
+    warn_table_notes(parse_strategies(f"{rollout},{player or STRONGEST}"), table)
     if seconds is not None and worlds is None:
         worlds = MAX_WORLDS  # the clock stops it
     advice = advise(view, worlds=worlds or DEFAULT_WORLDS, seconds=seconds,

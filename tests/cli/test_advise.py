@@ -126,3 +126,16 @@ def test_beliefs_in_json_and_history_in_a_position_file(tmp_path: Path) -> None:
     again = run(str(path), "--worlds", "40", "--evidence", "0.5", "--beliefs", "--json")
     assert again.exit_code == 0, again.output
     assert json.loads(again.output)["beliefs"] == data["beliefs"]
+
+
+def test_a_model_of_another_table_is_one_warning_line(tmp_path: Path) -> None:
+    from tests.learn.models import random_model
+
+    model = random_model(tmp_path / "m.npz", rules={"players": 4, "rounds": 11})
+    three = [word if word != "4" else "3" for word in WORKED[:-2]]  # no scores: 3 seats
+    result = run(*three, "--worlds", "20", "--player", f"learned:model={model}")
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines() == [
+        f"warning: model {model} was trained under other rules (players 4 there, 3 here); "
+        "it plays on (its features carry the table size; a model trained at this size "
+        "played better at 2 players, no better at 3 or 6)"]
