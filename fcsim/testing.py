@@ -135,9 +135,11 @@ def check_strategy(spec: str | Strategy | Callable[[View], object], games: int =
     decision was called on its own; a numba strategy whose family does not declare
     ``history=True`` plays the same when given the public history (it does not read it);
     the cards flow only through draws and discards; and
-    a strategy not registered as an oracle receives no hidden cards (structural: its
-    ``hidden`` argument is empty). An oracle, which sees hidden cards no view holds,
-    skips the decision-by-decision check.
+    a strategy not registered as an oracle receives no hidden cards (its ``hidden``
+    argument is empty; a numba strategy reading past the end of an array reads other
+    memory, and then plays differently on the copies). An oracle, which sees hidden cards
+    no view holds, skips the decision-by-decision check. The checks catch mistakes, not a
+    strategy written to cheat (docs/STRATEGIES.md, "Check it").
     """
     strategy = parse_strategy(spec)
     who = strategy.spec
@@ -165,8 +167,9 @@ def check_strategy(spec: str | Strategy | Callable[[View], object], games: int =
             if len(results) > 2 and not np.array_equal(getattr(results[0], field),
                                                        getattr(results[-1], field)):
                 raise StrategyCheckError(f"{who}: played differently when each decision was "
-                                         f"called on its own ({field}): does it keep state "
-                                         "between calls?")
+                                         f"called on copies of what it is given ({field}): "
+                                         "does it keep state between calls, or read past "
+                                         "the end of an array?")
         if len(results) > 2 and not strategy.history:
             _check_history_unread(strategy, seeds, seating, seated, rules, results[-1])
         _check_cards_flow(game_events(int(seeds[0]), seated, rules), who)
