@@ -23,6 +23,7 @@ from fcsim.runner.format import MAX_GAMES, MAX_SEED
 from fcsim.runner.plan import RunPlan
 from fcsim.runner.store import stored_plan, stored_totals
 from fcsim.strategies import display_name, parse_strategies
+from fcsim.strategies.sources import read_as_recorded
 from fcsim.viewer.page import describe_game, write_page
 
 
@@ -33,7 +34,8 @@ def _from_run(folder: Path, game: int):
         raise InputError(f"{folder} holds no fcsim run")
     if game >= plan.games:
         raise InputError(f"--game must be 0 to {plan.games - 1:,} for {folder}, not {game:,}")
-    return plan, [parse_strategies(spec)[0] for spec in plan.strategies]
+    with read_as_recorded(dict(plan.sources)):  # its relative paths, from where it ran
+        return plan, [parse_strategies(spec)[0] for spec in plan.strategies]
 
 
 def _check_replayed(folder: Path, plan: RunPlan, game: int, events: list[dict]) -> None:
@@ -42,9 +44,9 @@ def _check_replayed(folder: Path, plan: RunPlan, game: int, events: list[dict]) 
     recorded = stored_totals(folder, plan, game)
     replayed = list(events[-1]["totals"])
     if recorded is not None and recorded != replayed:
+        changes = plan.changed_code()
         click.echo(f"warning: game {game} replays to totals {replayed}, not the run's "
-                   f"{recorded}: {plan.changed_code()}; this is the game today's code plays",
-                   err=True)
+                   f"{recorded}: {changes}; this is the game today's code plays", err=True)
 
 
 # The options that say which game and how to show it: the others describe the run, which
@@ -86,6 +88,7 @@ def replay_command(run_folder, seed, game, specs, players, seat_rotation, duplic
     if run_folder is not None:
         warn_unused(given_options(exclude=SHOWING_OPTIONS),
                     f"--run replays {run_folder} as it was played")
+        run_folder = Path(run_folder).resolve()  # read while the run's own folder is current
         plan, listed = _from_run(run_folder, game)
         seed, rules, seat_rotation, duplicate = (plan.seed, plan.rules, plan.seat_rotation,
                                                  plan.duplicate)
@@ -99,10 +102,11 @@ def replay_command(run_folder, seed, game, specs, players, seat_rotation, duplic
     rotation = game % players if (seat_rotation or duplicate) else 0
     deal = game // players if duplicate else game
     seated = [listed[(seat + rotation) % players] for seat in range(players)]
-    events = game_events(int(game_seed(np.uint64(seed), np.uint64(deal))), seated, rules,
-                         only_round)
-    if plan is not None:  # a round alone is played within its whole game
-        _check_replayed(run_folder, plan, game, events)
+    with read_as_recorded(dict(plan.sources) if plan is not None else {}):
+        events = game_events(int(game_seed(np.uint64(seed), np.uint64(deal))), seated, rules,
+                             only_round)
+        if plan is not None:  # a round alone is played within its whole game
+            _check_replayed(run_folder, plan, game, events)
     if html_file is not None:
         names = [display_name(s.spec) for s in seated]
         lead = f"seed {seed}, game {game}" + (f", round {only_round}" if only_round else "")

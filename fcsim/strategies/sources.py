@@ -10,9 +10,11 @@ what the specs load now and refuses a run whose strategy code changed.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from types import ModuleType
 
@@ -35,8 +37,8 @@ def strategy_sources(strategies: Sequence[str | Strategy]) -> dict[str, str]:
         strategy = parse_strategy(item)
         family = strategy.family
         for name, path in strategy.paths.items():  # a model: data, digested like code
-            file = model_path(path)
-            sources[f"{strategy.spec} {name}"] = f"file {file} sha256 {file_sha256(file)}"
+            file = model_path(path).resolve()
+            sources[f"{strategy.spec} {name}"] = f"file {file}{DIGEST}{file_sha256(file)}"
         if family.source == FCSIM:
             continue
         sources[family.name] = _code_record(family)
@@ -95,3 +97,36 @@ def changed_sources(recorded: dict[str, str], current: dict[str, str]) -> list[s
             changes.append(f"strategy {name} was {before or 'built in'} there, "
                            f"{now or 'built in'} here")
     return changes
+
+
+@contextlib.contextmanager
+def read_as_recorded(sources: Mapping[str, str]) -> Iterator[None]:
+    """Read a run's relative strategy-file and model paths from the folder the run read
+    them from (:func:`recorded_folder`), where that folder still exists; else from here."""
+    folder = recorded_folder(sources)
+    moved = folder is not None and folder.is_dir()
+    with contextlib.chdir(folder) if moved else contextlib.nullcontext():
+        yield
+
+
+def recorded_folder(sources: Mapping[str, str]) -> Path | None:
+    """The working folder of the run whose sources are ``sources``: a file it read by a
+    relative path is recorded by its absolute one, which ends with the relative path."""
+    for key, source in sources.items():
+        if not source.startswith("file "):
+            continue
+        recorded = Path(source.removeprefix("file ").partition(DIGEST)[0])
+        spec, _, parameter = key.rpartition(" ")  # a model's key: "SPEC PARAMETER"
+        for given in (split_file_spec(key)[0], _parameter_value(spec, parameter)):
+            relative = Path(given or "")
+            if given and not relative.is_absolute() and ".." not in relative.parts:
+                depth = len(relative.parts)
+                if recorded.parts[-depth:] == relative.parts:
+                    return Path(*recorded.parts[:-depth])
+    return None
+
+
+def _parameter_value(spec: str, parameter: str) -> str | None:
+    """The value ``spec`` gives ``parameter`` (``learned:model=m.npz`` -> ``m.npz``)."""
+    found = re.search(rf"[:,]\s*{re.escape(parameter)}\s*=([^,]*)", spec)
+    return found[1].strip() if found else None

@@ -86,6 +86,14 @@ def game_of_run(meta: dict[str, Any], game: int) -> tuple[list[dict], list[str]]
     """The events of game ``game`` of the run described by ``meta`` (its stored metadata)
     and the strategy spec of each seat, seated as ``fcsim simulate`` seated them."""
     # imported here: the engine and the strategies' kernels load only when a game is played
+    from fcsim.strategies.sources import read_as_recorded
+
+    with read_as_recorded(meta.get("strategy_sources", {})):  # relative paths as read
+        return _play_game_of_run(meta, game)
+
+
+def _play_game_of_run(meta: dict[str, Any], game: int) -> tuple[list[dict], list[str]]:
+    """:func:`game_of_run`, its files' relative paths read from where they resolve."""
     from fcsim.replay import game_events
     from fcsim.runner.plan import RunPlan, chunk_layout
     from fcsim.strategies import parse_strategy
@@ -135,8 +143,11 @@ def write_game_pages(lf: pl.LazyFrame, metas: dict[str | None, dict[str, Any]],
         replayed = tuple(events[-1]["totals"])
         if replayed != pick.totals:
             from fcsim.runner.plan import RunPlan  # as game_of_run: only when it is needed
+            from fcsim.strategies.sources import read_as_recorded
 
-            changes = RunPlan.from_metadata(metas[pick.run]).changed_code()
+            plan = RunPlan.from_metadata(metas[pick.run])
+            with read_as_recorded(dict(plan.sources)):
+                changes = plan.changed_code()
             pages.append(GamePage(pick, None, f"replays to totals {list(replayed)}, not the "
                                   f"run's {list(pick.totals)} ({changes})"))
             continue

@@ -113,3 +113,29 @@ def test_a_single_strategy_plays_every_seat_as_simulate_seats_it(tmp_path: Path)
     assert flagged.exit_code == 0 and flagged.stdout == from_run.output
     assert flagged.stderr == (f"warning: --run replays {run} as it was played; --seed, "
                               f"--short are not used\n")
+
+
+def test_a_run_s_relative_files_are_read_from_where_the_run_read_them(
+        tmp_path: Path, monkeypatch) -> None:
+    """A strategy file and a model given by relative paths: the replay reads the run's
+    own, from whatever folder it is asked, not a namesake found there."""
+    from tests.learn.models import random_model
+
+    started, elsewhere = tmp_path / "started", tmp_path / "elsewhere"
+    started.mkdir()
+    elsewhere.mkdir()
+    agent = "def pick(view):\n    return 'stock' if view.phase == 'draw' else view.hand[{}]\n"
+    (started / "mine.py").write_text(agent.format(-1))
+    random_model(started / "m.npz")
+    monkeypatch.chdir(started)
+    simulated = CliRunner().invoke(cli, ["simulate", "--strategies",
+                                         "mine.py:pick,learned:model=m.npz", "--games", "2",
+                                         "--short", "--workers", "1", "--out", "run"])
+    assert simulated.exit_code == 0, simulated.output
+    there = _run("--run", "run", "--game", "1", "--json")
+    assert there.exit_code == 0 and there.stderr == "", there.output
+    monkeypatch.chdir(elsewhere)
+    (elsewhere / "mine.py").write_text(agent.format(0))  # a namesake that plays otherwise
+    here = _run("--run", str(started / "run"), "--game", "1", "--json")
+    assert here.exit_code == 0 and here.stderr == "", here.output
+    assert here.stdout == there.stdout
