@@ -47,13 +47,24 @@ def new_folder(path: Path) -> None:
 
 def stored_plan(path: Path) -> RunPlan | None:
     """The run recorded in folder ``path`` (manifest, else a chunk), or None if it holds
-    none; :class:`RunFolderError` for a run of another run format."""
+    none; :class:`RunFolderError` for a run of another run format, or one whose record
+    this fcsim cannot read (a rule it does not know, a field missing)."""
     try:
-        return RunPlan.from_metadata(fmt.read_metadata(path))
+        metadata = fmt.read_metadata(path)
     except fmt.FormatVersionError:
         raise
-    except (RunFolderError, KeyError, TypeError, ValueError, PlanError):
+    except RunFolderError:
         return None
+    if not isinstance(metadata, dict):
+        return None
+    try:
+        return RunPlan.from_metadata(metadata)
+    except KeyError as err:
+        problem = f"no {err.args[0]!r}"
+    except (TypeError, ValueError, PlanError) as err:
+        problem = str(err).splitlines()[0] if str(err) else type(err).__name__
+    raise RunFolderError(f"{path} holds a run this fcsim cannot read ({problem}; written by "
+                         f"{fmt.code_of(metadata)})")
 
 
 def stored_totals(path: Path, plan: RunPlan, game: int) -> list[int] | None:

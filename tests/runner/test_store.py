@@ -12,7 +12,7 @@ from itertools import islice
 import pytest
 
 from fcsim.core.rules import RuleSet
-from fcsim.runner import RunFolder, RunFolderError, durable, execute, make_plan, simulate
+from fcsim.runner import RunFolder, RunFolderError, durable, execute, make_plan, simulate, store
 from fcsim.runner.format import ASIDE, LOCK, MANIFEST, check_folder, part_files, read_metadata
 from fcsim.runner.pool import InProcess
 
@@ -283,3 +283,27 @@ def test_a_run_stopped_before_its_first_chunk_leaves_a_folder_any_run_takes(smal
     folder.release()
     with pytest.raises(RunFolderError, match="holds a different run"):
         RunFolder.open(out, plan_of(small), resume=False)
+
+
+@pytest.mark.parametrize(("change", "says"), [
+    (lambda meta: meta.pop("seat_rotation"), "no 'seat_rotation'"),
+    (lambda meta: meta["rules"].update(players=9), "players must be"),
+])
+def test_a_run_whose_record_this_fcsim_cannot_read_says_why(reference, tmp_path, change,
+                                                           says):
+    """Not "holds no fcsim run": a rule or a field of a newer fcsim, or a record damaged."""
+    import json
+
+    import pyarrow.parquet as pq
+
+    out = tmp_path / "run"
+    shutil.copytree(reference, out)
+    for file in out.glob("*.parquet"):
+        table = pq.read_table(file)
+        meta = json.loads(table.schema.metadata[b"fcsim"])
+        change(meta)
+        pq.write_table(table.replace_schema_metadata(
+            {**table.schema.metadata, b"fcsim": json.dumps(meta).encode()}), file)
+    with pytest.raises(RunFolderError, match=rf"{out} holds a run this fcsim cannot read "
+                                             rf"\({says}.*; written by fcsim "):
+        store.stored_plan(out)
