@@ -106,8 +106,12 @@ def pooled_positions(folder: Path, plan: RunPlan, sampling: Sampling
     if pooled is None:
         raise PositionsError(f"pooled folder {folder}: no training games in it (fcsim train "
                              f"writes them to {GAMES}/)")
-    if replace(pooled.rules, players=plan.players) != plan.rules:
-        raise PositionsError(f"pooled folder {folder}: its games were played under other rules")
+    theirs, ours = replace(pooled.rules, players=plan.players).to_dict(), plan.rules.to_dict()
+    differ = [f"{key} {theirs[key]!r} there, {ours[key]!r} here" for key in sorted(ours)
+              if theirs[key] != ours[key]]
+    if differ:
+        raise PositionsError(f"pooled folder {folder}: its games were played under other "
+                             f"rules ({'; '.join(differ)})")
     paths = [positions_folder(folder) / fmt.part_name(index)
              for index in range(pooled.chunk_count)]
     recorded = recorded_sampling(paths[0]) or sampling  # None: refused below, unreadable

@@ -264,7 +264,8 @@ def test_a_pooled_fit_learns_from_another_table_size_too(trained: Path,
     ("trained", ("--labels", "rollouts"), "pooled folder {pool}: its positions are not "
                                           "labelled as this run's"),
     ("trained", ("--wild-penalty", "50"), "pooled folder {pool}: its games were played "
-                                          "under other rules"),
+                                          "under other rules (wild_penalty 20 there, 50 "
+                                          "here)"),
 ])
 def test_a_pool_that_cannot_be_fitted_on_is_refused_in_one_line(
         trained: Path, tmp_path: Path, pool: str, extra: tuple[str, ...], says: str) -> None:
