@@ -32,7 +32,7 @@ from fcsim.cli.running import (
 )
 from fcsim.learn.sampling import LABELS, MAX_CANDIDATES, ROLLOUTS, Sampling
 from fcsim.runner import RunFolder, RunPlan, make_plan
-from fcsim.runner.format import MAX_GAMES, MAX_SEED
+from fcsim.runner.format import MAX_GAMES, MAX_SEED, RunFolderError
 from fcsim.runner.lock import FolderBusyError
 from fcsim.runner.pool import ProcessPool
 from fcsim.runner.run import default_workers
@@ -250,9 +250,18 @@ def _strength_check(out: Path, against: str, rules, seed: int, deals: int,
         return None
     seating = [learned if seat % 2 == 0 else against for seat in range(rules.players)]
     folder = out / CHECK
-    shutil.rmtree(folder, ignore_errors=True)  # derived from the model: played anew
-    play_plan(seating, rules, seed + 1, deals * rules.players, folder, duplicate=True,
-              workers=workers, complete=RESUME)
+
+    def play() -> None:
+        play_plan(seating, rules, seed + 1, deals * rules.players, folder, duplicate=True,
+                  workers=workers, complete=RESUME)
+
+    try:
+        play()  # an interrupted check of this very model goes on
+    except FolderBusyError:
+        raise
+    except RunFolderError:  # the check of another model (it records the model's SHA-256)
+        shutil.rmtree(folder)
+        play()
     row = paired_comparison(load_results(folder), [(learned, against)]).row(0, named=True)
     line = (f"learned - {against}: {row['mean_diff']:+.2f} points per game, 95% CI "
             f"[{row['mean_diff_lo']:+.2f}, {row['mean_diff_hi']:+.2f}] over {deals:,} fresh "

@@ -344,3 +344,22 @@ def test_a_model_replaced_on_resume_leaves_no_report_of_the_old_one(
     result = train(out, "--hidden", "8", "--resume")
     assert result.exit_code == 130, result.output
     assert not (out / "report.md").exists() and not (out / "report.html").exists()
+
+
+def test_the_strength_check_of_the_same_model_is_kept_and_of_another_played_anew(
+        trained: Path, tmp_path: Path) -> None:
+    """The check records the model's SHA-256: a resume that fits the same model again keeps
+    its games (an interrupted check goes on), one that fits another plays it anew."""
+    out = tmp_path / "run"
+    shutil.copytree(trained, out)
+
+    def check_files() -> dict[str, int]:
+        return {p.name: p.stat().st_mtime_ns for p in (out / "check").glob("part-*")}
+
+    assert train(out, "--resume").exit_code == 0  # the copy's model: another path
+    before = check_files()
+    assert before and train(out, "--resume").exit_code == 0
+    assert check_files() == before
+    assert train(out, "--hidden", "8", "--resume").exit_code == 0
+    after = check_files()
+    assert after.keys() == before.keys() and all(after[n] != before[n] for n in before)
