@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from numba import njit, types
 
 from fcsim.core.cards import N_KINDS, format_card, parse_card
 from fcsim.core.engine import GameResults, play_games
@@ -21,6 +22,7 @@ from fcsim.core.rules import RuleSet
 from fcsim.core.state import shared_scratch
 from fcsim.core.tables import solver_table
 from fcsim.core.view import (
+    DECISION_SIGNATURE,
     DRAW_PILE,
     DRAW_STOCK,
     NO_HIDDEN,
@@ -143,6 +145,7 @@ def check_strategy(spec: str | Strategy | Callable[[View], object], games: int =
     """
     strategy = parse_strategy(spec)
     who = strategy.spec
+    _check_integer_moves(strategy)
     table = solver_table()
     pristine = table.copy()
     watched = _Watched(strategy)
@@ -173,6 +176,24 @@ def check_strategy(spec: str | Strategy | Callable[[View], object], games: int =
         if len(results) > 2 and not strategy.history:
             _check_history_unread(strategy, seeds, seating, seated, rules, results[-1])
         _check_cards_flow(game_events(int(seeds[0]), seated, rules), who)
+
+
+def _check_integer_moves(strategy: Strategy) -> None:
+    """A numba decision returns an integer: the engine reads it as ``int64``, so a float
+    one would be cut without a word (0.7 plays 0, the stock). Typed here on its own,
+    without the engine's signature, which would make the cut itself."""
+    if not strategy.family.is_numba:
+        return
+    for name, decision in zip(("draw", "discard"), strategy._decisions(), strict=True):
+        source = getattr(decision, "py_func", None)
+        if source is None:  # NUMBA_DISABLE_JIT: nothing is typed
+            continue
+        probe = njit(source)
+        probe.compile(DECISION_SIGNATURE.args)
+        returned = probe.overloads[DECISION_SIGNATURE.args].signature.return_type
+        if not isinstance(returned, types.Integer | types.Boolean):
+            raise StrategyCheckError(f"{strategy.spec}: its {name} decision returns {returned}, "
+                                     "not an integer: the engine would cut it (0.7 plays 0)")
 
 
 def _check_history_unread(strategy: Strategy, seeds: np.ndarray, seating: np.ndarray,

@@ -52,7 +52,14 @@ def _scribble_on_the_table(hand, pile, known, info, hidden, params, table, scrat
     return 0
 
 
+@decision
+def _draw_a_float(hand, pile, known, info, hidden, params, table, scratch, rng):
+    return 0.7
+
+
 @pytest.mark.parametrize(("draw", "discard", "message"), [
+    (_draw_a_float, random_discard, r"^broken: its draw decision returns float64, not an "
+                                    r"integer: the engine would cut it \(0\.7 plays 0\)$"),
     (_shuffle_pile, random_discard,
      r"^broken: its draw decision changed the pile it was given \(round 1, turn \d+, seat "
      r"\d\); a decision must leave its inputs as it found them$"),
