@@ -19,6 +19,7 @@ from fcsim.errors import FcsimError
 from fcsim.runner.chunk import ChunkOutput, prepare, run_chunk
 from fcsim.runner.plan import RunPlan
 from fcsim.runner.pool import IN_FLIGHT_PER_WORKER, Progress
+from fcsim.runner.stops import stops_held_for_children
 from fcsim.strategies import StrategyError
 
 
@@ -84,10 +85,26 @@ class DaskCluster:
 
     @classmethod
     def local(cls, workers: int) -> DaskCluster:
-        """Start a LocalCluster of ``workers`` single-threaded worker processes."""
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                               dashboard_address=None, silence_logs=logging.ERROR)
-        return cls(Client(cluster), cluster)
+        """Start a LocalCluster of ``workers`` single-threaded worker processes, which
+        leave Ctrl-C and SIGTERM to this process (each would print a traceback); a stop
+        while they start is acted on once they have, and stops them.
+
+        The cluster's logs are silenced, its scheduler's event loop's too (a stop while
+        the workers warm up leaves the scheduler a message it cannot send): what goes
+        wrong in a run comes back through its chunks.
+        """
+        logging.getLogger("asyncio").setLevel(logging.CRITICAL)
+        cluster = None
+        try:
+            with stops_held_for_children():
+                cluster = LocalCluster(n_workers=workers, threads_per_worker=1,
+                                       processes=True, dashboard_address=None,
+                                       silence_logs=logging.CRITICAL)
+            return cls(Client(cluster), cluster)
+        except BaseException:
+            if cluster is not None:
+                cluster.close()
+            raise
 
     @property
     def workers(self) -> int:

@@ -190,10 +190,11 @@ def test_dask_local_cluster_writes_the_same_rows(reference, tmp_path):
     assert rows(out).equals(rows(reference))
 
 
-def start(out: Path) -> subprocess.Popen:
-    """``python -m fcsim simulate`` in the background, once it has written a chunk."""
-    command = [sys.executable, "-m", "fcsim", *LONG, "--seed", "3", "--workers", "2",
-               "--out", str(out)]
+def start(out: Path, *where: str) -> subprocess.Popen:
+    """``python -m fcsim simulate`` in the background (on 2 worker processes, or
+    ``where``), once it has written a chunk."""
+    command = [sys.executable, "-m", "fcsim", *LONG, "--seed", "3",
+               *(where or ("--workers", "2")), "--out", str(out)]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True, preexec_fn=default_sigint)
     wait_until(lambda: bool(list(out.glob("part-*.parquet"))), proc)
@@ -236,6 +237,20 @@ def test_a_stop_keeps_finished_chunks_and_resume_completes(reference, tmp_path, 
     result = invoke(*LONG[:-2], "--seed", "3", "--out", str(out), "--resume")
     assert result.exit_code == 0, result.output
     assert_same_rows(out, reference)
+
+
+def test_ctrl_c_on_a_local_dask_cluster_is_one_line(tmp_path):
+    """Its worker processes leave Ctrl-C to the command, which stops them."""
+    pytest.importorskip("distributed")
+    out = tmp_path / "run"
+    proc = start(out, "--dask-local", "2")
+    workers = worker_pids(proc.pid)
+    os.killpg(proc.pid, signal.SIGINT)
+    _, stderr = proc.communicate(timeout=PATIENCE_S)
+    assert proc.returncode == 130, stderr
+    assert "Traceback" not in stderr and "Exception ignored" not in stderr, stderr
+    assert stderr.strip().splitlines()[-1].startswith("Interrupted: ") and "--resume" in stderr
+    assert workers and not any(Path(f"/proc/{pid}").exists() for pid in workers)
 
 
 def test_killed_run_resumes_without_loss_or_duplicates(reference, tmp_path):
