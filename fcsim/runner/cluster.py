@@ -13,9 +13,17 @@ from collections.abc import Iterable, Iterator
 from itertools import islice
 
 import dask
-from distributed import Client, LocalCluster, WorkerPlugin, as_completed, get_worker
+from distributed import (
+    Client,
+    Future,
+    KilledWorker,
+    LocalCluster,
+    WorkerPlugin,
+    as_completed,
+    get_worker,
+)
 
-from fcsim.errors import FcsimError
+from fcsim.errors import FcsimError, WorkerLost
 from fcsim.runner.chunk import ChunkOutput, prepare, run_chunk
 from fcsim.runner.plan import RunPlan
 from fcsim.runner.pool import IN_FLIGHT_PER_WORKER, Progress
@@ -53,6 +61,15 @@ def _run_chunk_on_worker(plan: RunPlan, index: int) -> ChunkOutput:
         return run_chunk(plan, index)
     except StrategyError as err:
         raise _on_worker(err, get_worker().address) from None
+
+
+def _lost(err: KilledWorker, index: int) -> WorkerLost:
+    """Workers that died playing a chunk (Dask gave up on it) as the one line of a lost
+    local worker."""
+    tries = err.allowed_failures + 1
+    also = f", the last of {tries} to try it" if tries > 1 else ""
+    return WorkerLost(f"Dask worker {err.last_worker.address} died playing chunk {index}{also} "
+                      f"(killed from outside, or by the system when memory ran out)")
 
 
 class DaskCluster:
@@ -116,21 +133,24 @@ class DaskCluster:
         """Play the chunks on the cluster; progress is reported per chunk (as they end)."""
         self.client.register_plugin(WarmUp(plan))
         todo = iter(indices)
-        live = set()
+        live: dict[Future, int] = {}  # the chunks in flight, by future
 
-        def submit(count: int) -> list:
-            futures = [self.client.submit(_run_chunk_on_worker, plan, i, pure=False)
-                       for i in islice(todo, count)]
+        def submit(count: int) -> list[Future]:
+            futures = {self.client.submit(_run_chunk_on_worker, plan, i, pure=False): i
+                       for i in islice(todo, count)}
             live.update(futures)
-            return futures
+            return list(futures)
 
         try:
             queue = as_completed(submit(IN_FLIGHT_PER_WORKER * self.workers))
             for future in queue:
                 for new in submit(1):
                     queue.add(new)
-                output = future.result()
-                live.discard(future)
+                try:
+                    output = future.result()
+                except KilledWorker as err:
+                    raise _lost(err, live[future]) from None
+                del live[future]
                 future.release()
                 yield output
         finally:

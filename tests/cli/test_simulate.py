@@ -298,6 +298,26 @@ def test_a_worker_killed_mid_run_is_one_line_and_resume_completes(reference, tmp
     assert_same_rows(out, reference)
 
 
+def test_a_chunk_that_kills_its_dask_workers_is_one_line(tmp_path):
+    """Dask gives up on a chunk whose workers die (here the first: no failure allowed)."""
+    pytest.importorskip("distributed")
+    import dask
+
+    killer = tmp_path / "killer.py"
+    killer.write_text("import os\n\n\ndef agent(view):\n    os._exit(1)\n")
+    out = tmp_path / "run"
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
+        result = invoke("simulate", "--strategies", f"{killer}:agent,greedy", "--games", "4",
+                        "--chunk-size", "2", "--out", str(out), "--dask-local", "1")
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output
+    assert re.fullmatch(
+        rf"Error: Dask worker tcp://\S+ died playing chunk [01] \(killed from outside, or by "
+        rf"the system when memory ran out\): 0 of 2 chunks are kept in {re.escape(str(out))}; "
+        rf"run the same command with --resume to complete it\.",
+        result.output.strip().splitlines()[-1]), result.output
+
+
 def test_a_full_disk_mid_run_is_one_line_and_resume_completes(reference, tmp_path,
                                                                monkeypatch):
     out = tmp_path / "run"
