@@ -1,7 +1,7 @@
 """Playing chunks on a Dask cluster (the optional ``fcsim[dask]`` extra).
 
 Workers need fcsim installed. A worker plugin warms the kernels once per worker (also on
-workers that join later); the chunks and their bytes are the same as in a local run, and
+workers that join during a run); the chunks and their bytes are the same as in a local run, and
 the client writes the files, so workers need no shared file system.
 """
 
@@ -130,8 +130,10 @@ class DaskCluster:
 
     def run(self, plan: RunPlan, indices: Iterable[int],
             on_progress: Progress | None = None) -> Iterator[ChunkOutput]:
-        """Play the chunks on the cluster; progress is reported per chunk (as they end)."""
-        self.client.register_plugin(WarmUp(plan))
+        """Play the chunks on the cluster; progress is reported per chunk (as they end).
+
+        The warm-up plugin is the run's only: a worker that joins later warms no plan of a
+        run that has ended."""
         todo = iter(indices)
         live: dict[Future, int] = {}  # the chunks in flight, by future
 
@@ -142,6 +144,7 @@ class DaskCluster:
             return list(futures)
 
         try:
+            self.client.register_plugin(WarmUp(plan))
             queue = as_completed(submit(IN_FLIGHT_PER_WORKER * self.workers))
             for future in queue:
                 for new in submit(1):
@@ -156,6 +159,7 @@ class DaskCluster:
         finally:
             if live:
                 self.client.cancel(list(live))
+            self.client.unregister_worker_plugin(WarmUp.name)
 
     def close(self) -> None:
         """Disconnect, and stop the cluster if it was started here."""

@@ -13,7 +13,7 @@ pytest.importorskip("distributed")
 import dask
 
 from fcsim.core.rules import RuleSet
-from fcsim.runner.cluster import ClusterError, DaskCluster
+from fcsim.runner.cluster import ClusterError, DaskCluster, WarmUp
 from fcsim.strategies import StrategyError
 
 
@@ -43,6 +43,26 @@ def test_a_worker_without_the_plugin_fails_in_one_line_naming_both(tmp_path, plu
         assert "\n" not in message
         assert re.fullmatch(r"Dask worker tcp://\S+ cannot play this run: unknown strategy "
                             r"'stockonly'; known strategies: .*", message), message
+        assert WarmUp.name not in worker_plugins(cluster)
     finally:
         sys.path.remove(str(elsewhere))
+        cluster.close()
+
+
+def worker_plugins(cluster: DaskCluster) -> list[str]:
+    """The worker plugins registered on the cluster's scheduler."""
+    return cluster.client.run_on_scheduler(lambda dask_scheduler: list(
+        dask_scheduler.worker_plugins))
+
+
+def test_the_warm_up_plugin_ends_with_the_run(tmp_path):
+    """A worker that joins later warms no plan of a run that has ended."""
+    from fcsim.runner import make_plan
+
+    plan = make_plan(["random"], RuleSet(players=2, rounds=6), 1, 2, chunk_size=1)
+    cluster = DaskCluster.local(1)
+    try:
+        assert len(list(cluster.run(plan, [0, 1]))) == 2
+        assert WarmUp.name not in worker_plugins(cluster)
+    finally:
         cluster.close()
