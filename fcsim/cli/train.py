@@ -16,6 +16,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from fcsim.cli.options import (
     Bounded,
     InputError,
+    SchedulerAddress,
     given_options,
     rule_options,
     rule_words,
@@ -92,7 +93,7 @@ def _progress(label: str, unit: str) -> Progress:
                    "written holds its networks too, and learned plays them at that size.")
 @click.option("--workers", type=int, help="Local worker processes (default: all cores).")
 @click.option("--resume", is_flag=True, help="Complete the training in --out.")
-@click.option("--scheduler", metavar="tcp://HOST:PORT", help="Play on this Dask scheduler.")
+@click.option("--scheduler", type=SchedulerAddress(), help="Play on this Dask scheduler.")
 @click.option("--dask-local", type=int, metavar="N",
               help="Start a local Dask cluster of N workers and play on it.")
 def train_command(strategies, games, seed, out, players, rules, share, labels, candidates,

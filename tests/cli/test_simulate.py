@@ -118,6 +118,22 @@ def test_bad_input_is_one_line_and_writes_nothing(tmp_path, args, message):
     assert not out.exists()
 
 
+@pytest.mark.parametrize("command", [["simulate", "--strategies", "greedy", "--games", "9"],
+                                     ["sweep", "greedy", "--grid", "take_margin=1,2"],
+                                     ["train", "--games", "40"]])
+@pytest.mark.parametrize("address", ["foo", "http://127.0.0.1:8799", "tcp://127.0.0.1",
+                                     "tcp://127.0.0.1:99999", "inproc://x", ""])
+def test_a_malformed_scheduler_address_is_refused_at_once(tmp_path, command, address):
+    pytest.importorskip("distributed")
+    out = tmp_path / "run"
+    result = invoke(*command, "--out", str(out), "--scheduler", address)
+    assert result.exit_code == 2
+    assert result.output == (f"Error: --scheduler must be a Dask scheduler's address, "
+                             f"SCHEME://HOST:PORT with a port 1 to 65535 (tcp://HOST:8786, or "
+                             f"tls://, ws://, wss://), not {address!r}\n")
+    assert not out.exists()
+
+
 def test_a_strategy_whose_code_raises_stops_the_run_in_one_line(tmp_path):
     """Raised in a worker process, named in the one line: the strategy, the game, the
     exception and the line of the strategy's file."""
