@@ -192,12 +192,7 @@ def dask_cluster(scheduler: str | None, dask_local: int | None) -> Executor | No
     if not (scheduler or dask_local):
         return None
     try:
-        from fcsim.runner.cluster import ClusterError, DaskCluster
+        from fcsim.runner.cluster import DaskCluster
     except ImportError:
         raise click.ClickException("Dask is not installed: pip install 'fcsim[dask]'") from None
-    if dask_local:
-        return DaskCluster.local(dask_local)
-    try:
-        return DaskCluster.connect(scheduler)
-    except ClusterError as err:
-        raise click.ClickException(str(err)) from None
+    return DaskCluster.local(dask_local) if dask_local else DaskCluster.connect(scheduler)

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator
 from itertools import islice
 
 import dask
+from dask.utils import parse_timedelta
 from distributed import (
     Client,
     Future,
@@ -22,8 +23,10 @@ from distributed import (
     as_completed,
     get_worker,
 )
+from distributed.comm import CommClosedError, connect
+from distributed.security import Security
 
-from fcsim.errors import FcsimError, WorkerLost
+from fcsim.errors import Fault, WorkerLost
 from fcsim.runner.chunk import ChunkOutput, prepare, run_chunk
 from fcsim.runner.plan import RunPlan
 from fcsim.runner.pool import IN_FLIGHT_PER_WORKER, Progress
@@ -31,8 +34,9 @@ from fcsim.runner.stops import stops_held_for_children
 from fcsim.strategies import StrategyError
 
 
-class ClusterError(FcsimError, RuntimeError):
-    """A Dask cluster that cannot be reached or has no workers."""
+class ClusterError(Fault, RuntimeError):
+    """A Dask cluster that cannot be reached, has no workers, or a worker that cannot
+    import fcsim."""
 
 
 class WarmUp(WorkerPlugin):
@@ -72,6 +76,41 @@ def _lost(err: KilledWorker, index: int) -> WorkerLost:
                       f"(killed from outside, or by the system when memory ran out)")
 
 
+def _check_scheduler(address: str, timeout: float) -> None:
+    """Raise :class:`ClusterError` unless a Dask scheduler answers at ``address``.
+
+    Dask's client would wait for ever on a server that does not answer its handshake (a
+    web server), and reads what one that speaks first sends as a message's length (an SSH
+    banner is 2.8 EiB): asked for its identity here, with a time limit, neither can.
+    """
+    async def identity() -> dict:
+        comm = await connect(address, timeout=timeout,  # retries until the timeout
+                             **Security().get_connection_args("client"))
+        try:
+            await comm.write({"op": "identity"})
+            return await comm.read()
+        finally:
+            comm.abort()
+
+    try:
+        answer = asyncio.run(asyncio.wait_for(identity(), 2 * timeout))
+    except (TimeoutError, CommClosedError):  # connected, then silence or a hang-up
+        answer = None
+    except OSError as err:  # refused, no such host, nothing within the timeout
+        raise ClusterError(f"cannot reach the Dask scheduler at {address}: "
+                           f"{str(err).strip().splitlines()[0]}") from None
+    except Exception:  # what else it sent reads as (an SSH banner: a MemoryError)
+        answer = None
+    kind = answer.get("type") if isinstance(answer, dict) else None
+    if kind != "Scheduler":
+        raise ClusterError(f"cannot reach the Dask scheduler at {address}: what answers there "
+                           f"is {f'a Dask {kind}' if kind else 'no Dask server'}")
+
+
+def _imports_fcsim() -> None:
+    """Nothing: a worker runs it only once it has imported this module."""
+
+
 class DaskCluster:
     """Play chunks on the workers of a Dask client."""
 
@@ -81,24 +120,37 @@ class DaskCluster:
 
     @classmethod
     def connect(cls, address: str) -> DaskCluster:
-        """Connect to a running scheduler (``tcp://HOST:PORT``) with at least one worker.
+        """Connect to a running scheduler (``tcp://HOST:PORT``) with at least one worker,
+        each of which can import fcsim.
 
-        The wait is Dask's connect timeout (``DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT``).
+        The wait is Dask's connect timeout (``DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT``),
+        twice that at most for what answers there to prove a Dask scheduler.
         """
         timeout = dask.config.get("distributed.comm.timeouts.connect")
-        try:
-            client = Client(address, timeout=timeout)
-        except (OSError, TimeoutError, ValueError) as err:
-            first_line = str(err).strip().splitlines()[0] if str(err).strip() else repr(err)
-            raise ClusterError(f"cannot reach the Dask scheduler at {address}: "
-                               f"{first_line}") from None
+        _check_scheduler(address, parse_timedelta(timeout, default="seconds"))
+        client = Client(address, timeout=timeout)
         try:
             client.wait_for_workers(1, timeout=timeout)
         except TimeoutError:
             client.close()
             raise ClusterError(f"the Dask scheduler at {address} has no workers "
                                f"(start some with: dask worker {address})") from None
-        return cls(client)
+        cluster = cls(client)
+        try:
+            cluster.check_workers()
+        except ClusterError:
+            client.close()
+            raise
+        return cluster
+
+    def check_workers(self) -> None:
+        """Raise :class:`ClusterError` naming a worker that cannot import fcsim (each
+        chunk sent to it would fail with its traceback)."""
+        answers = self.client.run(_imports_fcsim, on_error="return")
+        for address, answer in sorted(answers.items()):
+            if isinstance(answer, Exception):
+                raise ClusterError(f"Dask worker {address} cannot play this run: it "
+                                   f"cannot import fcsim ({answer})")
 
     @classmethod
     def local(cls, workers: int) -> DaskCluster:
