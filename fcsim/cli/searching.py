@@ -73,8 +73,11 @@ def setting(spec: str, against: str | None, players: int | None, rules: RuleSet)
 
 def make_executor(workers: int | None, scheduler: str | None, dask_local: int | None
                   ) -> Executor:
-    """Worker processes that live through the whole search, or a Dask cluster."""
-    return dask_cluster(scheduler, dask_local) or LastingPool(workers or default_workers())
+    """Worker processes that live through the whole search, or a Dask cluster (connected
+    and checked: made before the output folder is written), closed when the command ends."""
+    executor = dask_cluster(scheduler, dask_local) or LastingPool(workers or default_workers())
+    click.get_current_context().call_on_close(executor.close)
+    return executor
 
 
 def hold_output(out: Path, described: dict, resume: bool, free: tuple[str, ...] = ()) -> None:

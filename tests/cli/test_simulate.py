@@ -197,6 +197,24 @@ def test_unreachable_scheduler_is_one_line(tmp_path, monkeypatch):
     assert not out.exists()
 
 
+@pytest.mark.parametrize("command", [["sweep", "greedy", "--grid", "take_margin=1,2"],
+                                     ["tune", "greedy", "--param", "take_margin=0:4"],
+                                     ["train", "--games", "40"]])
+def test_an_unreachable_scheduler_leaves_no_output_folder(tmp_path, command):
+    """The cluster is reached before anything is written: the same command run locally
+    then is no resume."""
+    pytest.importorskip("distributed")
+    import dask
+
+    out = tmp_path / "out"
+    with dask.config.set({"distributed.comm.timeouts.connect": "0.5s"}):
+        result = invoke(*command, "--out", str(out), "--scheduler", "tcp://127.0.0.1:1")
+    assert result.exit_code == 1
+    assert result.output.startswith("Error: cannot reach the Dask scheduler at tcp://127.0.0.1:1")
+    assert len(result.output.strip().splitlines()) == 1
+    assert not out.exists()
+
+
 def test_dask_local_cluster_writes_the_same_rows(reference, tmp_path):
     pytest.importorskip("distributed")
     out = tmp_path / "dask"
