@@ -91,7 +91,9 @@ def _progress(label: str, unit: str) -> Progress:
               type=click.Path(path_type=Path, dir_okay=False),
               help="A model fcsim train wrote at another table size (repeatable): the model "
                    "written holds its networks too, and learned plays them at that size.")
-@click.option("--workers", type=int, help="Local worker processes (default: all cores).")
+@click.option("--workers", type=int,
+              help="Local worker processes (default: all cores); with Dask, those that "
+                   "derive the positions and play the strength check.")
 @click.option("--resume", is_flag=True, help="Complete the training in --out.")
 @click.option("--scheduler", type=SchedulerAddress(), help="Play on this Dask scheduler.")
 @click.option("--dask-local", type=int, metavar="N",
@@ -117,7 +119,7 @@ def train_command(strategies, games, seed, out, players, rules, share, labels, c
     )
     from fcsim.strategies.learned.model import FEATURES_ONLY, RELATIVE
 
-    check_counts({}, scheduler, dask_local, workers)
+    check_counts({}, scheduler, dask_local, workers, local_steps=True)
     if labels != ROLLOUTS:
         warn_unused(given_options(only={"candidates"}), f"--labels {labels} plays nothing out")
     if games * share < MIN_RECORDED_GAMES:
