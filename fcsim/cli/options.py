@@ -38,6 +38,34 @@ class Bounded(click.ParamType):
         return number
 
 
+class SchedulerAddress(click.ParamType):
+    """A Dask scheduler's address, SCHEME://HOST:PORT as Dask reads it (its network
+    schemes: tcp, tls, ws, wss); anything else, an empty value too, is one
+    :class:`InputError` line at once, where Dask would wait out its connect timeout or
+    fail with a traceback (an empty one would run locally)."""
+
+    name = "address"
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        return "tcp://HOST:PORT"
+
+    def convert(self, value, param, ctx):
+        try:
+            from distributed.comm import get_address_host_port
+        except ImportError:
+            raise click.ClickException("Dask is not installed: pip install 'fcsim[dask]'"
+                                       ) from None
+        try:
+            host, port = get_address_host_port(value, strict=True)
+        except ValueError:  # no scheme, one Dask lacks or that has no port, no port
+            host, port = "", 0
+        if not host or not 0 < port < 2**16:
+            raise InputError(f"--scheduler must be a Dask scheduler's address, SCHEME://HOST:"
+                             f"PORT with a port 1 to 65535 (tcp://HOST:8786, or tls://, ws://, "
+                             f"wss://), not {value!r}")
+        return value
+
+
 class RuleValue(click.ParamType):
     """The value of a rule flag, read as its :class:`Flag` says; anything else is one
     :class:`InputError` line saying what is allowed."""

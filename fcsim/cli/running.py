@@ -203,14 +203,16 @@ def play_plan(specs: Sequence[str], rules: RuleSet, seed: int, games: int, out: 
 
 
 def check_counts(counts: dict[str, int | None], scheduler: str | None,
-                 dask_local: int | None, workers: int | None) -> None:
-    """Counts must be positive; one way of running at a time."""
+                 dask_local: int | None, workers: int | None, *,
+                 local_steps: bool = False) -> None:
+    """Counts must be positive; one way of running at a time (with ``local_steps`` the
+    command has steps on local processes even with Dask, which --workers sizes)."""
     for flag, value in {**counts, "--workers": workers, "--dask-local": dask_local}.items():
         if value is not None and value < 1:
             raise InputError(f"{flag} must be at least 1, not {value}")
     if scheduler and dask_local:
         raise InputError("give --scheduler or --dask-local, not both")
-    if workers is not None and (scheduler or dask_local):
+    if workers is not None and (scheduler or dask_local) and not local_steps:
         raise InputError("--workers is for local runs; a Dask cluster brings its own workers")
 
 
@@ -219,12 +221,7 @@ def dask_cluster(scheduler: str | None, dask_local: int | None) -> Executor | No
     if not (scheduler or dask_local):
         return None
     try:
-        from fcsim.runner.cluster import ClusterError, DaskCluster
+        from fcsim.runner.cluster import DaskCluster
     except ImportError:
         raise click.ClickException("Dask is not installed: pip install 'fcsim[dask]'") from None
-    if dask_local:
-        return DaskCluster.local(dask_local)
-    try:
-        return DaskCluster.connect(scheduler)
-    except ClusterError as err:
-        raise click.ClickException(str(err)) from None
+    return DaskCluster.local(dask_local) if dask_local else DaskCluster.connect(scheduler)

@@ -12,7 +12,7 @@ from types import TracebackType
 import click
 
 from fcsim._version import __version__
-from fcsim.cli.options import rule_options, rule_words
+from fcsim.cli.options import SchedulerAddress, rule_options, rule_words
 from fcsim.cli.running import dask_cluster, games_progress
 from fcsim.core.rules import RuleSet
 from fcsim.runner.lock import FolderBusyError
@@ -44,7 +44,7 @@ def search_options(func: Callable) -> Callable:
                      help="Output folder: runs, Parquet, charts, report."),
         click.option("--resume", is_flag=True, help="Continue the search already in --out."),
         click.option("--workers", type=int, help="Local worker processes [default: all cores]."),
-        click.option("--scheduler", metavar="tcp://HOST:PORT", help="Run on this Dask scheduler."),
+        click.option("--scheduler", type=SchedulerAddress(), help="Run on this Dask scheduler."),
         click.option("--dask-local", type=int, metavar="N",
                      help="Start a local Dask cluster of N workers and run on it."),
     ]
@@ -73,8 +73,11 @@ def setting(spec: str, against: str | None, players: int | None, rules: RuleSet)
 
 def make_executor(workers: int | None, scheduler: str | None, dask_local: int | None
                   ) -> Executor:
-    """Worker processes that live through the whole search, or a Dask cluster."""
-    return dask_cluster(scheduler, dask_local) or LastingPool(workers or default_workers())
+    """Worker processes that live through the whole search, or a Dask cluster (connected
+    and checked: made before the output folder is written), closed when the command ends."""
+    executor = dask_cluster(scheduler, dask_local) or LastingPool(workers or default_workers())
+    click.get_current_context().call_on_close(executor.close)
+    return executor
 
 
 def hold_output(out: Path, described: dict, resume: bool, free: tuple[str, ...] = ()) -> None:

@@ -11,6 +11,7 @@ from rich.table import Table
 
 from fcsim.cli.options import (
     Bounded,
+    SchedulerAddress,
     given_options,
     rule_options,
     rule_words,
@@ -139,7 +140,7 @@ def _report(plan: RunPlan, folder: RunFolder) -> None:
 @click.option("--allow-code-change", is_flag=True,
               help="With --resume: complete a run that other fcsim code started, mixing "
                    "the two in one run.")
-@click.option("--scheduler", metavar="tcp://HOST:PORT", help="Run on this Dask scheduler.")
+@click.option("--scheduler", type=SchedulerAddress(), help="Run on this Dask scheduler.")
 @click.option("--dask-local", type=int, metavar="N",
               help="Start a local Dask cluster of N workers and run on it.")
 def simulate_command(strategies, games, seed, out, players, rules, workers, chunk_size,

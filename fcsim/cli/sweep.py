@@ -69,8 +69,8 @@ def sweep_command(spec, grids, against, players, deals, seed, out, resume, worke
     runs = len(specs | {where.base.spec})
     described = {**record("sweep", where, seed, deals),
                  "grid": {axis.param.name: list(axis.values) for axis in axes}}
-    hold_output(out, described, resume)
     executor = make_executor(workers, scheduler, dask_local)
+    hold_output(out, described, resume)
     progress = SearchProgress(f"sweep {where.base.spec}", runs * deals * where.lineup.players)
     search = Search(where.base, Arena(where.lineup, where.rules, executor, progress.advance),
                     seed, deals, out)
@@ -81,8 +81,6 @@ def sweep_command(spec, grids, against, players, deals, seed, out, resume, worke
                 f"point {index + 1} of {len(specs)}, {spec}"))
     except RunFolderError as err:
         raise click.ClickException(str(err)) from None
-    finally:
-        executor.close()
     typed = command_line("sweep", spec, [*(("--grid", g) for g in grids), ("--against", against),
                                          ("--players", players), ("--deals", deals),
                                          ("--seed", seed), ("--out", out)], where.rules)

@@ -17,6 +17,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from fcsim.cli.options import (
     Bounded,
     InputError,
+    SchedulerAddress,
     given_options,
     rule_options,
     rule_words,
@@ -91,9 +92,11 @@ def _progress(label: str, unit: str) -> Progress:
               type=click.Path(path_type=Path, dir_okay=False),
               help="A model fcsim train wrote at another table size (repeatable): the model "
                    "written holds its networks too, and learned plays them at that size.")
-@click.option("--workers", type=int, help="Local worker processes (default: all cores).")
+@click.option("--workers", type=int,
+              help="Local worker processes (default: all cores); with Dask, those that "
+                   "derive the positions and play the strength check.")
 @click.option("--resume", is_flag=True, help="Complete the training in --out.")
-@click.option("--scheduler", metavar="tcp://HOST:PORT", help="Play on this Dask scheduler.")
+@click.option("--scheduler", type=SchedulerAddress(), help="Play on this Dask scheduler.")
 @click.option("--dask-local", type=int, metavar="N",
               help="Start a local Dask cluster of N workers and play on it.")
 def train_command(strategies, games, seed, out, players, rules, share, labels, candidates,
@@ -118,7 +121,7 @@ def train_command(strategies, games, seed, out, players, rules, share, labels, c
     )
     from fcsim.strategies.learned.model import FEATURES_ONLY, RELATIVE, model_path
 
-    check_counts({}, scheduler, dask_local, workers)
+    check_counts({}, scheduler, dask_local, workers, local_steps=True)
     if labels != ROLLOUTS:
         warn_unused(given_options(only={"candidates"}), f"--labels {labels} plays nothing out")
     if games * share < MIN_RECORDED_GAMES:

@@ -94,11 +94,11 @@ def tune_command(spec, params, trials, sampler, prune, confirm_deals, against, p
         import_optuna()
     except StudyError as err:
         raise click.ClickException(str(err)) from None
+    executor = make_executor(workers, scheduler, dask_local)
     hold_output(out, described, resume, free=("trials",))
     seats = where.lineup.players
     runs = trials + (0 if inside(where.base, ranges) else 1)
     progress = SearchProgress(f"tune {where.base.spec}", (runs * deals + 2 * confirm_deals) * seats)
-    executor = make_executor(workers, scheduler, dask_local)
     search = Search(where.base, Arena(where.lineup, where.rules, executor, progress.advance),
                     seed, deals, out)
     study = Study(search, ranges, sampler, prune)
@@ -117,8 +117,6 @@ def tune_command(spec, params, trials, sampler, prune, confirm_deals, against, p
             result = confirm(search.arena, out, best.spec, where.base.spec, seed, confirm_deals)
     except RunFolderError as err:
         raise click.ClickException(str(err)) from None
-    finally:
-        executor.close()
     (out / CONFIRMATION_FILE).write_text(json.dumps(result.to_dict(), indent=1) + "\n",
                                          encoding="utf-8")
     typed = command_line("tune", spec, [*(("--param", p) for p in params), ("--against", against),

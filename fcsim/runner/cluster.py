@@ -1,7 +1,7 @@
 """Playing chunks on a Dask cluster (the optional ``fcsim[dask]`` extra).
 
 Workers need fcsim installed. A worker plugin warms the kernels once per worker (also on
-workers that join later); the chunks and their bytes are the same as in a local run, and
+workers that join during a run); the chunks and their bytes are the same as in a local run, and
 the client writes the files, so workers need no shared file system.
 """
 
@@ -13,17 +13,30 @@ from collections.abc import Iterable, Iterator
 from itertools import islice
 
 import dask
-from distributed import Client, LocalCluster, WorkerPlugin, as_completed, get_worker
+from dask.utils import parse_timedelta
+from distributed import (
+    Client,
+    Future,
+    KilledWorker,
+    LocalCluster,
+    WorkerPlugin,
+    as_completed,
+    get_worker,
+)
+from distributed.comm import CommClosedError, connect
+from distributed.security import Security
 
-from fcsim.errors import FcsimError
+from fcsim.errors import Fault, WorkerLost
 from fcsim.runner.chunk import ChunkOutput, prepare, run_chunk
 from fcsim.runner.plan import RunPlan
 from fcsim.runner.pool import IN_FLIGHT_PER_WORKER, Progress
+from fcsim.runner.stops import stops_held_for_children
 from fcsim.strategies import StrategyError
 
 
-class ClusterError(FcsimError, RuntimeError):
-    """A Dask cluster that cannot be reached or has no workers."""
+class ClusterError(Fault, RuntimeError):
+    """A Dask cluster that cannot be reached, has no workers, or a worker that cannot
+    import fcsim."""
 
 
 class WarmUp(WorkerPlugin):
@@ -54,6 +67,50 @@ def _run_chunk_on_worker(plan: RunPlan, index: int) -> ChunkOutput:
         raise _on_worker(err, get_worker().address) from None
 
 
+def _lost(err: KilledWorker, index: int) -> WorkerLost:
+    """Workers that died playing a chunk (Dask gave up on it) as the one line of a lost
+    local worker."""
+    tries = err.allowed_failures + 1
+    also = f", the last of {tries} to try it" if tries > 1 else ""
+    return WorkerLost(f"Dask worker {err.last_worker.address} died playing chunk {index}{also} "
+                      f"(killed from outside, or by the system when memory ran out)")
+
+
+def _check_scheduler(address: str, timeout: float) -> None:
+    """Raise :class:`ClusterError` unless a Dask scheduler answers at ``address``.
+
+    Dask's client would wait for ever on a server that does not answer its handshake (a
+    web server), and reads what one that speaks first sends as a message's length (an SSH
+    banner is 2.8 EiB): asked for its identity here, with a time limit, neither can.
+    """
+    async def identity() -> dict:
+        comm = await connect(address, timeout=timeout,  # retries until the timeout
+                             **Security().get_connection_args("client"))
+        try:
+            await comm.write({"op": "identity"})
+            return await comm.read()
+        finally:
+            comm.abort()
+
+    try:
+        answer = asyncio.run(asyncio.wait_for(identity(), 2 * timeout))
+    except (TimeoutError, CommClosedError):  # connected, then silence or a hang-up
+        answer = None
+    except OSError as err:  # refused, no such host, nothing within the timeout
+        raise ClusterError(f"cannot reach the Dask scheduler at {address}: "
+                           f"{str(err).strip().splitlines()[0]}") from None
+    except Exception:  # what else it sent reads as (an SSH banner: a MemoryError)
+        answer = None
+    kind = answer.get("type") if isinstance(answer, dict) else None
+    if kind != "Scheduler":
+        raise ClusterError(f"cannot reach the Dask scheduler at {address}: what answers there "
+                           f"is {f'a Dask {kind}' if kind else 'no Dask server'}")
+
+
+def _imports_fcsim() -> None:
+    """Nothing: a worker runs it only once it has imported this module."""
+
+
 class DaskCluster:
     """Play chunks on the workers of a Dask client."""
 
@@ -63,31 +120,60 @@ class DaskCluster:
 
     @classmethod
     def connect(cls, address: str) -> DaskCluster:
-        """Connect to a running scheduler (``tcp://HOST:PORT``) with at least one worker.
+        """Connect to a running scheduler (``tcp://HOST:PORT``) with at least one worker,
+        each of which can import fcsim.
 
-        The wait is Dask's connect timeout (``DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT``).
+        The wait is Dask's connect timeout (``DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT``),
+        twice that at most for what answers there to prove a Dask scheduler.
         """
         timeout = dask.config.get("distributed.comm.timeouts.connect")
-        try:
-            client = Client(address, timeout=timeout)
-        except (OSError, TimeoutError, ValueError) as err:
-            first_line = str(err).strip().splitlines()[0] if str(err).strip() else repr(err)
-            raise ClusterError(f"cannot reach the Dask scheduler at {address}: "
-                               f"{first_line}") from None
+        _check_scheduler(address, parse_timedelta(timeout, default="seconds"))
+        client = Client(address, timeout=timeout)
         try:
             client.wait_for_workers(1, timeout=timeout)
         except TimeoutError:
             client.close()
             raise ClusterError(f"the Dask scheduler at {address} has no workers "
                                f"(start some with: dask worker {address})") from None
-        return cls(client)
+        cluster = cls(client)
+        try:
+            cluster.check_workers()
+        except ClusterError:
+            client.close()
+            raise
+        return cluster
+
+    def check_workers(self) -> None:
+        """Raise :class:`ClusterError` naming a worker that cannot import fcsim (each
+        chunk sent to it would fail with its traceback)."""
+        answers = self.client.run(_imports_fcsim, on_error="return")
+        for address, answer in sorted(answers.items()):
+            if isinstance(answer, Exception):
+                raise ClusterError(f"Dask worker {address} cannot play this run: it "
+                                   f"cannot import fcsim ({answer})")
 
     @classmethod
     def local(cls, workers: int) -> DaskCluster:
-        """Start a LocalCluster of ``workers`` single-threaded worker processes."""
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                               dashboard_address=None, silence_logs=logging.ERROR)
-        return cls(Client(cluster), cluster)
+        """Start a LocalCluster of ``workers`` single-threaded worker processes, which
+        leave Ctrl-C and SIGTERM to this process (each would print a traceback); a stop
+        while they start is acted on once they have, and stops them.
+
+        The cluster's logs are silenced, its scheduler's event loop's too (a stop while
+        the workers warm up leaves the scheduler a message it cannot send): what goes
+        wrong in a run comes back through its chunks.
+        """
+        logging.getLogger("asyncio").setLevel(logging.CRITICAL)
+        cluster = None
+        try:
+            with stops_held_for_children():
+                cluster = LocalCluster(n_workers=workers, threads_per_worker=1,
+                                       processes=True, dashboard_address=None,
+                                       silence_logs=logging.CRITICAL)
+            return cls(Client(cluster), cluster)
+        except BaseException:
+            if cluster is not None:
+                cluster.close()
+            raise
 
     @property
     def workers(self) -> int:
@@ -96,29 +182,36 @@ class DaskCluster:
 
     def run(self, plan: RunPlan, indices: Iterable[int],
             on_progress: Progress | None = None) -> Iterator[ChunkOutput]:
-        """Play the chunks on the cluster; progress is reported per chunk (as they end)."""
-        self.client.register_plugin(WarmUp(plan))
-        todo = iter(indices)
-        live = set()
+        """Play the chunks on the cluster; progress is reported per chunk (as they end).
 
-        def submit(count: int) -> list:
-            futures = [self.client.submit(_run_chunk_on_worker, plan, i, pure=False)
-                       for i in islice(todo, count)]
+        The warm-up plugin is the run's only: a worker that joins later warms no plan of a
+        run that has ended."""
+        todo = iter(indices)
+        live: dict[Future, int] = {}  # the chunks in flight, by future
+
+        def submit(count: int) -> list[Future]:
+            futures = {self.client.submit(_run_chunk_on_worker, plan, i, pure=False): i
+                       for i in islice(todo, count)}
             live.update(futures)
-            return futures
+            return list(futures)
 
         try:
+            self.client.register_plugin(WarmUp(plan))
             queue = as_completed(submit(IN_FLIGHT_PER_WORKER * self.workers))
             for future in queue:
                 for new in submit(1):
                     queue.add(new)
-                output = future.result()
-                live.discard(future)
+                try:
+                    output = future.result()
+                except KilledWorker as err:
+                    raise _lost(err, live[future]) from None
+                del live[future]
                 future.release()
                 yield output
         finally:
             if live:
                 self.client.cancel(list(live))
+            self.client.unregister_worker_plugin(WarmUp.name)
 
     def close(self) -> None:
         """Disconnect, and stop the cluster if it was started here."""

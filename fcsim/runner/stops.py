@@ -6,7 +6,7 @@ raises it on SIGTERM too, so every path that keeps what is done on Ctrl-C keeps 
 SIGTERM, and :func:`how_stopped` gives the word and the exit code (128 + the signal's
 number: 130 and 143) to report it with. Writes that must be whole hold both signals back
 (:func:`stops_deferred`); worker processes leave both to their parent
-(:func:`stops_left_to_parent`), which stops them with SIGKILL.
+(:func:`stops_left_to_parent`, :func:`stops_held_for_children`), which stops them.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import signal
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from multiprocessing import resource_tracker
 from types import FrameType
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
@@ -84,3 +85,28 @@ def stops_left_to_parent() -> Iterator[None]:
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
+
+
+
+@contextmanager
+def stops_held_for_children() -> Iterator[None]:
+    """Leave SIGINT and SIGTERM to this process in the worker processes that other threads
+    start meanwhile (a Dask LocalCluster's, which takes a second or more), and act on a
+    stop that comes meanwhile once the block is done (main thread only).
+
+    The signals are blocked in this thread, and so in the threads it starts and the
+    processes those start, now or later: they never see them. Ignoring them instead, as
+    :func:`stops_left_to_parent` does, would drop a stop that comes meanwhile: a thread
+    that does not block them (numpy's, say) takes it. multiprocessing's resource tracker
+    unblocks them in the thread that starts it, so it is started first.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    resource_tracker.ensure_running()
+    with stops_deferred():
+        signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+        try:
+            yield
+        finally:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)

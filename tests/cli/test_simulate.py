@@ -118,6 +118,22 @@ def test_bad_input_is_one_line_and_writes_nothing(tmp_path, args, message):
     assert not out.exists()
 
 
+@pytest.mark.parametrize("command", [["simulate", "--strategies", "greedy", "--games", "9"],
+                                     ["sweep", "greedy", "--grid", "take_margin=1,2"],
+                                     ["train", "--games", "40"]])
+@pytest.mark.parametrize("address", ["foo", "http://127.0.0.1:8799", "tcp://127.0.0.1",
+                                     "tcp://127.0.0.1:99999", "inproc://x", ""])
+def test_a_malformed_scheduler_address_is_refused_at_once(tmp_path, command, address):
+    pytest.importorskip("distributed")
+    out = tmp_path / "run"
+    result = invoke(*command, "--out", str(out), "--scheduler", address)
+    assert result.exit_code == 2
+    assert result.output == (f"Error: --scheduler must be a Dask scheduler's address, "
+                             f"SCHEME://HOST:PORT with a port 1 to 65535 (tcp://HOST:8786, or "
+                             f"tls://, ws://, wss://), not {address!r}\n")
+    assert not out.exists()
+
+
 def test_a_strategy_whose_code_raises_stops_the_run_in_one_line(tmp_path):
     """Raised in a worker process, named in the one line: the strategy, the game, the
     exception and the line of the strategy's file."""
@@ -181,6 +197,24 @@ def test_unreachable_scheduler_is_one_line(tmp_path, monkeypatch):
     assert not out.exists()
 
 
+@pytest.mark.parametrize("command", [["sweep", "greedy", "--grid", "take_margin=1,2"],
+                                     ["tune", "greedy", "--param", "take_margin=0:4"],
+                                     ["train", "--games", "40"]])
+def test_an_unreachable_scheduler_leaves_no_output_folder(tmp_path, command):
+    """The cluster is reached before anything is written: the same command run locally
+    then is no resume."""
+    pytest.importorskip("distributed")
+    import dask
+
+    out = tmp_path / "out"
+    with dask.config.set({"distributed.comm.timeouts.connect": "0.5s"}):
+        result = invoke(*command, "--out", str(out), "--scheduler", "tcp://127.0.0.1:1")
+    assert result.exit_code == 1
+    assert result.output.startswith("Error: cannot reach the Dask scheduler at tcp://127.0.0.1:1")
+    assert len(result.output.strip().splitlines()) == 1
+    assert not out.exists()
+
+
 def test_dask_local_cluster_writes_the_same_rows(reference, tmp_path):
     pytest.importorskip("distributed")
     out = tmp_path / "dask"
@@ -190,10 +224,11 @@ def test_dask_local_cluster_writes_the_same_rows(reference, tmp_path):
     assert rows(out).equals(rows(reference))
 
 
-def start(out: Path) -> subprocess.Popen:
-    """``python -m fcsim simulate`` in the background, once it has written a chunk."""
-    command = [sys.executable, "-m", "fcsim", *LONG, "--seed", "3", "--workers", "2",
-               "--out", str(out)]
+def start(out: Path, *where: str) -> subprocess.Popen:
+    """``python -m fcsim simulate`` in the background (on 2 worker processes, or
+    ``where``), once it has written a chunk."""
+    command = [sys.executable, "-m", "fcsim", *LONG, "--seed", "3",
+               *(where or ("--workers", "2")), "--out", str(out)]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True, preexec_fn=default_sigint)
     wait_until(lambda: bool(list(out.glob("part-*.parquet"))), proc)
@@ -236,6 +271,20 @@ def test_a_stop_keeps_finished_chunks_and_resume_completes(reference, tmp_path, 
     result = invoke(*LONG[:-2], "--seed", "3", "--out", str(out), "--resume")
     assert result.exit_code == 0, result.output
     assert_same_rows(out, reference)
+
+
+def test_ctrl_c_on_a_local_dask_cluster_is_one_line(tmp_path):
+    """Its worker processes leave Ctrl-C to the command, which stops them."""
+    pytest.importorskip("distributed")
+    out = tmp_path / "run"
+    proc = start(out, "--dask-local", "2")
+    workers = worker_pids(proc.pid)
+    os.killpg(proc.pid, signal.SIGINT)
+    _, stderr = proc.communicate(timeout=PATIENCE_S)
+    assert proc.returncode == 130, stderr
+    assert "Traceback" not in stderr and "Exception ignored" not in stderr, stderr
+    assert stderr.strip().splitlines()[-1].startswith("Interrupted: ") and "--resume" in stderr
+    assert workers and not any(Path(f"/proc/{pid}").exists() for pid in workers)
 
 
 def test_killed_run_resumes_without_loss_or_duplicates(reference, tmp_path):
@@ -281,6 +330,26 @@ def test_a_worker_killed_mid_run_is_one_line_and_resume_completes(reference, tmp
     result = invoke(*LONG[:-2], "--seed", "3", "--out", str(out), "--resume")
     assert result.exit_code == 0, result.output
     assert_same_rows(out, reference)
+
+
+def test_a_chunk_that_kills_its_dask_workers_is_one_line(tmp_path):
+    """Dask gives up on a chunk whose workers die (here the first: no failure allowed)."""
+    pytest.importorskip("distributed")
+    import dask
+
+    killer = tmp_path / "killer.py"
+    killer.write_text("import os\n\n\ndef agent(view):\n    os._exit(1)\n")
+    out = tmp_path / "run"
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
+        result = invoke("simulate", "--strategies", f"{killer}:agent,greedy", "--games", "4",
+                        "--chunk-size", "2", "--out", str(out), "--dask-local", "1")
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output
+    assert re.fullmatch(
+        rf"Error: Dask worker tcp://\S+ died playing chunk [01] \(killed from outside, or by "
+        rf"the system when memory ran out\): 0 of 2 chunks are kept in {re.escape(str(out))}; "
+        rf"run the same command with --resume to complete it\.",
+        result.output.strip().splitlines()[-1]), result.output
 
 
 def test_a_full_disk_mid_run_is_one_line_and_resume_completes(reference, tmp_path,

@@ -144,17 +144,26 @@ def test_a_full_disk_is_one_line_saying_what_is_kept(trained: Path, tmp_path: Pa
 
 
 def test_self_play_on_dask_gives_the_same_model(tmp_path: Path) -> None:
-    """The games played on a local Dask cluster: the same positions (their digest is in
-    the metadata), so the same model bytes as on local processes."""
+    """The games played on a local Dask cluster (the positions derived on --workers local
+    processes): the same positions (their digest is in the metadata), so the same model
+    bytes as on local processes."""
     pytest.importorskip("distributed")
     tiny = ["--games", "40", "--share", "0.5", "--players", "2", "--short", "--labels",
             "outcome", "--epochs", "1", "--hidden", "2", "--check-deals", "0"]
     models = []
-    for name, way in (("dask", ["--dask-local", "2"]), ("local", ["--workers", "1"])):
+    for name, way in (("dask", ["--dask-local", "2", "--workers", "1"]),
+                      ("local", ["--workers", "1"])):
         result = CliRunner().invoke(cli, ["train", *tiny, *way, "--out", str(tmp_path / name)])
         assert result.exit_code == 0, result.output
         models.append((tmp_path / name / "model.npz").read_bytes())
     assert models[0] == models[1]
+
+
+def test_workers_with_dask_are_counted_as_without(tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["train", "--games", "40", "--dask-local", "1",
+                                      "--workers", "0", "--out", str(tmp_path / "t")])
+    assert result.exit_code == 2
+    assert result.output == "Error: --workers must be at least 1, not 0\n"
 
 
 def test_too_few_games_say_so_in_one_line(tmp_path: Path) -> None:

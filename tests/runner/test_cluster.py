@@ -4,16 +4,21 @@
 from __future__ import annotations
 
 import re
+import socket
 import sys
+import threading
+import time
+from contextlib import suppress
 
 import pytest
 
 pytest.importorskip("distributed")
 
 import dask
+from distributed import LocalCluster
 
 from fcsim.core.rules import RuleSet
-from fcsim.runner.cluster import ClusterError, DaskCluster
+from fcsim.runner.cluster import ClusterError, DaskCluster, WarmUp
 from fcsim.strategies import StrategyError
 
 
@@ -43,6 +48,72 @@ def test_a_worker_without_the_plugin_fails_in_one_line_naming_both(tmp_path, plu
         assert "\n" not in message
         assert re.fullmatch(r"Dask worker tcp://\S+ cannot play this run: unknown strategy "
                             r"'stockonly'; known strategies: .*", message), message
+        assert WarmUp.name not in worker_plugins(cluster)
     finally:
         sys.path.remove(str(elsewhere))
         cluster.close()
+
+
+def worker_plugins(cluster: DaskCluster) -> list[str]:
+    """The worker plugins registered on the cluster's scheduler."""
+    return cluster.client.run_on_scheduler(lambda dask_scheduler: list(
+        dask_scheduler.worker_plugins))
+
+
+def test_the_warm_up_plugin_ends_with_the_run(tmp_path):
+    """A worker that joins later warms no plan of a run that has ended."""
+    from fcsim.runner import make_plan
+
+    plan = make_plan(["random"], RuleSet(players=2, rounds=6), 1, 2, chunk_size=1)
+    cluster = DaskCluster.local(1)
+    try:
+        assert len(list(cluster.run(plan, [0, 1]))) == 2
+        assert WarmUp.name not in worker_plugins(cluster)
+    finally:
+        cluster.close()
+
+
+@pytest.fixture
+def quick_connect():
+    """Dask's connect timeout at half a second, for one test."""
+    with dask.config.set({"distributed.comm.timeouts.connect": "0.5s"}):
+        yield
+
+
+def serve(reply: bytes | None) -> tuple[str, socket.socket]:
+    """A TCP server that sends ``reply`` to whoever connects (None: never a word)."""
+    server = socket.create_server(("127.0.0.1", 0))
+
+    def answer() -> None:
+        with suppress(OSError):
+            peer, _ = server.accept()
+            if reply is not None:
+                peer.sendall(reply)
+
+    if reply is not None:
+        threading.Thread(target=answer, daemon=True).start()
+    return f"tcp://127.0.0.1:{server.getsockname()[1]}", server
+
+
+@pytest.mark.parametrize("reply", [None, b"SSH-2.0-OpenSSH_9.6\r\n"])
+def test_a_server_that_is_not_dask_is_one_clear_error_in_time(quick_connect, reply):
+    """A web server never answers Dask's handshake; an SSH server's banner read as a Dask
+    message would take 2.8 EiB."""
+    address, server = serve(reply)
+    start = time.monotonic()
+    with server, pytest.raises(ClusterError) as err:
+        DaskCluster.connect(address)
+    assert str(err.value) == (f"cannot reach the Dask scheduler at {address}: what answers "
+                              f"there is no Dask server")
+    assert time.monotonic() - start < 5
+
+
+def test_a_worker_that_cannot_import_fcsim_is_named_before_the_run(tmp_path):
+    blocked = tmp_path / "no_fcsim.py"
+    blocked.write_text("import sys\n\nsys.modules['fcsim'] = None\n")
+    with LocalCluster(n_workers=1, threads_per_worker=1, dashboard_address=None,
+                      preload=[str(blocked)]) as cluster, \
+            pytest.raises(ClusterError) as err:
+        DaskCluster.connect(cluster.scheduler_address)
+    assert re.fullmatch(r"Dask worker tcp://\S+ cannot play this run: it cannot import fcsim "
+                        r"\(ModuleNotFoundError\(.*\)\)", str(err.value)), str(err.value)

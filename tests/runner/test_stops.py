@@ -5,11 +5,20 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
+import threading
 
 import pytest
 
 from fcsim.runner import stops
-from fcsim.runner.stops import how_stopped, stop_on_sigterm, stops_deferred, stops_left_to_parent
+from fcsim.runner.stops import (
+    how_stopped,
+    stop_on_sigterm,
+    stops_deferred,
+    stops_held_for_children,
+    stops_left_to_parent,
+)
 
 
 @pytest.fixture
@@ -63,3 +72,33 @@ def test_workers_start_ignoring_both_stops(sigterm_stops) -> None:
     with stops_left_to_parent():
         assert all(signal.getsignal(number) is signal.SIG_IGN for number in stops.STOP_SIGNALS)
     assert [signal.getsignal(number) for number in stops.STOP_SIGNALS] == before
+
+
+CHILD_SEES = ("import signal; print(sorted(int(n) for n in "
+              "signal.pthread_sigmask(signal.SIG_BLOCK, [])))")
+
+
+@pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM])
+def test_a_stop_while_children_start_is_kept_and_they_never_see_it(sigterm_stops, number):
+    """A thread started in the block (as a Dask LocalCluster's are) starts processes that
+    block both stops, also after the block; the stop that came meanwhile acts after it."""
+    started = threading.Event()
+    go_on = threading.Event()
+    seen: list[str] = []
+
+    def starter() -> None:
+        started.set()
+        go_on.wait()
+        seen.append(subprocess.run([sys.executable, "-c", CHILD_SEES], text=True,
+                                   capture_output=True, check=True).stdout)
+
+    thread = threading.Thread(target=starter)
+    with pytest.raises(KeyboardInterrupt), stops_held_for_children():
+        thread.start()
+        started.wait()
+        os.kill(os.getpid(), number)
+        seen.append("the rest of the start")
+    go_on.set()
+    thread.join()
+    assert seen[0] == "the rest of the start" and how_stopped()[1] == 128 + number
+    assert seen[1].strip() == str(sorted(int(n) for n in stops.STOP_SIGNALS))
