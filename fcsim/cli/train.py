@@ -96,12 +96,15 @@ def _progress(label: str, unit: str) -> Progress:
               help="Local worker processes (default: all cores); with Dask, those that "
                    "derive the positions and play the strength check.")
 @click.option("--resume", is_flag=True, help="Complete the training in --out.")
+@click.option("--allow-code-change", is_flag=True,
+              help="With --resume: complete self-play games that other fcsim code started, "
+                   "mixing the two in one run (the positions are derived again).")
 @click.option("--scheduler", type=SchedulerAddress(), help="Play on this Dask scheduler.")
 @click.option("--dask-local", type=int, metavar="N",
               help="Start a local Dask cluster of N workers and play on it.")
 def train_command(strategies, games, seed, out, players, rules, share, labels, candidates,
-                  hidden, epochs, check_deals, pools, tables, workers, resume, scheduler,
-                  dask_local) -> None:
+                  hidden, epochs, check_deals, pools, tables, workers, resume,
+                  allow_code_change, scheduler, dask_local) -> None:
     """Learn the value of a discard (and, with rollouts, of a draw) from self-play games
     and write OUT/model.npz, played by the strategy learned:model=OUT/model.npz.
 
@@ -122,6 +125,9 @@ def train_command(strategies, games, seed, out, players, rules, share, labels, c
     from fcsim.strategies.learned.model import FEATURES_ONLY, RELATIVE, model_path
 
     check_counts({}, scheduler, dask_local, workers, local_steps=True)
+    if not resume:
+        warn_unused(given_options(only={"allow_code_change"}), "without --resume no run is "
+                    "resumed")
     if labels != ROLLOUTS:
         warn_unused(given_options(only={"candidates"}), f"--labels {labels} plays nothing out")
     if games * share < MIN_RECORDED_GAMES:
@@ -156,7 +162,7 @@ def train_command(strategies, games, seed, out, players, rules, share, labels, c
                   plan.metadata()["rules"])
     check_training_folder(out)
     try:
-        folder = RunFolder.open(out / GAMES, plan, resume)
+        folder = RunFolder.open(out / GAMES, plan, resume, allow_code_change)
     except FolderBusyError as err:  # not bad input: another process is writing there
         raise click.ClickException(str(err)) from None
     command = shlex.join(["fcsim", "train", "--strategies", ",".join(listed), "--games",

@@ -87,7 +87,6 @@ def stops_left_to_parent() -> Iterator[None]:
             signal.signal(number, handler)
 
 
-
 @contextmanager
 def stops_held_for_children() -> Iterator[None]:
     """Leave SIGINT and SIGTERM to this process in the worker processes that other threads

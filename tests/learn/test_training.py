@@ -372,3 +372,23 @@ def test_the_strength_check_of_the_same_model_is_kept_and_of_another_played_anew
     assert train(out, "--hidden", "8", "--resume").exit_code == 0
     after = check_files()
     assert after.keys() == before.keys() and all(after[n] != before[n] for n in before)
+
+
+def test_allow_code_change_reaches_the_games_folder(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The games of a training are a run folder: other code's games are mixed in only
+    with --allow-code-change (and that only with --resume)."""
+    from fcsim.cli import train as train_module
+
+    seen = []
+
+    def open_folder(path, plan, resume, allow_code_change=False):
+        seen.append((resume, allow_code_change))
+        raise store.RunFolderError("stopped here")
+
+    monkeypatch.setattr(train_module.RunFolder, "open", open_folder)
+    assert train(tmp_path / "t", "--resume", "--allow-code-change").exit_code == 2
+    alone = train(tmp_path / "t", "--allow-code-change")
+    assert alone.stderr.splitlines()[0] == ("warning: without --resume no run is resumed; "
+                                            "--allow-code-change is not used")
+    assert seen == [(True, True), (False, True)]
