@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
+import uuid
+from collections import deque
 from collections.abc import Iterable, Iterator
 from itertools import islice
 
@@ -29,7 +32,7 @@ from distributed.security import Security
 from fcsim.errors import Fault, WorkerLost
 from fcsim.runner.chunk import ChunkOutput, prepare, run_chunk
 from fcsim.runner.plan import RunPlan
-from fcsim.runner.pool import IN_FLIGHT_PER_WORKER, Progress
+from fcsim.runner.pool import IN_FLIGHT_PER_WORKER, PROGRESS_WAIT_S, Progress
 from fcsim.runner.stops import stops_held_for_children
 from fcsim.strategies import StrategyError
 
@@ -59,12 +62,14 @@ def _on_worker(err: StrategyError, address: str) -> StrategyError:
     return StrategyError(f"Dask worker {address} cannot play this run: {err}")
 
 
-def _run_chunk_on_worker(plan: RunPlan, index: int) -> ChunkOutput:
-    """:func:`run_chunk` on a worker (one that joined later has not been warmed)."""
+def _run_chunk_on_worker(plan: RunPlan, index: int, topic: str) -> ChunkOutput:
+    """:func:`run_chunk` on a worker (one that joined later has not been warmed), its
+    progress sent to the client as events of ``topic``."""
+    worker = get_worker()
     try:
-        return run_chunk(plan, index)
+        return run_chunk(plan, index, lambda games: worker.log_event(topic, (index, games)))
     except StrategyError as err:
-        raise _on_worker(err, get_worker().address) from None
+        raise _on_worker(err, worker.address) from None
 
 
 def _lost(err: KilledWorker, index: int) -> WorkerLost:
@@ -109,6 +114,28 @@ def _check_scheduler(address: str, timeout: float) -> None:
 
 def _imports_fcsim() -> None:
     """Nothing: a worker runs it only once it has imported this module."""
+
+
+class _Unattended:
+    """How long a client's cluster has had no workers: :meth:`check` raises
+    :class:`ClusterError` once that is Dask's connect timeout (a cluster whose workers
+    all died would otherwise keep a run waiting, silent, for ever)."""
+
+    def __init__(self, client: Client) -> None:
+        self.client = client
+        self.patience = parse_timedelta(dask.config.get("distributed.comm.timeouts.connect"),
+                                        default="seconds")
+        self.since: float | None = None
+
+    def check(self) -> None:
+        if self.client.nthreads():
+            self.since = None
+            return
+        now = time.monotonic()
+        self.since = now if self.since is None else self.since
+        if now - self.since >= self.patience:
+            raise ClusterError(f"the Dask cluster has had no workers for {self.patience:g} s "
+                               f"(start some with: dask worker {self.client.scheduler.address})")
 
 
 class DaskCluster:
@@ -182,33 +209,52 @@ class DaskCluster:
 
     def run(self, plan: RunPlan, indices: Iterable[int],
             on_progress: Progress | None = None) -> Iterator[ChunkOutput]:
-        """Play the chunks on the cluster; progress is reported per chunk (as they end).
+        """Play the chunks on the cluster, ``on_progress(index, games)`` called as chunks
+        in flight advance (the workers' reports arrive as events of a topic of this run).
 
         The warm-up plugin is the run's only: a worker that joins later warms no plan of a
-        run that has ended."""
+        run that has ended. A cluster left without workers stops the run
+        (:class:`ClusterError`) once it has had none for Dask's connect timeout."""
         todo = iter(indices)
         live: dict[Future, int] = {}  # the chunks in flight, by future
+        topic = f"fcsim-progress-{uuid.uuid4().hex}"
+        reports: deque[tuple[int, int]] = deque()  # filled by the client's event thread
 
         def submit(count: int) -> list[Future]:
-            futures = {self.client.submit(_run_chunk_on_worker, plan, i, pure=False): i
+            futures = {self.client.submit(_run_chunk_on_worker, plan, i, topic, pure=False): i
                        for i in islice(todo, count)}
             live.update(futures)
             return list(futures)
 
+        def pass_on() -> None:
+            while reports:
+                index, games = reports.popleft()
+                if on_progress is not None:
+                    on_progress(index, games)
+
+        self.client.subscribe_topic(topic, lambda event: reports.append(tuple(event[1])))
+        alone = _Unattended(self.client)
         try:
             self.client.register_plugin(WarmUp(plan))
             queue = as_completed(submit(IN_FLIGHT_PER_WORKER * self.workers))
-            for future in queue:
-                for new in submit(1):
-                    queue.add(new)
-                try:
-                    output = future.result()
-                except KilledWorker as err:
-                    raise _lost(err, live[future]) from None
-                del live[future]
-                future.release()
-                yield output
+            while not queue.is_empty():
+                done = queue.next_batch(block=False)
+                pass_on()
+                if not done:
+                    alone.check()
+                    time.sleep(PROGRESS_WAIT_S)
+                for future in done:
+                    for new in submit(1):
+                        queue.add(new)
+                    try:
+                        output = future.result()
+                    except KilledWorker as err:
+                        raise _lost(err, live[future]) from None
+                    del live[future]
+                    future.release()
+                    yield output
         finally:
+            self.client.unsubscribe_topic(topic)
             if live:
                 self.client.cancel(list(live))
             self.client.unregister_worker_plugin(WarmUp.name)

@@ -117,3 +117,37 @@ def test_a_worker_that_cannot_import_fcsim_is_named_before_the_run(tmp_path):
         DaskCluster.connect(cluster.scheduler_address)
     assert re.fullmatch(r"Dask worker tcp://\S+ cannot play this run: it cannot import fcsim "
                         r"\(ModuleNotFoundError\(.*\)\)", str(err.value)), str(err.value)
+
+
+def test_progress_comes_back_from_dask_workers_within_a_chunk():
+    """A chunk of a large run plays for minutes: its games are reported as they are
+    played, not when it ends."""
+    from fcsim.runner import make_plan
+    from fcsim.runner.chunk import PROGRESS_GAMES
+
+    plan = make_plan(["greedy"], RuleSet(players=2, rounds=6), 1, 3 * PROGRESS_GAMES,
+                     chunk_size=3 * PROGRESS_GAMES)
+    reports = []
+    cluster = DaskCluster.local(1)
+    try:
+        assert len(list(cluster.run(plan, [0], lambda index, games: reports.append(games)))) == 1
+    finally:
+        cluster.close()
+    assert PROGRESS_GAMES in reports and 2 * PROGRESS_GAMES in reports
+
+
+def test_a_cluster_left_without_workers_stops_the_run(monkeypatch):
+    from fcsim.runner import make_plan
+
+    monkeypatch.setitem(dask.config.config["distributed"]["comm"]["timeouts"], "connect", "1s")
+    plan = make_plan(["greedy"], RuleSet(players=2, rounds=6), 1, 4, chunk_size=1)
+    cluster = DaskCluster.local(1)
+    try:
+        cluster.cluster.scale(0)
+        deadline = time.monotonic() + 30
+        while cluster.client.nthreads() and time.monotonic() < deadline:
+            time.sleep(0.1)  # as when every worker has died
+        with pytest.raises(ClusterError, match=r"has had no workers for 1 s"):
+            list(cluster.run(plan, [0, 1, 2, 3]))
+    finally:
+        cluster.close()
