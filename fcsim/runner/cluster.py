@@ -144,6 +144,9 @@ class DaskCluster:
     def __init__(self, client: Client, cluster: LocalCluster | None = None) -> None:
         self.client = client
         self.cluster = cluster
+        # Dask's client warns over the progress bar as it recovers (a chunk rescheduled
+        # when a worker dies); what it cannot recover from comes back through the chunks
+        logging.getLogger("distributed.client").setLevel(logging.ERROR)
 
     @classmethod
     def connect(cls, address: str) -> DaskCluster:
