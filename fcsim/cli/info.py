@@ -45,6 +45,39 @@ def _runs_inside(path: Path) -> str:
     return f" itself; the runs in it: {shown}{more} (fcsim info {inside[0]})"
 
 
+def _short(record: str) -> str:
+    """A source record with its digest cut to 12 characters, as messages cut them."""
+    named, digest, value = record.partition(" sha256 ")
+    return f"{named}{digest}{value[:12]}" if digest else record
+
+
+def _training(path: Path) -> tuple[Path, RunPlan, list[tuple[str, str]]] | None:
+    """A training folder's self-play run, and the lines of what the training wrote (its
+    model and report, the command that completes it); None for another folder."""
+    from fcsim.learn.training import GAMES, MODEL, POSITIONS, REPORT_MD, check_training_folder
+    from fcsim.strategies.learned.model import ModelError, load_model
+
+    games = stored_plan(path / GAMES) if (path / GAMES).is_dir() else None
+    if games is None:
+        return None
+    check_training_folder(path)  # nothing but what a training writes
+    derived = len(list((path / POSITIONS).glob("part-*.parquet")))
+    lines = [("training", str(path)), ("positions", f"{derived:,} chunks derived")]
+    try:
+        model = load_model(path / MODEL) if (path / MODEL).is_file() else None
+    except ModelError as err:
+        lines.append(("model", f"unreadable: {err}"))
+        model = None
+    started = "the fcsim train command that started it"
+    if model is not None:
+        started = model.metadata.get("trained_by", started)
+        lines.append(("model", f"{path / MODEL} (sha256 {model.sha256[:12]})"))
+    lines.append(("command", f"{started} --resume"))
+    if (path / REPORT_MD).is_file():
+        lines.append(("report", str(path / REPORT_MD)))
+    return path / GAMES, games, lines
+
+
 @click.command("info", short_help="Show what a run folder holds and how to play it again.")
 @click.argument("path", type=click.Path(exists=True, file_okay=False, path_type=Path))
 def info_command(path: Path) -> None:
@@ -52,15 +85,20 @@ def info_command(path: Path) -> None:
     done and checked, and the command that plays the run again."""
     try:
         plan = stored_plan(path)
+        training = _training(path) if plan is None else None
     except RunFolderError as err:
         raise click.ClickException(str(err)) from None
-    if plan is None:
+    if training is not None:
+        path, plan, extra = training
+    elif plan is None:
         raise click.ClickException(f"{path} holds no fcsim run{_runs_inside(path)}")
+    else:
+        extra = []
     check = fmt.check_folder(path, plan.metadata())
     contents = folder_contents(plan, {i: c.path for i, c in check.chunks.items()})
     decided = decision_contents(plan, {i: c.path for i, c in check.chunks.items()})
     rules = ", ".join(f"{key}={value}" for key, value in plan.rules.to_dict().items())
-    command = command_line(plan, path)
+    command = dict(extra).get("command") or command_line(plan, path)
     writer = lock_holder(path)
     if check.problems:
         status = (f"damaged: {fmt.describe_problems(check.problems)}; run {command} "
@@ -75,6 +113,7 @@ def info_command(path: Path) -> None:
         ("run", str(path)),
         ("code", _code_line(plan, {c.code for c in check.chunks.values()})),
         ("strategies", ", ".join(map(display_name, plan.strategies))),
+        *[("source", f"{name}: {_short(record)}") for name, record in plan.sources],
         ("rules", rules),
         ("seed", str(plan.seed)),
         ("games", f"{plan.games:,}"),
@@ -87,6 +126,7 @@ def info_command(path: Path) -> None:
                          f"in {path / fmt.DECISIONS}")] if decided else []),
         *([("writer", writer)] if writer else []),
         ("status", status),
+        *[(key, value) for key, value in extra if key != "command"],
         ("command", command),
     ]
     for key, value in lines:

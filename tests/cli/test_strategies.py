@@ -114,6 +114,8 @@ def test_a_run_records_its_strategy_file_and_resume_refuses_a_changed_one(plugin
     assert invoke(*args).exit_code == 0
     recorded = dict(stored_plan(tmp_path / "run").sources)
     assert recorded[str(loose)].startswith(f"file {loose} sha256 ")
+    info = invoke("info", str(tmp_path / "run")).output
+    assert f"source     {loose}: file {loose} sha256 {recorded[str(loose)][-64:][:12]}\n" in info
     assert invoke(*args, "--resume").exit_code == 0  # same file: nothing to do
     loose.write_text(loose.read_text() + "# tuned\n")
     result = subprocess.run([sys.executable, "-m", "fcsim", *args, "--resume"],

@@ -392,3 +392,14 @@ def test_allow_code_change_reaches_the_games_folder(tmp_path: Path,
     assert alone.stderr.splitlines()[0] == ("warning: without --resume no run is resumed; "
                                             "--allow-code-change is not used")
     assert seen == [(True, True), (False, True)]
+
+
+def test_info_on_a_training_folder_shows_its_games_model_and_command(trained: Path) -> None:
+    result = CliRunner().invoke(cli, ["info", str(trained)])
+    assert result.exit_code == 0, result.output
+    lines = dict(line.split(maxsplit=1) for line in result.output.splitlines())
+    model = load_model(trained / "model.npz")
+    assert lines["run"] == str(trained / "games") and lines["training"] == str(trained)
+    assert lines["model"] == f"{trained / 'model.npz'} (sha256 {model.sha256[:12]})"
+    assert lines["command"] == f"{model.metadata['trained_by']} --resume"
+    assert lines["status"] == "complete" and lines["positions"].endswith("chunks derived")
