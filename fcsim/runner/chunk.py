@@ -19,7 +19,8 @@ from fcsim.runner.plan import Layout, RunPlan, chunk_layout
 from fcsim.runner.table import decisions_table, parquet_bytes, results_table
 from fcsim.strategies import Strategy, parse_strategy
 
-PROGRESS_GAMES = 500  # a chunk reports its progress after every this many games
+PROGRESS_GAMES = 500  # a chunk reports its progress after every this many games, once
+# its slices have grown to it from 1 game (doubling): a slow strategy's bar moves at once
 
 
 @dataclass(frozen=True)
@@ -44,7 +45,7 @@ def prepare(plan: RunPlan) -> tuple[Strategy, ...]:
 def run_chunk(plan: RunPlan, index: int,
               on_games: Callable[[int], None] | None = None) -> ChunkOutput:
     """Play chunk ``index`` of ``plan`` and encode its rows as Parquet; ``on_games(n)``
-    hears, every :data:`PROGRESS_GAMES` games, that ``n`` of its games are played."""
+    hears after each slice of its games (:func:`slices`) that ``n`` of them are played."""
     layout = chunk_layout(plan, index)
     results, decisions = _play_in_slices(layout, prepare(plan), plan.rules, plan.decisions,
                                          on_games)
@@ -55,15 +56,26 @@ def run_chunk(plan: RunPlan, index: int,
                        decisions=decided)
 
 
+def slices(games: int) -> list[tuple[int, int]]:
+    """``(start, stop)`` of the slices a chunk of ``games`` games is played in: 1 game,
+    then twice as many each time up to :data:`PROGRESS_GAMES`. The first reports come
+    within seconds even from a strategy that plays one game a second; a fast one pays a
+    few calls more per chunk."""
+    bounds, start, size = [], 0, 1
+    while start < games:
+        bounds.append((start, min(start + size, games)))
+        start, size = start + size, min(2 * size, PROGRESS_GAMES)
+    return bounds
+
+
 def _play_in_slices(layout: Layout, strategies: Sequence[Strategy], rules: RuleSet,
                     recording: bool, on_games: Callable[[int], None] | None
                     ) -> tuple[GameResults, np.ndarray | None]:
-    """The chunk's games, played :data:`PROGRESS_GAMES` at a time: the same results as in
-    one call, since every game has its own seed; and, if ``recording``, their decision
-    rows (``game`` the index in the chunk)."""
+    """The chunk's games, played in :func:`slices`: the same results as in one call, since
+    every game has its own seed; and, if ``recording``, their decision rows (``game`` the
+    index in the chunk)."""
     parts, decided = [], []
-    for start in range(0, len(layout.seeds), PROGRESS_GAMES):
-        stop = min(start + PROGRESS_GAMES, len(layout.seeds))
+    for start, stop in slices(len(layout.seeds)):
         seeds, seating = layout.seeds[start:stop], layout.seating[start:stop]
         first_game = int(layout.game[start])  # what an error names: the run's game
         if recording:

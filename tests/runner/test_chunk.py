@@ -20,7 +20,18 @@ def test_slices_give_the_same_bytes_and_report_progress(monkeypatch):
     heard: list[int] = []
     sliced = chunk.run_chunk(plan, 0, heard.append)
     assert sliced.data == whole.data
-    assert heard == [12, 24, 36, 48, 50]
+    assert heard == [1, 3, 7, 15, 27, 39, 50]  # 1 game, then doubling up to 12
+
+
+def test_slices_grow_from_one_game_and_cover_the_chunk_once() -> None:
+    """A strategy that plays a game a second shows progress within seconds."""
+    assert chunk.slices(0) == []
+    for games in (1, 10, 1_000, 10_000):
+        bounds = chunk.slices(games)
+        assert [stop for _, stop in bounds[:-1]] == [start for start, _ in bounds[1:]]
+        assert (bounds[0][0], bounds[-1][1]) == (0, games)
+        sizes = [stop - start for start, stop in bounds]
+        assert sizes[:3] == [1, 2, 4][:len(sizes)] and max(sizes) <= chunk.PROGRESS_GAMES
 
 
 def test_an_error_names_the_run_s_game_not_the_chunk_s(tmp_path):

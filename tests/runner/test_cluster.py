@@ -133,7 +133,7 @@ def test_progress_comes_back_from_dask_workers_within_a_chunk():
         assert len(list(cluster.run(plan, [0], lambda index, games: reports.append(games)))) == 1
     finally:
         cluster.close()
-    assert PROGRESS_GAMES in reports and 2 * PROGRESS_GAMES in reports
+    assert reports == sorted(reports) and 0 < reports[0] < 3 * PROGRESS_GAMES
 
 
 def test_a_cluster_left_without_workers_stops_the_run(monkeypatch):

@@ -27,7 +27,8 @@ def _played(tmp_path, executor, games: int, chunk_size: int) -> list[int]:
 def test_progress_moves_within_a_chunk(tmp_path, monkeypatch):
     monkeypatch.setattr(chunk, "PROGRESS_GAMES", 10)
     heard = _played(tmp_path, InProcess(), 100, 50)
-    assert heard == [10, 20, 30, 40, 50, 50, 60, 70, 80, 90, 100, 100]
+    assert heard == [1, 3, 7, 15, 25, 35, 45, 50, 50,  # slices of 1, 2, 4, 8, then 10
+                     51, 53, 57, 65, 75, 85, 95, 100, 100]
 
 
 def test_progress_comes_back_from_worker_processes(tmp_path):
