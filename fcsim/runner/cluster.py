@@ -31,7 +31,7 @@ from distributed.security import Security
 
 from fcsim.errors import Fault, WorkerLost
 from fcsim.runner.chunk import ChunkOutput, prepare, run_chunk
-from fcsim.runner.plan import RunPlan
+from fcsim.runner.plan import RunPlan, this_code
 from fcsim.runner.pool import IN_FLIGHT_PER_WORKER, PROGRESS_WAIT_S, Progress
 from fcsim.runner.stops import stops_held_for_children
 from fcsim.strategies import StrategyError
@@ -64,8 +64,13 @@ def _on_worker(err: StrategyError, address: str) -> StrategyError:
 
 def _run_chunk_on_worker(plan: RunPlan, index: int, topic: str) -> ChunkOutput:
     """:func:`run_chunk` on a worker (one that joined later has not been warmed), its
-    progress sent to the client as events of ``topic``."""
+    progress sent to the client as events of ``topic``. A worker whose fcsim plays other
+    code refuses: its rows would carry the client's code in their metadata."""
     worker = get_worker()
+    if this_code() != plan.code:
+        raise ClusterError(f"Dask worker {worker.address} cannot play this run: it has other "
+                           f"fcsim code ({this_code()} there, {plan.code} here); install "
+                           f"the same fcsim on every machine")
     try:
         return run_chunk(plan, index, lambda games: worker.log_event(topic, (index, games)))
     except StrategyError as err:

@@ -151,3 +151,21 @@ def test_a_cluster_left_without_workers_stops_the_run(monkeypatch):
             list(cluster.run(plan, [0, 1, 2, 3]))
     finally:
         cluster.close()
+
+
+def test_a_worker_with_other_fcsim_code_refuses_to_play():
+    """Its rows would carry the client's code in their metadata: a mix no run could tell."""
+    from dataclasses import replace
+
+    from fcsim.runner import make_plan
+
+    plan = make_plan(["greedy"], RuleSet(players=2, rounds=6), 1, 2, chunk_size=1)
+    other = replace(plan, code_digest="0123456789abcdef")  # as a client of another fcsim
+    cluster = DaskCluster.local(1)
+    try:
+        with pytest.raises(ClusterError, match=r"Dask worker .* cannot play this run: it has "
+                                               r"other fcsim code \(fcsim .* there, fcsim "
+                                               r"0\.1\.0 \(code 0123456789abcdef\) here\)"):
+            list(cluster.run(other, [0, 1]))
+    finally:
+        cluster.close()
