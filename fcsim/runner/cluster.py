@@ -13,6 +13,7 @@ import time
 import uuid
 from collections import deque
 from collections.abc import Iterable, Iterator
+from contextlib import suppress
 from itertools import islice
 
 import dask
@@ -29,7 +30,7 @@ from distributed import (
 from distributed.comm import CommClosedError, connect
 from distributed.security import Security
 
-from fcsim.errors import Fault, WorkerLost
+from fcsim.errors import Fault, FcsimError, WorkerLost
 from fcsim.runner.chunk import ChunkOutput, prepare, run_chunk
 from fcsim.runner.plan import RunPlan, this_code
 from fcsim.runner.pool import IN_FLIGHT_PER_WORKER, PROGRESS_WAIT_S, Progress
@@ -243,7 +244,7 @@ class DaskCluster:
         self.client.subscribe_topic(topic, lambda event: reports.append(tuple(event[1])))
         alone = _Unattended(self.client)
         try:
-            self.client.register_plugin(WarmUp(plan))
+            self._warm_up(plan)
             queue = as_completed(submit(IN_FLIGHT_PER_WORKER * self.workers))
             while not queue.is_empty():
                 done = queue.next_batch(block=False)
@@ -258,6 +259,10 @@ class DaskCluster:
                         output = future.result()
                     except KilledWorker as err:
                         raise _lost(err, live[future]) from None
+                    except ImportError as err:  # a worker that joined without fcsim
+                        raise ClusterError(f"a Dask worker cannot play chunk {live[future]}: "
+                                           f"{err} (install the same fcsim on every "
+                                           f"worker)") from None
                     del live[future]
                     future.release()
                     yield output
@@ -265,7 +270,19 @@ class DaskCluster:
             self.client.unsubscribe_topic(topic)
             if live:
                 self.client.cancel(list(live))
-            self.client.unregister_worker_plugin(WarmUp.name)
+            with suppress(KeyError):  # not registered: a worker could not take it
+                self.client.unregister_worker_plugin(WarmUp.name)
+
+    def _warm_up(self, plan: RunPlan) -> None:
+        """Register the run's warm-up plugin; a worker that cannot load it (one that
+        joined without fcsim) is a :class:`ClusterError`."""
+        try:
+            self.client.register_plugin(WarmUp(plan))
+        except FcsimError:
+            raise
+        except Exception as err:  # what the worker raised, as Dask sends it back
+            raise ClusterError(f"a Dask worker cannot warm up for this run: {err} (install "
+                               f"the same fcsim on every worker)") from None
 
     def close(self) -> None:
         """Disconnect, and stop the cluster if it was started here."""

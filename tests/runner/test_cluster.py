@@ -169,3 +169,24 @@ def test_a_worker_with_other_fcsim_code_refuses_to_play():
             list(cluster.run(other, [0, 1]))
     finally:
         cluster.close()
+
+
+def test_a_worker_without_fcsim_that_joins_later_is_one_line(tmp_path):
+    """Checked at connect, a worker can still join later without fcsim."""
+    from distributed import Client
+
+    from fcsim.runner import make_plan
+
+    blocked = tmp_path / "no_fcsim.py"
+    blocked.write_text("import sys\n\nsys.modules['fcsim'] = None\n")
+    plan = make_plan(["greedy"], RuleSet(players=2, rounds=6), 1, 2, chunk_size=1)
+    with LocalCluster(n_workers=1, threads_per_worker=1, dashboard_address=None,
+                      preload=[str(blocked)]) as local:
+        cluster = DaskCluster(Client(local))  # as if it had joined after the check
+        try:
+            with pytest.raises(ClusterError, match=r"a Dask worker cannot warm up for this "
+                                                   r"run: .*fcsim.* \(install the same fcsim "
+                                                   r"on every worker\)"):
+                list(cluster.run(plan, [0, 1]))
+        finally:
+            cluster.close()
