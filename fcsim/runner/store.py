@@ -104,7 +104,7 @@ class RunFolder:
     """
 
     def __init__(self, path: Path, plan: RunPlan, check: FolderCheck, resume: bool,
-                 allow_code_change: bool) -> None:
+                 allow_code_change: bool | None) -> None:
         self.path = path
         self.plan = plan
         self.check = check
@@ -115,11 +115,12 @@ class RunFolder:
 
     @classmethod
     def open(cls, path: Path, plan: RunPlan, resume: bool,
-             allow_code_change: bool = False) -> RunFolder:
+             allow_code_change: bool | None = None) -> RunFolder:
         """Check that ``plan`` may write to ``path``; raise :class:`RunFolderError` if not.
 
         A folder holding this run is refused without ``resume``; with it, a folder whose
-        chunks were played by other code is refused unless ``allow_code_change``.
+        chunks were played by other code is refused unless ``allow_code_change`` (None: the
+        command offers no ``--allow-code-change``, and its refusal does not name it).
         """
         holder = lock_holder(path) if path.is_dir() else None
         if holder is not None:
@@ -244,7 +245,7 @@ def _readable(manifest: Path) -> bool:
     return True
 
 
-def _inspect(path: Path, plan: RunPlan, resume: bool, allow_code_change: bool,
+def _inspect(path: Path, plan: RunPlan, resume: bool, allow_code_change: bool | None,
              known: dict) -> FolderCheck:
     """What ``path`` holds for ``plan``, or :class:`RunFolderError` if ``plan`` must not
     write there (see :meth:`RunFolder.open`)."""
@@ -286,8 +287,8 @@ def _inspect(path: Path, plan: RunPlan, resume: bool, allow_code_change: bool,
     to_play = len(check.chunks) < plan.chunk_count
     if to_play and codes != {plan.code} and not allow_code_change:
         other = ", ".join(sorted(codes - {plan.code}))
+        offer = "" if allow_code_change is None else ", or give --allow-code-change to mix them"
         raise RunFolderError(f"{path} was played by other code ({other}; this is "
                              f"{plan.code}): completing it would mix two versions of the "
-                             f"game in one run; choose another --out, or give "
-                             f"--allow-code-change to mix them")
+                             f"game in one run; choose another --out{offer}")
     return check

@@ -186,6 +186,9 @@ def test_resume_with_other_code_is_refused_unless_allowed(reference, small, tmp_
         execute(folder, InProcess(), on_chunk=lambda output: _stop_after(output, 3))
     with pytest.raises(RunFolderError, match=r"played by other code \(fcsim 0.1.0 \(code "
                                              r"0123456789abcdef\).*--allow-code-change"):
+        RunFolder.open(out, plan_of(small), resume=True, allow_code_change=False)
+    with pytest.raises(RunFolderError, match=r"two versions of the game in one run; choose "
+                                             r"another --out$"):  # a command without the flag
         RunFolder.open(out, plan_of(small), resume=True)
     folder = RunFolder.open(out, plan_of(small), resume=True, allow_code_change=True)
     folder.create()
