@@ -61,10 +61,13 @@ def test_a_stop_waits_for_the_block_to_end(sigterm_stops, number) -> None:
 
 def test_a_block_leaves_a_fatal_sigterm_fatal() -> None:
     """Without the command line's handler SIGTERM is not deferred, nor turned into Ctrl-C."""
-    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
-    with stops_deferred():
+    previous = signal.signal(signal.SIGTERM, signal.SIG_DFL)  # as in a library's process
+    try:
+        with stops_deferred():
+            assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
         assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
-    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def test_workers_start_ignoring_both_stops(sigterm_stops) -> None:
