@@ -35,6 +35,11 @@ def _seeds(n: int) -> np.ndarray:
     return np.array([game_seed(np.uint64(5), np.uint64(g)) for g in range(n)], np.uint64)
 
 
+def _heads_up(games: int) -> np.ndarray:
+    """The seating of ``games`` games of two: strategy 0 in seat 0, strategy 1 in seat 1."""
+    return np.tile(np.arange(2, dtype=np.int8), (games, 1))
+
+
 def test_a_python_agent_plays_the_moves_of_its_strategy() -> None:
     rules = fcsim.RuleSet(players=3)
     seating = np.array([[(s + g) % 3 for s in range(3)] for g in range(6)], np.int8)
@@ -47,8 +52,7 @@ def test_a_python_agent_plays_the_moves_of_its_strategy() -> None:
 
 
 def test_an_illegal_agent_move_names_the_agent_the_move_and_the_game() -> None:
-    seating = np.zeros((3, 2), np.int8)
-    seating[:, 1] = 1
+    seating = _heads_up(3)
     with pytest.raises(fcsim.IllegalMoveError,
                        match=r"strategy 'test_agents:always_pile' chose 'JK', which is not "
                              r"a legal discard \(legal: .*\) in game 0"):
@@ -62,8 +66,7 @@ def make_required(margin):
 
 
 def test_a_factory_taken_for_an_agent_is_told_what_a_factory_needs() -> None:
-    seating = np.zeros((1, 2), np.int8)
-    seating[:, 1] = 1
+    seating = _heads_up(1)
     with pytest.raises(fcsim.IllegalMoveError,
                        match=r"strategy 'test_agents:make_required' returned <function .*> "
                              r"instead of a move in game 0: a function that takes one argument "
@@ -81,8 +84,7 @@ def fails_in_round_two(view: fcsim.View) -> str:
 
 
 def test_an_agent_that_raises_is_named_with_its_game_and_line() -> None:
-    seating = np.zeros((3, 2), np.int8)
-    seating[:, 1] = 1
+    seating = _heads_up(3)
     with pytest.raises(fcsim.StrategyFailed,
                        match=r"^strategy 'test_agents:fails_in_round_two' raised KeyError: "
                              r"'missing' in game 0 at .*test_agents\.py:\d+, in "

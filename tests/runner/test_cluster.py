@@ -8,6 +8,7 @@ import socket
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from contextlib import suppress
 
 import pytest
@@ -19,6 +20,7 @@ from distributed import LocalCluster
 
 from fcsim.core.rules import RuleSet
 from fcsim.runner.cluster import ClusterError, DaskCluster, WarmUp
+from fcsim.runner.plan import RunPlan
 from fcsim.strategies import StrategyError
 
 
@@ -60,17 +62,27 @@ def worker_plugins(cluster: DaskCluster) -> list[str]:
         dask_scheduler.worker_plugins))
 
 
-def test_the_warm_up_plugin_ends_with_the_run(tmp_path):
-    """A worker that joins later warms no plan of a run that has ended."""
-    from fcsim.runner import make_plan
-
-    plan = make_plan(["random"], RuleSet(players=2, rounds=6), 1, 2, chunk_size=1)
+@pytest.fixture
+def one_worker() -> Iterator[DaskCluster]:
+    """A local cluster of one worker process, closed after the test."""
     cluster = DaskCluster.local(1)
     try:
-        assert len(list(cluster.run(plan, [0, 1]))) == 2
-        assert WarmUp.name not in worker_plugins(cluster)
+        yield cluster
     finally:
         cluster.close()
+
+
+def short_plan(strategy: str = "greedy", games: int = 2, chunk_size: int = 1) -> RunPlan:
+    """Heads-up short games of ``strategy``, a chunk of ``chunk_size`` games each."""
+    from fcsim.runner import make_plan
+
+    return make_plan([strategy], RuleSet(players=2, rounds=6), 1, games, chunk_size=chunk_size)
+
+
+def test_the_warm_up_plugin_ends_with_the_run(one_worker):
+    """A worker that joins later warms no plan of a run that has ended."""
+    assert len(list(one_worker.run(short_plan("random"), [0, 1]))) == 2
+    assert WarmUp.name not in worker_plugins(one_worker)
 
 
 @pytest.fixture
@@ -119,67 +131,45 @@ def test_a_worker_that_cannot_import_fcsim_is_named_before_the_run(tmp_path):
                         r"\(ModuleNotFoundError\(.*\)\)", str(err.value)), str(err.value)
 
 
-def test_progress_comes_back_from_dask_workers_within_a_chunk():
+def test_progress_comes_back_from_dask_workers_within_a_chunk(one_worker):
     """A chunk of a large run plays for minutes: its games are reported as they are
     played, not when it ends."""
-    from fcsim.runner import make_plan
     from fcsim.runner.chunk import PROGRESS_GAMES
 
-    plan = make_plan(["greedy"], RuleSet(players=2, rounds=6), 1, 3 * PROGRESS_GAMES,
-                     chunk_size=3 * PROGRESS_GAMES)
+    plan = short_plan(games=3 * PROGRESS_GAMES, chunk_size=3 * PROGRESS_GAMES)
     reports = []
-    cluster = DaskCluster.local(1)
-    try:
-        assert len(list(cluster.run(plan, [0], lambda index, games: reports.append(games)))) == 1
-    finally:
-        cluster.close()
+    assert len(list(one_worker.run(plan, [0], lambda index, games: reports.append(games)))) == 1
     assert reports == sorted(reports) and 0 < reports[0] < 3 * PROGRESS_GAMES
 
 
-def test_a_cluster_left_without_workers_stops_the_run(monkeypatch):
-    from fcsim.runner import make_plan
-
+def test_a_cluster_left_without_workers_stops_the_run(one_worker, monkeypatch):
     monkeypatch.setitem(dask.config.config["distributed"]["comm"]["timeouts"], "connect", "1s")
-    plan = make_plan(["greedy"], RuleSet(players=2, rounds=6), 1, 4, chunk_size=1)
-    cluster = DaskCluster.local(1)
-    try:
-        cluster.cluster.scale(0)
-        deadline = time.monotonic() + 30
-        while cluster.client.nthreads() and time.monotonic() < deadline:
-            time.sleep(0.1)  # as when every worker has died
-        with pytest.raises(ClusterError, match=r"has had no workers for 1 s"):
-            list(cluster.run(plan, [0, 1, 2, 3]))
-    finally:
-        cluster.close()
+    one_worker.cluster.scale(0)
+    deadline = time.monotonic() + 30
+    while one_worker.client.nthreads() and time.monotonic() < deadline:
+        time.sleep(0.1)  # as when every worker has died
+    with pytest.raises(ClusterError, match=r"has had no workers for 1 s"):
+        list(one_worker.run(short_plan(games=4), [0, 1, 2, 3]))
 
 
-def test_a_worker_with_other_fcsim_code_refuses_to_play():
+def test_a_worker_with_other_fcsim_code_refuses_to_play(one_worker):
     """Its rows would carry the client's code in their metadata: a mix no run could tell."""
     from dataclasses import replace
 
-    from fcsim.runner import make_plan
-
-    plan = make_plan(["greedy"], RuleSet(players=2, rounds=6), 1, 2, chunk_size=1)
-    other = replace(plan, code_digest="0123456789abcdef")  # as a client of another fcsim
-    cluster = DaskCluster.local(1)
-    try:
-        with pytest.raises(ClusterError, match=r"Dask worker .* cannot play this run: it has "
-                                               r"other fcsim code \(fcsim .* there, fcsim "
-                                               r"0\.1\.0 \(code 0123456789abcdef\) here\)"):
-            list(cluster.run(other, [0, 1]))
-    finally:
-        cluster.close()
+    other = replace(short_plan(), code_digest="0123456789abcdef")  # another fcsim's client
+    with pytest.raises(ClusterError, match=r"Dask worker .* cannot play this run: it has "
+                                           r"other fcsim code \(fcsim .* there, fcsim "
+                                           r"0\.1\.0 \(code 0123456789abcdef\) here\)"):
+        list(one_worker.run(other, [0, 1]))
 
 
 def test_a_worker_without_fcsim_that_joins_later_is_one_line(tmp_path):
     """Checked at connect, a worker can still join later without fcsim."""
     from distributed import Client
 
-    from fcsim.runner import make_plan
-
     blocked = tmp_path / "no_fcsim.py"
     blocked.write_text("import sys\n\nsys.modules['fcsim'] = None\n")
-    plan = make_plan(["greedy"], RuleSet(players=2, rounds=6), 1, 2, chunk_size=1)
+    plan = short_plan()
     with LocalCluster(n_workers=1, threads_per_worker=1, dashboard_address=None,
                       preload=[str(blocked)]) as local:
         cluster = DaskCluster(Client(local))  # as if it had joined after the check
