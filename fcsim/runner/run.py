@@ -49,7 +49,7 @@ StrategyList = str | Sequence[str | Strategy | Callable]
 def table_note(strategy: Strategy, rules: RuleSet) -> str | None:
     """Why ``strategy``'s files (a model) may not suit a table under ``rules``, or None."""
     note = strategy.family.table_note
-    return None if note is None else note(rules, **strategy.paths)
+    return None if note is None else note(rules, **strategy.kwargs)
 
 
 _WARNED: set[str] = set()  # the table notes this process has shown

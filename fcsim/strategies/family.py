@@ -64,10 +64,10 @@ class Family:
     parameters as keywords and returns an agent. A family has one or the other.
     ``data``, called with the ``path`` parameters as keywords, returns the numbers that
     follow the parameter vector (a model's weights), raising :class:`StrategyError` for a
-    file it cannot use; ``table_note``, called with a ``RuleSet`` and the ``path``
-    parameters, says in one line why those files may not suit that table (a model trained
-    for other rules), or returns None. ``source`` says where it comes from (``fcsim`` for
-    built-ins).
+    file it cannot use; ``table_note``, called with a ``RuleSet`` and the strategy's
+    parameters as keywords, says in one line why its files may not suit that table or
+    those parameters (a model trained for other rules), or returns None. ``source`` says
+    where it comes from (``fcsim`` for built-ins).
     """
 
     name: str

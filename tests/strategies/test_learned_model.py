@@ -231,3 +231,22 @@ def test_resume_refuses_a_changed_model(tmp_path: Path) -> None:
                                       "--out", str(tmp_path / "run"), "--resume"])
     assert result.exit_code == 2 and "changed" in result.output, result.output
     assert json.dumps(load_model(model).sha256[:12]).strip('"') in result.output
+
+
+def test_a_model_fitted_on_other_candidates_says_so(tmp_path: Path) -> None:
+    """Its inputs are relative to the mean over the candidates it was fitted on."""
+    from fcsim.core.rules import RuleSet
+    from fcsim.strategies.learned import model_note
+    from fcsim.strategies.learned.model import RELATIVE
+
+    model = str(random_model(tmp_path / "k3.npz", inputs=RELATIVE, candidates=3))
+    assert model_note(RuleSet(), model) == (
+        f"model {model} was fitted on 3 candidates a position and plays 5 "
+        "(learned:candidates=3 plays as it was fitted)")
+    assert model_note(RuleSet(), model, candidates=3) is None
+    features = str(random_model(tmp_path / "outcome.npz", candidates=3))  # no relative inputs
+    assert model_note(RuleSet(), features) is None
+    result = CliRunner().invoke(cli, ["compare", f"learned:model={model}", "greedy",
+                                      "--deals", "1", "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines()[0].startswith(f"warning: model {model} was fitted on 3")

@@ -46,6 +46,7 @@ from fcsim.strategies.learned.features import N_FEATURES, discard_features, netw
 from fcsim.strategies.learned.model import (
     NET_HIDDEN,
     NET_RELATIVE,
+    RELATIVE,
     draw_net_at,
     load_model,
     model_path,
@@ -54,9 +55,11 @@ from fcsim.strategies.learned.model import (
 )
 from fcsim.strategies.registry import Family, Param, register
 
+CANDIDATES = 5  # what the shipped model was fitted on, and plays
 PARAMS = (
     TAKE_MARGIN,
-    Param("candidates", 5, "discards (best now) the model compares", low=1, high=14),
+    Param("candidates", CANDIDATES, "discards (best now) the model compares", low=1,
+          high=14),
     Param("model", "", "model file written by fcsim train (empty: the one shipped with "
           "fcsim)", path=True),
 )
@@ -69,10 +72,28 @@ def model_data(model: str) -> np.ndarray:
     return load_model(model).vector()
 
 
-def model_note(rules: RuleSet, model: str) -> str | None:
+def model_note(rules: RuleSet, model: str, candidates: int = CANDIDATES,
+               **_: object) -> str | None:
     """One line when model file ``model`` was trained under other rules than ``rules``, or
     at no game of its table size (it still plays: its features carry the table size and
-    the points)."""
+    the points), or compared another number of candidates than it plays."""
+    notes = [note for note in (_rules_note(rules, model), _candidates_note(model, candidates))
+             if note]
+    return "; ".join(notes) or None
+
+
+def _candidates_note(model: str, candidates: int) -> str | None:
+    """Why a model of relative inputs, fitted on positions of K candidates, may play worse
+    with another number: its inputs are relative to the mean over the candidates."""
+    loaded = load_model(model)
+    fitted = loaded.metadata.get("candidates")
+    if loaded.inputs != RELATIVE or fitted in (None, candidates):
+        return None
+    return (f"model {model_path(model)} was fitted on {fitted} candidates a position and "
+            f"plays {candidates} (learned:candidates={fitted} plays as it was fitted)")
+
+
+def _rules_note(rules: RuleSet, model: str) -> str | None:
     metadata = load_model(model).metadata
     trained = dict(metadata.get("rules") or {})
     if rules.players in metadata.get("players", ()):  # fitted on games at this table too
