@@ -53,6 +53,11 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module 'fcsim' has no attribute {name!r}")
 
 
+def __dir__() -> list[str]:
+    """The public names too (they load on first use), for ``dir()`` and completion."""
+    return sorted({*globals(), *__all__})
+
+
 __all__ = [
     "CardError",
     "FcsimError",

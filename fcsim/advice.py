@@ -237,6 +237,8 @@ def advise(view: View, worlds: int = DEFAULT_WORLDS, seconds: float | None = Non
         raise ValueError(f"worlds must be at least {MIN_WORLDS}, not {worlds}")
     if not 0.0 <= evidence <= 1.0:
         raise ValueError(f"evidence must be from 0 to 1, not {evidence}")
+    if not skill >= 0.0:  # as search's parameter: the draws a hand is the best of
+        raise ValueError(f"skill must be 0 or more, not {skill}")
     start = time.perf_counter()
     pick = None if player is None else str(decide(agent(player), view.detached(), player))
     names, actions = _legal(view)

@@ -177,3 +177,14 @@ def test_advice_leaves_the_games_stream_as_it_is() -> None:
     before = view.rng.copy()
     advise(view, worlds=2, player="random")
     assert np.array_equal(view.rng, before)
+
+
+def test_a_negative_skill_is_refused_as_search_refuses_it() -> None:
+    hand = ["3H", "4H", "5H", "7S", "9D", "9C", "KD", "QS"]
+    view = position_view(Position(round=5, hand=hand, pile=["8C", "10S", "JD"], turn=9))
+    with pytest.raises(ValueError, match=r"skill must be 0 or more, not -0\.5"):
+        advise(view, worlds=4, skill=-0.5, player=None)
+
+
+def test_dir_lists_the_public_names_that_load_on_first_use() -> None:
+    assert {"Game", "simulate", "advise", "min_penalty"} <= set(dir(fcsim))

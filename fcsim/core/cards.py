@@ -154,7 +154,7 @@ def format_cards(kinds: Iterable[int]) -> list[str]:
     """RULES.md notation of several kinds (0 … 55), in the order given."""
     if isinstance(kinds, np.ndarray):
         kinds = kinds.tolist()
-    return [CARD_CODES[k] for k in kinds]
+    return [format_card(k) for k in kinds]
 
 
 def counts_from_kinds(kinds: Iterable[int]) -> np.ndarray:

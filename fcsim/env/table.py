@@ -37,10 +37,9 @@ class Table:
 
     def deal(self, seed: int | None) -> Game:
         """The next game: game 0 of root ``seed`` when a seed is given (see the module)."""
-        if seed is not None:
-            self.root, self.next_game = int(seed), 0
-        game = Game(seed=self.root, game=self.next_game, rules=self.rules)
-        self.next_game += 1
+        root, number = (self.root, self.next_game) if seed is None else (seed, 0)
+        game = Game(seed=root, game=number, rules=self.rules)  # checks the seed first
+        self.root, self.next_game = game.seed, number + 1
         return game
 
 

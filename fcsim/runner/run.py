@@ -13,7 +13,7 @@ from fcsim.runner.chunk import ChunkOutput
 from fcsim.runner.plan import RunPlan, default_chunk_size, round_up_games
 from fcsim.runner.pool import Executor, InProcess, ProcessPool
 from fcsim.runner.store import RunFolder
-from fcsim.strategies import Strategy, parse_strategies, parse_strategy
+from fcsim.strategies import Strategy, StrategyError, parse_strategies, parse_strategy
 from fcsim.strategies.sources import strategy_sources
 
 CGROUP_CPU_MAX = Path("/sys/fs/cgroup/cpu.max")  # cgroup v2: "QUOTA PERIOD" or "max PERIOD"
@@ -163,6 +163,19 @@ def simulate(strategies: StrategyList, games: int, out: str | Path, *, seed: int
     plan = make_plan(strategies, rules, seed, games, duplicate=duplicate,
                      seat_rotation=seat_rotation, chunk_size=chunk_size, decisions=decisions)
     folder = RunFolder.open(Path(out), plan, resume, allow_code_change)
+    executor = local_executor(workers or default_workers(), len(folder.missing))
+    if isinstance(executor, ProcessPool):
+        _check_findable(plan)
     folder.create()
-    execute(folder, local_executor(workers or default_workers(), len(folder.missing)))
+    execute(folder, executor)
     return plan
+
+
+def _check_findable(plan: RunPlan) -> None:
+    """Refuse an agent that worker processes cannot import by its ``module:qualname`` (a
+    lambda, or a function defined inside another): each worker would fail to load it."""
+    for spec in plan.lineup:
+        if "<" in spec.partition(":")[2]:
+            raise StrategyError(f"strategy {spec!r} is a lambda or a function defined inside "
+                                f"another: worker processes cannot find it by name; define "
+                                f"it at the top level of a module, or give workers=1")

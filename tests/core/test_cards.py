@@ -171,3 +171,10 @@ def test_card_values(round_number: int) -> None:
     assert values[JOKER] == 50
     face = card_values(round_number, round_number + 2)
     assert face[kind_of(round_number + 2, 3)] == round_number + 2
+
+
+@pytest.mark.parametrize("kind", [-1, -56, N_KINDS])
+def test_format_cards_refuses_a_kind_no_card_has(kind: int) -> None:
+    """As format_card does: -1 is no joker, nor 56 past the deck."""
+    with pytest.raises(CardError, match=f"no card has kind {kind}"):
+        format_cards([0, kind])

@@ -157,3 +157,17 @@ def test_bad_table_arguments_say_what_is_allowed() -> None:
         raw_env(players=8)
     with pytest.raises(ValueError, match=r"players=3 but rules\.players=4"):
         raw_env(players=3, rules=fcsim.RuleSet(players=4))
+
+
+def test_a_refused_seed_leaves_the_environment_as_it_was() -> None:
+    """The next reset() deals the next game of the root seed the environment had."""
+    table = env(players=2)
+    table.reset(seed=1)
+    with pytest.raises(ValueError, match="seed must be a whole number"):
+        table.reset(seed=2**64)
+    table.reset()
+    again = env(players=2)
+    again.reset(seed=1)
+    again.reset()
+    assert np.array_equal(table.observe(table.agent_selection)["observation"],
+                          again.observe(again.agent_selection)["observation"])

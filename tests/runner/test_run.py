@@ -127,3 +127,19 @@ def test_a_model_s_table_warning_is_shown_once_per_process(tmp_path, capsys):
         make_plan([spec, "greedy"], RuleSet(players=2), 0, 4)
     lines = capsys.readouterr().err.splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"warning: model {tmp_path / 'm.npz'}")
+
+
+def test_an_agent_workers_cannot_find_by_name_is_refused_before_the_run(tmp_path):
+    """A lambda on two workers: each would fail to import it, and the pool would read as
+    a worker lost."""
+    from fcsim.strategies import StrategyError
+
+    def lowest(view):
+        return "stock" if view.phase == "draw" else view.legal_actions[0]
+
+    for agent in (lambda view: lowest(view), lowest):
+        with pytest.raises(StrategyError, match=r"is a lambda or a function defined inside "
+                                                r"another: worker processes cannot find it"):
+            run.simulate(["greedy", agent], 4, tmp_path / "run", workers=2, chunk_size=2)
+        assert not (tmp_path / "run").exists()
+    run.simulate(["greedy", lowest], 4, tmp_path / "one", workers=1, chunk_size=2)

@@ -34,10 +34,14 @@ def link_searches() -> None:
 def as_counts(hand: str | list | np.ndarray) -> np.ndarray:
     """A hand as an ``int8[56]`` count vector, from notation, tokens, kinds or counts."""
     if isinstance(hand, np.ndarray) and hand.shape == (N_KINDS,):
-        counts = hand.astype(np.int8)
-        if counts.min() < 0:
+        if hand.dtype.kind not in "iuf" or not np.array_equal(hand, np.floor(hand)):
+            raise CardError("a count vector holds whole numbers of cards")
+        if hand.min() < 0:
             raise CardError("a hand cannot hold a negative number of cards")
-        return counts_from_kinds(hand_kinds(counts))
+        if hand.max() > MAX_HAND:
+            raise CardError(f"a hand holds at most {MAX_HAND} cards, not {int(hand.max())} "
+                            f"of one kind")
+        return counts_from_kinds(hand_kinds(hand.astype(np.int8)))
     if isinstance(hand, str):
         return counts_from_kinds(parse_cards(hand))
     items = list(hand)

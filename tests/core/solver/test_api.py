@@ -127,3 +127,18 @@ def test_batches_match_single_calls(rules: RuleSet) -> None:
             assert pens[h] == min_penalty(hands[h], round_number, rules)
             kind, pen = best_discard(hands[h], round_number, rules)
             assert (int(picks[h, 0]), int(picks[h, 1])) == (parse_cards(kind)[0], pen)
+
+
+@pytest.mark.parametrize(("counts", "says"), [
+    ({55: 256}, "at most 20 cards, not 256 of one kind"),  # would wrap to 0 as int8
+    ({0: 0.9}, "whole numbers of cards"),  # would be cut to 0
+    ({0: -1}, "negative number of cards"),
+])
+def test_a_count_vector_it_cannot_read_exactly_is_refused(counts, says) -> None:
+    from fcsim.core.solver import min_penalty
+
+    vector = np.zeros(N_KINDS, np.float64 if isinstance(counts.get(0), float) else np.int64)
+    for kind, count in counts.items():
+        vector[kind] = count
+    with pytest.raises(CardError, match=says):
+        min_penalty(vector, 1)
