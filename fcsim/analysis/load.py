@@ -197,7 +197,8 @@ def load_results(
 ) -> pl.LazyFrame | pd.DataFrame:
     """All game × seat rows of one or several run folders, as a lazy polars scan.
 
-    Every chunk is checked first (:func:`check_run`). Several folders must share their
+    Every chunk is checked first (:func:`check_run`); a duplicate run's games are each
+    counted once (:func:`_distinct_games`). Several folders must share their
     rules and hold different games; a ``run`` column (the folder name) then tells them
     apart, and ``(run, game)`` identifies a game. ``pandas=True`` collects the rows into a
     pandas DataFrame instead (fine for small runs; large ones want the lazy frame).
@@ -205,7 +206,7 @@ def load_results(
     runs = [check_run(f) for f in _as_list(paths)]
     _check_same_rules(runs)
     _check_distinct_games(runs)
-    scans = [pl.scan_parquet(run.files) for run in runs]
+    scans = [_distinct_games(pl.scan_parquet(run.files), run.meta) for run in runs]
     if len(scans) == 1:
         lf = scans[0]
     else:
@@ -213,6 +214,19 @@ def load_results(
         lf = pl.concat([s.with_columns(run=pl.lit(name))
                         for s, name in zip(scans, names, strict=True)], how="vertical")
     return lf.collect().to_pandas() if pandas else lf
+
+
+def _distinct_games(scan: pl.LazyFrame, meta: dict[str, Any]) -> pl.LazyFrame:
+    """A duplicate run's rows without the rotations that repeat another's games (A, B, A,
+    B at 4 seats plays each of its 2 distinct games twice): counted twice, they would
+    make every interval over games √2 too narrow. A deal's per-rotation means, and so
+    every paired comparison, are the same with them or without."""
+    if not meta.get("duplicate"):
+        return scan
+    distinct = fmt.distinct_rotations(meta["strategies"])
+    if distinct == len(meta["strategies"]):
+        return scan
+    return scan.filter(pl.col("rotation") < distinct)
 
 
 def as_listed(frame: pl.LazyFrame) -> pl.LazyFrame:

@@ -25,7 +25,7 @@ import hashlib
 import io
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -125,6 +125,16 @@ def column_limits(column: str) -> tuple[int, int]:
             bits = kind.bit_width
             return -(2 ** (bits - 1)), 2 ** (bits - 1) - 1
     raise KeyError(column)
+
+
+def distinct_rotations(seating: Sequence[object]) -> int:
+    """How many seat rotations of ``seating`` (a strategy per listed seat) differ: the
+    least d > 0 that maps it onto itself. A duplicate deal played in rotation k + d is
+    the very game of rotation k (the same cards, the same strategy in every seat): A, B,
+    A, B has 2 distinct rotations of 4, one strategy alone 1."""
+    listed = list(seating)
+    return next(d for d in range(1, len(listed) + 1)
+                if listed[d:] + listed[:d] == listed)
 
 
 def part_name(index: int) -> str:

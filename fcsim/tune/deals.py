@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 
+from fcsim.runner.format import distinct_rotations
 from fcsim.tune.lineup import Lineup
 
 # The columns of a run's rows that the per-deal results need.
@@ -61,6 +62,8 @@ def deal_results(table: pa.Table, lineup: Lineup) -> DealResults:
     candidate's rows are found even when its spec equals a field strategy's.
     """
     players = lineup.players
+    distinct = table.column("rotation").to_numpy() < distinct_rotations(lineup.field)
+    table = table.filter(pa.array(distinct))  # the rotations that repeat another's games
     deal = table.column("deal").to_numpy()
     game = table.column("game").to_numpy()
     position = (table.column("seat").to_numpy().astype(np.int64)

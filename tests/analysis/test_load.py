@@ -239,3 +239,17 @@ def test_the_same_deals_with_other_seats_combine(seed_one_runs) -> None:
     games, which may be pooled."""
     runs = [seed_one_runs["plain"], seed_one_runs["plain swapped"]]
     assert load_results(runs).collect().height == 2 * 40 * 2
+
+
+def test_a_duplicate_run_s_repeated_rotations_count_once(tmp_path: Path) -> None:
+    """A, B, A, B at 4 seats plays each deal's 2 distinct games twice (rotations 2 and 3
+    are rotations 0 and 1 again): the rows count each game once."""
+    out = tmp_path / "run"
+    simulate("greedy,random,greedy,random", 8, out, rules=RuleSet(players=4), duplicate=True,
+             seed=3, workers=1)
+    every = pl.read_parquet(list(out.glob("part-*.parquet"))).sort("game", "seat")
+    again = every.filter(pl.col("rotation") >= 2).select("deal", "rotation", "seat", "total")
+    first = every.filter(pl.col("rotation") < 2).select("deal", "rotation", "seat", "total")
+    assert again.with_columns(pl.col("rotation") - 2).equals(first)  # the very same games
+    loaded = load_results(out).collect()
+    assert loaded.height == every.height // 2 and set(loaded["rotation"]) == {0, 1}

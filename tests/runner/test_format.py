@@ -166,3 +166,13 @@ def test_chunk_knows_the_code_that_played_it(reference):
     chunk = fmt.check_chunk(reference / "part-000000.parquet", 0, run_of(reference))
     assert isinstance(chunk, Chunk)
     assert chunk.code.startswith("fcsim 0.1.0 (code ")
+
+
+@pytest.mark.parametrize(("seating", "distinct"), [
+    (["a", "b", "a", "b"], 2), (["a"] * 4, 1), (["a", "b", "c"], 3), (["a", "b"] * 3, 2),
+    (["a", "b", "b"] * 2, 3), ([None, "b", None, "b"], 2), (["a", "a", "b", "b"], 4),
+])
+def test_distinct_rotations_is_the_seating_s_period(seating, distinct) -> None:
+    from fcsim.runner.format import distinct_rotations
+
+    assert distinct_rotations(seating) == distinct

@@ -47,3 +47,23 @@ def test_concat_and_empty() -> None:
     assert both.deals == 2 and both.advantage.tolist() == [*part.advantage, *part.advantage]
     empty = DealResults.concat([])
     assert empty.deals == 0 and empty.deal.dtype == np.int64
+
+
+def test_rotations_that_repeat_a_game_count_once() -> None:
+    """Candidate and field alternating at 4 seats: rotations 2 and 3 replay 0 and 1."""
+    lineup = make_lineup(["field"], 4)
+    rows = {"game": [], "deal": [], "rotation": [], "seat": [], "total": [], "win": []}
+    for rotation in range(4):
+        totals = [10, 30, 20, 40] if rotation % 2 == 0 else [30, 10, 40, 20]
+        for seat, total in enumerate(totals):
+            for name, value in zip(rows, (rotation, 0, rotation, seat, total, total == 10),
+                                   strict=True):
+                rows[name].append(value)
+    table = pa.table({"game": pa.array(rows["game"], pa.int64()),
+                      "deal": pa.array(rows["deal"], pa.int64()),
+                      "rotation": pa.array(rows["rotation"], pa.int8()),
+                      "seat": pa.array(rows["seat"], pa.int8()),
+                      "total": pa.array(rows["total"], pa.int16()), "win": pa.array(rows["win"])})
+    got = deal_results(table, lineup)
+    assert got.seat_games.tolist() == [4]  # 2 distinct games x 2 candidate seats, not 8
+    assert got.total.tolist() == [15.0] and got.wins.tolist() == [2.0]
