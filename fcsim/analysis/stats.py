@@ -282,7 +282,10 @@ def head_to_head(data: Frame | FinishingPatterns) -> pl.DataFrame:
 
 
 def p_text(p: float) -> str:
-    """``p < 0.001``, or ``p = `` and three decimals."""
+    """``p < 0.001``, or ``p = `` and three decimals (``p = –`` where there is none: one
+    deal, or no spread, as the tables show it)."""
+    if not np.isfinite(p):
+        return "p = –"
     return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
 
 

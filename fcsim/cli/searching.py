@@ -84,6 +84,9 @@ def hold_output(out: Path, described: dict, resume: bool, free: tuple[str, ...] 
     """:func:`~fcsim.tune.output.open_output`, its write lock held until the command ends;
     a folder another sweep or tune is writing is refused in one line (exit code 1, as a
     run folder's: not bad input)."""
+    if resume and not out.exists():  # a mistyped --out would start over unsaid
+        click.echo(f"warning: {out} holds no search to resume; a new one starts there",
+                   err=True)
     try:
         lock = open_output(out, described, resume, free)
     except FolderBusyError as err:

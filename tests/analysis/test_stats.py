@@ -207,3 +207,9 @@ def test_combined_runs_keep_games_apart(planted_run: Path, tmp_path: Path, rule:
     else:
         assert stats.head_to_head(lf)["pairs"].to_list() == [
             2 * n for n in stats.head_to_head(single)["pairs"]]
+
+
+def test_p_text_says_no_p_as_the_tables_do() -> None:
+    """One deal, or no spread, has no p-value: ``–``, never ``nan``."""
+    assert stats.p_text(float("nan")) == "p = –"
+    assert stats.p_text(0.0004) == "p < 0.001" and stats.p_text(0.0456) == "p = 0.046"

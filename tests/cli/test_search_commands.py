@@ -219,3 +219,11 @@ def test_a_folder_another_search_is_writing_is_refused(tmp_path) -> None:
         other.release()
     assert result.exit_code == 1 and "is being written by another fcsim" in result.output
     assert len(result.output.strip().splitlines()) == 1 and list(out.iterdir()) == []
+
+
+def test_resume_of_a_folder_that_is_not_there_says_a_new_search_starts(tmp_path) -> None:
+    out = tmp_path / "mistyped"
+    result = invoke(*SWEEP, "--workers", "1", "--out", str(out), "--resume")
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines()[0] == (f"warning: {out} holds no search to resume; a "
+                                             "new one starts there")
