@@ -4,9 +4,11 @@ trial on the same duplicate deals, then a confirmation on fresh deals."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import click
 
+from fcsim.cli.options import InputError
 from fcsim.cli.running import check_counts, stops_saying
 from fcsim.cli.searching import (
     SearchProgress,
@@ -94,6 +96,10 @@ def tune_command(spec, params, trials, sampler, prune, confirm_deals, against, p
         import_optuna()
     except StudyError as err:
         raise click.ClickException(str(err)) from None
+    done = _trials_done(out / TRIALS_FILE) if resume else 0
+    if done > trials:
+        raise InputError(f"{out} holds {done} trials already, and with --resume --trials "
+                         f"counts them all: give --trials {done} or more")
     executor = make_executor(workers, scheduler, dask_local)
     hold_output(out, described, resume, free=("trials",))
     seats = where.lineup.players
@@ -136,3 +142,14 @@ def tune_command(spec, params, trials, sampler, prune, confirm_deals, against, p
     click.echo(f"wrote {out / TRIALS_FILE}, {out / CONFIRMATION_FILE}, {page} and charts; "
                f"the study: optuna.load_study(study_name={STUDY_NAME!r}, "
                f"storage={storage_url(out)!r})")
+
+
+def _trials_done(trials_file: Path) -> int:
+    """The trials a tune's folder holds (its trials file's rows; 0 if it has none)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        return pq.ParquetFile(trials_file).metadata.num_rows
+    except (OSError, pa.ArrowInvalid):
+        return 0

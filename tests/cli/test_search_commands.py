@@ -227,3 +227,19 @@ def test_resume_of_a_folder_that_is_not_there_says_a_new_search_starts(tmp_path)
     assert result.exit_code == 0, result.output
     assert result.stderr.splitlines()[0] == (f"warning: {out} holds no search to resume; a "
                                              "new one starts there")
+
+
+def test_a_resumed_tune_asked_for_fewer_trials_than_it_holds_is_refused(tmp_path) -> None:
+    """--trials counts every trial with --resume: fewer than done would misdescribe it."""
+    out = tmp_path / "tune"
+    first = invoke(*TUNE, "--trials", "3", "--confirm-deals", "2", "--workers", "1",
+                   "--out", str(out))
+    assert first.exit_code == 0, first.output
+    described = (out / "search.json").read_text()
+    fewer = invoke(*TUNE, "--trials", "2", "--confirm-deals", "2", "--workers", "1",
+                   "--out", str(out), "--resume")
+    assert fewer.exit_code == 2
+    assert fewer.output.strip().splitlines() == [
+        f"Error: {out} holds 3 trials already, and with --resume --trials counts them all: "
+        "give --trials 3 or more"]
+    assert (out / "search.json").read_text() == described
