@@ -112,8 +112,11 @@ def _deals_at(run: CheckedRun, rotation: int) -> list[range]:
     game) whose game at ``rotation`` the run holds."""
     players = len(run.meta["strategies"])
     spans = run.game_spans()
-    if run.meta["duplicate"]:  # game = deal * players + rotation
-        return [range(-(-(s.start - rotation) // players), -(-(s.stop - rotation) // players))
+    if run.meta["duplicate"]:  # game = deal * rotations + rotation
+        played = fmt.deal_rotations(run.meta)
+        if rotation >= played:  # a rotation that repeats another's games: not played
+            return []
+        return [range(-(-(s.start - rotation) // played), -(-(s.stop - rotation) // played))
                 for s in spans]
     if not run.meta["seat_rotation"]:  # every game at rotation 0
         return spans if rotation == 0 else []
@@ -121,8 +124,7 @@ def _deals_at(run: CheckedRun, rotation: int) -> list[range]:
 
 
 def _game_of(run: CheckedRun, deal: int, rotation: int) -> int:
-    players = len(run.meta["strategies"])
-    return deal * players + rotation if run.meta["duplicate"] else deal
+    return deal * fmt.deal_rotations(run.meta) + rotation if run.meta["duplicate"] else deal
 
 
 def _first_common(x: range, y: range, period: int) -> int | None:

@@ -18,7 +18,8 @@ from fcsim.cli.options import (
     warn_unused,
 )
 from fcsim.cli.running import AGAIN, play_plan
-from fcsim.runner.format import MAX_GAMES, MAX_SEED, RunFolderError
+from fcsim.runner.format import MAX_GAMES, MAX_SEED, RunFolderError, distinct_rotations
+from fcsim.runner.run import deal_games
 from fcsim.strategies import display_name, parse_strategy
 
 DEFAULT_PLAYERS = 2
@@ -56,8 +57,9 @@ def _print_comparison(paths: list[Path], a: str, b: str) -> None:
     players = metas[0]["rules"]["players"]
     seeds = ", ".join(str(meta["seed"]) for meta in metas)
     source = f"seed {seeds}" if len(metas) == 1 else f"{len(metas)} runs, seeds {seeds}"
+    rotations = distinct_rotations(metas[0]["strategies"])  # the games counted per deal
     click.echo(f"{a} vs {b}: {row['deals']:,} deal{'s' if row['deals'] != 1 else ''} x "
-               f"{players} seat rotations, {players} players, {source}")
+               f"{rotations} seat rotations, {players} players, {source}")
     spread = (f"95% CI [{row['mean_diff_lo']:+.2f}, {row['mean_diff_hi']:+.2f}], "
               f"p = {row['p_value']:.3g}" if row["deals"] > 1 else "no interval from one deal")
     click.echo(f"  {a} - {b}: {row['mean_diff']:+.2f} points per game, {spread}")
@@ -72,7 +74,7 @@ def _print_comparison(paths: list[Path], a: str, b: str) -> None:
 @click.argument("a")
 @click.argument("b")
 @click.option("--deals", type=Bounded(1, MAX_GAMES), default=5000, show_default=True,
-              help="Deals; each is played in every seat rotation.")
+              help="Deals; each is played in its distinct seat rotations.")
 @click.option("--players", type=click.IntRange(2, 7), default=DEFAULT_PLAYERS,
               show_default=True, help="Seats, 2 to 7; A and B alternate around the table.")
 @click.option("--seed", type=Bounded(0, MAX_SEED, "S"), default=0, show_default=True,
@@ -86,7 +88,8 @@ def _print_comparison(paths: list[Path], a: str, b: str) -> None:
 @rule_options
 def compare_command(a, b, deals, players, seed, sources, out, workers, rules) -> None:
     """Which of two strategies A and B scores less, by how much, and how sure that is:
-    both play the same deals in every seat rotation (2 seats unless --players says more).
+    both play the same deals in every distinct seat rotation (2 seats unless --players says
+    more; at 4, A, B, A, B has 2).
 
     Example: fcsim compare expected greedy --deals 20000 --players 4
     """
@@ -99,13 +102,15 @@ def compare_command(a, b, deals, players, seed, sources, out, workers, rules) ->
         check_run_folders(sources)
         _print_comparison(list(sources), a, b)
         return
-    if deals * players > MAX_GAMES:
-        raise InputError(f"--deals {deals:,} at {players} seats are {deals * players:,} "
-                         f"games, more than a run holds ({MAX_GAMES:,})")
+    seating = _seating(a, b, players)
+    games = deal_games(seating, deals)
+    if games > MAX_GAMES:
+        raise InputError(f"--deals {deals:,} at {players} seats are {games:,} games, more "
+                         f"than a run holds ({MAX_GAMES:,})")
     rules = replace(rules, players=players)
     folder = out or Path(tempfile.mkdtemp(prefix="fcsim-compare-")) / "run"
     try:
-        play_plan(_seating(a, b, players), rules, seed, deals * players, folder,
+        play_plan(seating, rules, seed, games, folder,
                   duplicate=True, workers=workers, complete=AGAIN if out else None)
         _print_comparison([folder], a, b)
     finally:

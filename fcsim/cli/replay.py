@@ -21,6 +21,7 @@ from fcsim.core.rng import game_seed
 from fcsim.replay import game_events, render_text
 from fcsim.runner.format import MAX_GAMES, MAX_SEED
 from fcsim.runner.plan import RunPlan
+from fcsim.runner.run import deal_games
 from fcsim.runner.store import stored_plan, stored_totals
 from fcsim.strategies import display_name, parse_strategies
 from fcsim.strategies.sources import read_as_recorded
@@ -99,8 +100,12 @@ def replay_command(run_folder, seed, game, specs, players, seat_rotation, duplic
         rules = replace(rules, players=table_seats(len(listed), players))
         listed = listed * (rules.players // len(listed))  # one strategy plays every seat
     players = rules.players
-    rotation = game % players if (seat_rotation or duplicate) else 0
-    deal = game // players if duplicate else game
+    if duplicate:  # each deal in its distinct rotations (a run before them: in every one)
+        rotations = (plan.deal_rotations if plan is not None
+                     else deal_games(listed, 1))
+        deal, rotation = divmod(game, rotations)
+    else:
+        deal, rotation = game, game % players if seat_rotation else 0
     seated = [listed[(seat + rotation) % players] for seat in range(players)]
     with read_as_recorded(dict(plan.sources) if plan is not None else {}):
         events = game_events(int(game_seed(np.uint64(seed), np.uint64(deal))), seated, rules,

@@ -36,7 +36,7 @@ def search_options(func: Callable) -> Callable:
                      help="Seats [default: 4 with one --against strategy, else one per "
                           "listed strategy plus the candidate]."),
         click.option("--deals", type=int, default=DEFAULT_DEALS, show_default=True,
-                     help="Deals per candidate, each played in every seat rotation; every "
+                     help="Deals per candidate, each played in its distinct seat rotations; every "
                           "candidate plays the same deals."),
         click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0,
                      show_default=True, help="Root seed of the deals."),
@@ -119,8 +119,8 @@ def header(command: str, setting: Setting, seed: int, deals: int, extra: list[st
     rules = setting.rules.to_dict()
     return [f"**Command:** `{command}`",
             f"**Strategy:** {setting.base.spec} (the reference)",
-            f"**Table:** {setting.lineup.describe()}, every deal in all "
-            f"{setting.lineup.players} seat rotations",
+            f"**Table:** {setting.lineup.describe()}, every deal in its "
+            f"{setting.lineup.rotations} distinct seat rotations",
             f"**Deals:** {deals:,} per candidate, root seed {seed}, the same for every candidate",
             "**Rules:** " + ", ".join(f"{k} {v}" for k, v in rules.items()),
             *extra]

@@ -78,7 +78,8 @@ def _describe(plan: RunPlan, requested: int, workers: str, out: Path) -> None:
                err=True)
     if plan.games != requested:
         click.echo(f"--games rounded up from {requested:,} to {plan.games:,}: the duplicate "
-                   f"format plays each deal in all {plan.players} seat rotations", err=True)
+                   f"format plays each deal in its {plan.deal_rotations} distinct seat "
+                   f"rotations", err=True)
 
 
 def _report(plan: RunPlan, folder: RunFolder) -> None:
@@ -129,8 +130,8 @@ def _report(plan: RunPlan, folder: RunFolder) -> None:
               help="Rotate the seating every game so each strategy plays every seat "
                    "(the default), or keep the listed seating.")
 @click.option("--duplicate", is_flag=True,
-              help="Play every deal in all seat rotations (games rounded up to a multiple "
-                   "of the players).")
+              help="Play every deal in each of its distinct seat rotations (games rounded "
+                   "up to whole deals; A, B, A, B has 2).")
 @click.option("--decisions", is_flag=True,
               help="Also write one row per turn (draw, discard, penalties, wilds held) to "
                    "OUT/decisions/, for the Decisions part of fcsim report.")

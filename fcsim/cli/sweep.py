@@ -71,7 +71,7 @@ def sweep_command(spec, grids, against, players, deals, seed, out, resume, worke
                  "grid": {axis.param.name: list(axis.values) for axis in axes}}
     executor = make_executor(workers, scheduler, dask_local)
     hold_output(out, described, resume)
-    progress = SearchProgress(f"sweep {where.base.spec}", runs * deals * where.lineup.players)
+    progress = SearchProgress(f"sweep {where.base.spec}", runs * deals * where.lineup.rotations)
     search = Search(where.base, Arena(where.lineup, where.rules, executor, progress.advance),
                     seed, deals, out)
     try:
@@ -88,5 +88,5 @@ def sweep_command(spec, grids, against, players, deals, seed, out, resume, worke
                       points, axes)
     _print_points(points, names)
     click.echo(f"best: {describe_row(best_row(points))}")
-    click.echo(f"{len(points)} points x {deals:,} deals x {where.lineup.players} rotations; "
+    click.echo(f"{len(points)} points x {deals:,} deals x {where.lineup.rotations} rotations; "
                f"wrote {Path(out) / POINTS_FILE}, {page} and {Path(out) / SWEEP_CHART}")

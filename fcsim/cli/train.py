@@ -36,7 +36,7 @@ from fcsim.runner import RunFolder, RunPlan, make_plan
 from fcsim.runner.format import MAX_GAMES, MAX_SEED, RunFolderError
 from fcsim.runner.lock import FolderBusyError
 from fcsim.runner.pool import ProcessPool
-from fcsim.runner.run import default_workers
+from fcsim.runner.run import deal_games, default_workers
 from fcsim.strategies import parse_strategies
 
 if TYPE_CHECKING:
@@ -261,8 +261,8 @@ def _strength_check(out: Path, against: str, rules, seed: int, deals: int,
     folder = out / CHECK
 
     def play() -> None:
-        play_plan(seating, rules, seed + 1, deals * rules.players, folder, duplicate=True,
-                  workers=workers, complete=RESUME)
+        play_plan(seating, rules, seed + 1, deal_games(seating, deals), folder,
+                  duplicate=True, workers=workers, complete=RESUME)
 
     try:
         play()  # an interrupted check of this very model goes on

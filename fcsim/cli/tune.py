@@ -102,9 +102,10 @@ def tune_command(spec, params, trials, sampler, prune, confirm_deals, against, p
                          f"counts them all: give --trials {done} or more")
     executor = make_executor(workers, scheduler, dask_local)
     hold_output(out, described, resume, free=("trials",))
-    seats = where.lineup.players
+    rotations = where.lineup.rotations  # the games of a deal
     runs = trials + (0 if inside(where.base, ranges) else 1)
-    progress = SearchProgress(f"tune {where.base.spec}", (runs * deals + 2 * confirm_deals) * seats)
+    progress = SearchProgress(f"tune {where.base.spec}",
+                              (runs * deals + 2 * confirm_deals) * rotations)
     search = Search(where.base, Arena(where.lineup, where.rules, executor, progress.advance),
                     seed, deals, out)
     study = Study(search, ranges, sampler, prune)
@@ -135,7 +136,7 @@ def tune_command(spec, params, trials, sampler, prune, confirm_deals, against, p
         f"`{STUDY_FILE}`"]), frame, ranges, result)
     pruned = int(frame["pruned"].sum())
     click.echo(f"{frame.height} trials ({pruned} pruned, {frame['spec'].n_unique()} distinct "
-               f"strategies), {deals:,} deals x {seats} rotations each")
+               f"strategies), {deals:,} deals x {rotations} rotations each")
     click.echo(f"best trial {best.number}: "
                f"{describe_row(frame.filter(frame['trial'] == best.number).row(0, named=True))}")
     _print_confirmation(result)

@@ -60,10 +60,14 @@ MAX_SEED = 2**64 - 1
 # Fields that make two runs the same run (the chunk size only splits the work, and the
 # code that played it, code_of(), is checked on its own).
 # (``decisions`` is recorded only when a run writes decision rows.)
-IDENTITY = ("rules", "strategies", "seed", "games", "duplicate", "seat_rotation", "decisions")
+# (``rotations`` is recorded only by a duplicate run that plays fewer rotations of a deal
+# than it has seats: its distinct ones, see distinct_rotations.)
+ROTATIONS = "rotations"
+IDENTITY = ("rules", "strategies", "seed", "games", "duplicate", "seat_rotation", "decisions",
+            ROTATIONS)
 # Fields that make two runs play the same games (game g of one is game g of the other);
 # the turn cap is a safety valve, not a rule of the game.
-GAMES = ("seed", "strategies", "duplicate", "seat_rotation")
+GAMES = ("seed", "strategies", "duplicate", "seat_rotation", ROTATIONS)
 NOT_A_RULE = ("turn_cap",)
 
 GAME_COLUMNS = (("game", pa.int64()), ("deal", pa.int64()), ("rotation", pa.int8()),
@@ -125,6 +129,12 @@ def column_limits(column: str) -> tuple[int, int]:
             bits = kind.bit_width
             return -(2 ** (bits - 1)), 2 ** (bits - 1) - 1
     raise KeyError(column)
+
+
+def deal_rotations(meta: Mapping[str, Any]) -> int:
+    """The rotations a duplicate run plays each deal in, by its metadata (every seat's,
+    for a run that records none: before distinct rotations, or one with no repeats)."""
+    return int(meta.get(ROTATIONS) or len(meta["strategies"]))
 
 
 def distinct_rotations(seating: Sequence[object]) -> int:

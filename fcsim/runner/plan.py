@@ -62,8 +62,11 @@ class RunPlan:
 
     Seating for rotation ``k``: seat ``j`` plays ``strategies[(j + k) % players]``.
     Non-duplicate: game ``g`` has seed ``game_seed(seed, g)`` and rotation ``g % players``
-    (0 without seat rotation). Duplicate: deal ``g // players`` is played in every rotation
-    ``g % players`` with seed ``game_seed(seed, deal)``.
+    (0 without seat rotation). Duplicate: deal ``g // R`` is played in rotation ``g % R``
+    with seed ``game_seed(seed, deal)``, R the :attr:`deal_rotations`: the distinct ones
+    (:func:`~fcsim.runner.format.distinct_rotations`; A, B, A, B at 4 seats has 2, its
+    rotations 2 and 3 being the very games of 0 and 1) for a plan :func:`make_plan` made,
+    every seat's for ``rotations=None`` (runs recorded before).
     """
 
     strategies: tuple[str, ...]
@@ -79,6 +82,7 @@ class RunPlan:
     # the digest of their content, plug-in packages (fcsim.strategies.sources)
     sources: tuple[tuple[str, str], ...] = ()
     decisions: bool = False  # also write the turn-level decision rows
+    rotations: int | None = None  # duplicate: the rotations a deal is played in (None: all)
 
     def __post_init__(self) -> None:
         players = self.rules.players
@@ -89,8 +93,12 @@ class RunPlan:
             raise PlanError(f"seed must be 0 to 2**64 - 1 (64 bits), not {self.seed}")
         if not 1 <= self.games <= fmt.MAX_GAMES:
             raise PlanError(f"games must be 1 to {fmt.MAX_GAMES:,}, not {self.games:,}")
-        if self.duplicate and self.games % players:
-            raise PlanError(f"a duplicate run needs a multiple of {players} games, "
+        rotations = self.deal_rotations
+        if not (1 <= rotations <= players and players % rotations == 0):
+            raise PlanError(f"a deal is played in a number of rotations that divides the "
+                            f"{players} seats, not {rotations}")
+        if self.duplicate and self.games % rotations:
+            raise PlanError(f"a duplicate run needs a multiple of {rotations} games, "
                             f"not {self.games}")
         if not 1 <= self.chunk_size <= fmt.MAX_CHUNK_SIZE:
             raise PlanError(f"chunk size must be 1 to {fmt.MAX_CHUNK_SIZE:,} games, "
@@ -103,6 +111,11 @@ class RunPlan:
     def players(self) -> int:
         """Seats at the table."""
         return self.rules.players
+
+    @property
+    def deal_rotations(self) -> int:
+        """The rotations a duplicate deal is played in (every seat's unless recorded)."""
+        return self.rotations or self.players
 
     @property
     def chunk_count(self) -> int:
@@ -138,6 +151,8 @@ class RunPlan:
             "chunk_size": self.chunk_size,
             "strategy_sources": dict(self.sources),
             **({fmt.DECISIONS: True} if self.decisions else {}),
+            **({fmt.ROTATIONS: self.rotations}
+               if self.duplicate and self.deal_rotations != self.players else {}),
         }
 
     def metadata_json(self) -> bytes:
@@ -152,7 +167,8 @@ class RunPlan:
                    seat_rotation=data["seat_rotation"], chunk_size=data["chunk_size"],
                    fcsim_version=data["fcsim_version"], code_digest=data["code_digest"],
                    sources=tuple(data.get("strategy_sources", {}).items()),
-                   decisions=bool(data.get(fmt.DECISIONS, False)))
+                   decisions=bool(data.get(fmt.DECISIONS, False)),
+                   rotations=data.get(fmt.ROTATIONS))
 
     def changed_code(self) -> str:
         """How the code that would play this run today differs from the code recorded, in
@@ -205,9 +221,10 @@ def column_overflow(rules: RuleSet) -> str | None:
     return None
 
 
-def round_up_games(games: int, players: int, duplicate: bool) -> int:
-    """``games``, rounded up to a multiple of ``players`` for the duplicate format."""
-    return -(-games // players) * players if duplicate else games
+def round_up_games(games: int, rotations: int, duplicate: bool) -> int:
+    """``games``, rounded up to whole deals (``rotations`` games each) for the duplicate
+    format."""
+    return -(-games // rotations) * rotations if duplicate else games
 
 
 @dataclass(frozen=True)
@@ -235,7 +252,7 @@ def chunk_layout(plan: RunPlan, index: int) -> Layout:
     players = plan.players
     game = np.arange(span.start, span.stop, dtype=np.int64)
     if plan.duplicate:
-        deal, rotation = game // players, game % players
+        deal, rotation = game // plan.deal_rotations, game % plan.deal_rotations
     else:
         deal = game
         rotation = game % players if plan.seat_rotation else np.zeros_like(game)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from fcsim.core.rules import RuleSet
 from fcsim.runner.chunk import ChunkOutput
+from fcsim.runner.format import distinct_rotations
 from fcsim.runner.plan import RunPlan, default_chunk_size, round_up_games
 from fcsim.runner.pool import Executor, InProcess, ProcessPool
 from fcsim.runner.store import RunFolder
@@ -76,12 +77,22 @@ def _listed(strategies: StrategyList) -> list[Strategy]:
     return listed
 
 
+def deal_games(seating: StrategyList, deals: int) -> int:
+    """The games of ``deals`` duplicate deals of ``seating`` (a strategy per seat): a deal
+    is played in its distinct seat rotations (:func:`make_plan`)."""
+    return deals * distinct_rotations([s.spec for s in _listed(seating)])
+
+
 def make_plan(strategies: StrategyList, rules: RuleSet, seed: int, games: int, *,
               duplicate: bool = False, seat_rotation: bool = True,
-              chunk_size: int | None = None, decisions: bool = False) -> RunPlan:
+              chunk_size: int | None = None, decisions: bool = False,
+              rotations: int | None = None) -> RunPlan:
     """A plan from strategy specs (one fills the table); raises StrategyError, PlanError.
 
-    In the duplicate format ``games`` is rounded up to a multiple of ``rules.players``.
+    In the duplicate format a deal is played in its distinct seat rotations
+    (:func:`~fcsim.runner.format.distinct_rotations`), or in ``rotations`` (a search's
+    candidate that equals its field still plays each listed position), and ``games`` is
+    rounded up to whole deals.
     Without ``chunk_size``, :func:`~fcsim.runner.plan.default_chunk_size` of the games.
     """
     listed = _listed(strategies)
@@ -89,11 +100,14 @@ def make_plan(strategies: StrategyList, rules: RuleSet, seed: int, games: int, *
     specs = [s.spec for s in listed]
     if len(specs) == 1:
         specs *= rules.players
-    games = round_up_games(games, rules.players, duplicate)
+    if rotations is None:
+        rotations = distinct_rotations(specs) if duplicate else rules.players
+    games = round_up_games(games, rotations, duplicate)
     return RunPlan(strategies=tuple(specs), rules=rules, seed=seed, games=games,
                    duplicate=duplicate, seat_rotation=seat_rotation,
                    chunk_size=default_chunk_size(games) if chunk_size is None else chunk_size,
-                   sources=tuple(strategy_sources(listed).items()), decisions=decisions)
+                   sources=tuple(strategy_sources(listed).items()), decisions=decisions,
+                   rotations=rotations if duplicate and rotations != rules.players else None)
 
 
 class _GamesPlayed:

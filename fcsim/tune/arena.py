@@ -65,9 +65,12 @@ class Arena:
 
     def plan(self, spec: str, seed: int, deals: int) -> RunPlan:
         """The duplicate-format run of candidate ``spec`` on ``deals`` deals of ``seed``."""
-        players = self.lineup.players
-        return make_plan(self.lineup.seating(spec), self.rules, seed, deals * players,
-                         duplicate=True, chunk_size=chunk_deals(deals) * players)
+        # the rotations that move the candidate's positions, even for a candidate equal
+        # to its field: its advantage is then 0 on every deal, as it should be
+        rotations = self.lineup.rotations
+        return make_plan(self.lineup.seating(spec), self.rules, seed, deals * rotations,
+                         duplicate=True, chunk_size=chunk_deals(deals) * rotations,
+                         rotations=rotations)
 
     def play(self, spec: str, seed: int, deals: int, folder: Path,
              on_deals: OnDeals | None = None) -> DealResults:

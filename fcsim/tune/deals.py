@@ -1,6 +1,6 @@
 """The candidate's result on each deal of a duplicate-format run.
 
-A deal is played in every seat rotation; per deal we keep the candidate's mean total minus
+A deal is played in its distinct seat rotations; per deal we keep the candidate's mean total minus
 the field's (its *advantage*, points per game: negative is better), the candidate's mean
 total and its wins. Two runs on the same deals pair deal by deal (common random numbers).
 """
@@ -13,7 +13,6 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 
-from fcsim.runner.format import distinct_rotations
 from fcsim.tune.lineup import Lineup
 
 # The columns of a run's rows that the per-deal results need.
@@ -62,7 +61,7 @@ def deal_results(table: pa.Table, lineup: Lineup) -> DealResults:
     candidate's rows are found even when its spec equals a field strategy's.
     """
     players = lineup.players
-    distinct = table.column("rotation").to_numpy() < distinct_rotations(lineup.field)
+    distinct = table.column("rotation").to_numpy() < lineup.rotations
     table = table.filter(pa.array(distinct))  # the rotations that repeat another's games
     deal = table.column("deal").to_numpy()
     game = table.column("game").to_numpy()

@@ -2,7 +2,7 @@
 
 One field strategy: the candidate and the field alternate around the table (the candidate
 first). Several: one per other seat, the candidate first. Either way the listed seating is
-played in every rotation of every deal (the duplicate format), so each seat is played by
+played in every distinct rotation of every deal (the duplicate format), so each seat is played by
 each strategy equally often and the deal's luck cancels out of the comparison.
 """
 
@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from fcsim.errors import FcsimError
+from fcsim.runner.format import distinct_rotations
 
 DEFAULT_PLAYERS = 4
 
@@ -39,6 +40,12 @@ class Lineup:
     def positions(self) -> tuple[int, ...]:
         """The listed positions the candidate takes."""
         return tuple(j for j, spec in enumerate(self.field) if spec is None)
+
+    @property
+    def rotations(self) -> int:
+        """The rotations each deal is played in: those that move the candidate's positions
+        (A, B, A, B at 4 seats has 2; rotations 2 and 3 would be the games of 0 and 1)."""
+        return distinct_rotations(self.field)
 
     def seating(self, candidate: str) -> list[str]:
         """The listed seating with ``candidate`` in its positions."""

@@ -242,14 +242,29 @@ def test_the_same_deals_with_other_seats_combine(seed_one_runs) -> None:
 
 
 def test_a_duplicate_run_s_repeated_rotations_count_once(tmp_path: Path) -> None:
-    """A, B, A, B at 4 seats plays each deal's 2 distinct games twice (rotations 2 and 3
-    are rotations 0 and 1 again): the rows count each game once."""
-    out = tmp_path / "run"
-    simulate("greedy,random,greedy,random", 8, out, rules=RuleSet(players=4), duplicate=True,
-             seed=3, workers=1)
-    every = pl.read_parquet(list(out.glob("part-*.parquet"))).sort("game", "seat")
+    """A, B, A, B at 4 seats: a run plays each deal in its 2 distinct rotations; one
+    written before, in all 4, holds each game twice (rotations 2 and 3 are 0 and 1 again),
+    and the rows count each game once."""
+    from fcsim.runner import RunFolder, RunPlan, execute
+    from fcsim.runner.pool import InProcess
+
+    seating = ("greedy", "random", "greedy", "random")
+    new = tmp_path / "new"
+    simulate(list(seating), 8, new, rules=RuleSet(players=4), duplicate=True, seed=3,
+             workers=1)
+    played = load_results(new).collect()
+    assert played.height == 8 * 4 and set(played["rotation"]) == {0, 1}
+    before = RunPlan(strategies=seating, rules=RuleSet(players=4), seed=3, games=16,
+                     duplicate=True, chunk_size=16)  # every rotation, as runs were
+    folder = RunFolder.open(tmp_path / "old", before, resume=False)
+    folder.create()
+    execute(folder, InProcess())
+    every = pl.read_parquet(list((tmp_path / "old").glob("part-*.parquet"))).sort("game", "seat")
     again = every.filter(pl.col("rotation") >= 2).select("deal", "rotation", "seat", "total")
     first = every.filter(pl.col("rotation") < 2).select("deal", "rotation", "seat", "total")
     assert again.with_columns(pl.col("rotation") - 2).equals(first)  # the very same games
-    loaded = load_results(out).collect()
+    loaded = load_results(tmp_path / "old").collect()
     assert loaded.height == every.height // 2 and set(loaded["rotation"]) == {0, 1}
+    columns = ["deal", "rotation", "seat", "total"]
+    assert loaded.sort("deal", "rotation", "seat").select(columns).equals(
+        played.sort("deal", "rotation", "seat").select(columns))  # the same games, once

@@ -175,7 +175,7 @@ def test_compare_refuses_nonsense() -> None:
     huge = _run("compare", "greedy", "random", "--deals", str(10**15), "--players", "4")
     assert huge.exit_code == 2
     assert huge.output.strip() == ("Error: --deals 1,000,000,000,000,000 at 4 seats are "
-                                   "4,000,000,000,000,000 games, more than a run holds "
+                                   "2,000,000,000,000,000 games, more than a run holds "
                                    "(1,000,000,000,000,000)")
 
 

@@ -83,11 +83,27 @@ def test_make_plan_fills_the_table_and_uses_canonical_specs():
     assert plan.strategies == ("greedy:take_margin=3", "random")
 
 
-def test_duplicate_rounds_games_up():
+def test_duplicate_rounds_games_up_to_whole_deals():
     assert round_up_games(10, 4, duplicate=True) == 12
     assert round_up_games(12, 4, duplicate=True) == 12
     assert round_up_games(10, 4, duplicate=False) == 10
-    assert make_plan("greedy", RULES3, 0, 10, duplicate=True).games == 12
+    assert make_plan("greedy,random,random", RULES3, 0, 10, duplicate=True).games == 12
+
+
+def test_a_duplicate_deal_is_played_in_its_distinct_rotations():
+    """A, B, A, B at 4 seats: rotations 2 and 3 would be the very games of 0 and 1."""
+    four = RuleSet(players=4)
+    alternating = make_plan("greedy,random,greedy,random", four, 0, 9, duplicate=True)
+    assert (alternating.games, alternating.deal_rotations) == (10, 2)
+    layout = chunk_layout(alternating, 0)
+    assert layout.deal.tolist() == [0, 0, 1, 1, 2, 2, 3, 3, 4, 4]
+    assert layout.rotation.tolist() == [0, 1] * 5
+    alone = make_plan("greedy", four, 0, 9, duplicate=True)
+    assert (alone.games, alone.deal_rotations) == (9, 1)  # one game a deal
+    assert RunPlan.from_metadata(alternating.metadata()) == alternating
+    assert alternating.metadata()["rotations"] == 2
+    every = make_plan("greedy,random,expected,random", four, 0, 9, duplicate=True)
+    assert "rotations" not in every.metadata() and every.deal_rotations == 4
 
 
 def test_bad_plans_are_refused():
