@@ -16,7 +16,13 @@ Scale. rating = 1500 + 400·log10(γ), anchored so the mean rating over strategi
 a difference of D points means P(a ahead of b) = 1 / (1 + 10^(−D/400)), as in Elo.
 
 Prior. One virtual drawn pair between every two strategies keeps the ratings finite when a
-strategy never (or always) beats another; at simulation scale its weight is negligible.
+strategy never (or always) beats another. Where the games bound the ratings (along "a
+finished ahead of or tied b", every strategy leads to every other) its weight is negligible
+at simulation scale. Where they do not (a strategy that never finishes ahead, as `random`
+in a short run; tables that never meet), the prior and the number of games set the
+ratings, not the play: they drift as games are added (all of them, the mean being
+anchored), and a bootstrap of the same games gives a narrow, even zero-width, interval.
+Such ratings get no interval (NaN).
 """
 
 from __future__ import annotations
@@ -60,6 +66,16 @@ def bradley_terry(ahead: np.ndarray, prior: float = PRIOR_PAIRS, tol: float = 1e
     return log_gamma - log_gamma.mean(axis=-1, keepdims=True)
 
 
+def bounded_by_data(ahead: np.ndarray) -> bool:
+    """Whether the pairwise results ``ahead[a, b]`` (K × K) bound the Bradley–Terry fit:
+    the graph "a finished ahead of or tied b at least once" is strongly connected."""
+    k = ahead.shape[-1]
+    reach = (ahead > 0) | np.eye(k, dtype=bool)
+    for _ in range(max(k - 1, 0).bit_length()):  # squaring doubles the paths' length
+        reach = (reach.astype(np.int64) @ reach.astype(np.int64)) > 0
+    return bool(reach.all())
+
+
 def to_elo(log_gamma: np.ndarray) -> np.ndarray:
     """Bradley–Terry log-strengths on the Elo scale, mean anchored at 1500."""
     return ANCHOR + ELO_SCALE * (log_gamma - log_gamma.mean(axis=-1, keepdims=True))
@@ -70,8 +86,9 @@ def rate_strategies(data: Frame | FinishingPatterns, bootstrap: int = BOOTSTRAP,
     """Rating of every strategy with a 95% percentile-bootstrap interval over games.
 
     ``data`` is the rows or their finishing patterns. Columns: strategy, rating, rating_lo,
-    rating_hi, pairs (seat pairs against other strategies), ahead_share (share of those it
-    finished ahead in, ties half); sorted best first."""
+    rating_hi (NaN where the games do not bound the ratings: :func:`bounded_by_data`), pairs
+    (seat pairs against other strategies), ahead_share (share of those it finished ahead in,
+    ties half); sorted best first."""
     patterns = as_patterns(data)
     ahead, met = patterns.pair_counts()
     others = 1.0 - np.eye(len(patterns.strategies))  # a strategy met at its own table is no test
@@ -82,6 +99,8 @@ def rate_strategies(data: Frame | FinishingPatterns, bootstrap: int = BOOTSTRAP,
                               size=bootstrap).astype(float)
     boot = to_elo(bradley_terry(patterns.pair_counts(weights)[0] * others))
     lo, hi = np.percentile(boot, [2.5, 97.5], axis=0)
+    if not bounded_by_data(ahead):
+        lo, hi = np.full_like(lo, np.nan), np.full_like(hi, np.nan)
     return pl.DataFrame({
         "strategy": patterns.strategies, "rating": rating, "rating_lo": lo, "rating_hi": hi,
         "pairs": met.sum(axis=-1).astype(np.int64),

@@ -140,7 +140,9 @@ def _sections(lf: pl.LazyFrame, out: Path, duplicate: bool) -> list[Section]:
                                               out / "score_distribution.png", colors)),
         Section("Ratings",
                 "Bradley–Terry fit on every pair of seats (ties half), on the Elo scale with "
-                "mean 1500: 200 points apart means about 3:1 odds of finishing ahead.",
+                "mean 1500: 200 points apart means about 3:1 odds of finishing ahead. No "
+                "interval (–) where the games do not bound the ratings: a strategy that never "
+                "finished ahead (or never behind), or tables that never met.",
                 ["strategy", "rating [95% CI]", "ahead share", "seat pairs"],
                 _rows(ratings_table, [_col("strategy"), _ci("rating", 1, group=""),
                                       _col("ahead_share", 4), _col("pairs")]),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import shutil
 import tempfile
 from dataclasses import replace
@@ -43,6 +44,11 @@ def _check_out(out: Path, tables: int) -> None:
                          f"({tables} table{'s' if tables > 1 else ''}); choose another --out")
 
 
+def _span(low: float, high: float) -> str:
+    """A rating interval ``low-high``, or ``–`` where the games do not bound the ratings."""
+    return f"{low:.0f}-{high:.0f}" if math.isfinite(low) and math.isfinite(high) else "–"
+
+
 def _leaderboard(paths: list[Path]) -> None:
     from fcsim.analysis import load_results
     from fcsim.analysis.load import as_listed
@@ -60,7 +66,7 @@ def _leaderboard(paths: list[Path]) -> None:
     for place, r in enumerate(ordered, start=1):
         name = r["strategy"]
         table.add_row(str(place), name, f"{r['rating']:.0f}",
-                      f"{r['rating_lo']:.0f}-{r['rating_hi']:.0f}",
+                      _span(r["rating_lo"], r["rating_hi"]),
                       f"{100 * shares[name]['win_share']:.1f}",
                       f"{means[name]['mean_total']:.1f}")
     print_table(table)

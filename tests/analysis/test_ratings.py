@@ -83,3 +83,34 @@ def test_ties_count_half() -> None:
 def test_null_run_rates_equal(null_run: Path) -> None:
     table = ratings.rate_strategies(load_results(null_run))
     assert (table["rating_lo"] < 1500).all() and (table["rating_hi"] > 1500).all()
+
+
+def test_ratings_the_games_do_not_bound_have_no_interval() -> None:
+    # x always beats y: with one virtual drawn pair the gap is 400·log10(2n + 1), so it
+    # grows with the games, and every bootstrap of one pattern gives the same value
+    few, many = (ratings.rate_strategies(table_frame([[1, 9]] * n, ["x", "y"]), bootstrap=20)
+                 for n in (10, 1000))
+    assert few["rating"][0] < many["rating"][0]
+    for table in (few, many):
+        assert table["rating_lo"].is_nan().all() and table["rating_hi"].is_nan().all()
+    # z never finishes ahead: x and y's ratings against each other are bounded, the table not
+    swept = ratings.rate_strategies(table_frame([[1, 5, 9], [5, 1, 9]] * 10, ["x", "y", "z"]),
+                                    bootstrap=20)
+    assert swept["rating_lo"].is_nan().all()
+    # one loss of z is enough to bound every rating
+    bounded = ratings.rate_strategies(
+        table_frame([[1, 5, 9], [5, 1, 9], [5, 9, 1]] * 10, ["x", "y", "z"]), bootstrap=20)
+    assert (bounded["rating_lo"] < bounded["rating"]).all()
+    assert (bounded["rating"] < bounded["rating_hi"]).all()
+
+
+def test_bounded_by_data_follows_wins_and_ties_both_ways() -> None:
+    assert ratings.bounded_by_data(np.array([[0.0, 3.0], [1.0, 0.0]]))
+    assert ratings.bounded_by_data(np.array([[0.0, 0.5], [0.5, 0.0]]))  # ties link both ways
+    assert not ratings.bounded_by_data(np.array([[0.0, 3.0], [0.0, 0.0]]))
+    # a chain x > y > z > w with w beating x closes the loop; without it, it is open
+    chain = np.diag([1.0, 1.0, 1.0], k=1)
+    assert not ratings.bounded_by_data(chain)
+    chain[3, 0] = 1.0
+    assert ratings.bounded_by_data(chain)
+    assert ratings.bounded_by_data(np.zeros((1, 1)))

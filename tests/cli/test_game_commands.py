@@ -186,6 +186,11 @@ def test_tournament_prints_a_leaderboard(tmp_path) -> None:
     assert result.exit_code == 0, result.output
     board = result.output.split("rating")[1]
     assert board.index("greedy") < board.index("random")  # random is last
+    # in whole games random never finishes ahead of greedy: no interval, not a narrow one
+    swept = _run("tournament", "--strategies", "random,greedy", "--players", "2", "--games",
+                 "10", "--workers", "1")
+    assert swept.exit_code == 0, swept.output
+    assert re.search(r"random +│ +\d+ │ +– │", swept.output), swept.output
     assert len(list((tmp_path / "t").iterdir())) == 3  # three tables of two
     smaller = _run("tournament", "--strategies", "random,greedy", "--players", "2", "--games",
                    "30", "--short", "--workers", "1", "--out", str(tmp_path / "t"))
