@@ -281,12 +281,22 @@ def head_to_head(data: Frame | FinishingPatterns) -> pl.DataFrame:
     return with_wilson(df, "ahead_share", "ahead", "pairs")
 
 
+P_SHOWN = 0.001  # smaller p-values read "< 0.001" (a t tail underflows to 0 far beyond)
+
+
+def p_cell(p: float) -> str:
+    """A p-value as the tables show it: three decimals, ``< 0.001``, or ``–`` where there is
+    none (one deal). Never ``0`` (an underflow) or ``nan``."""
+    if not np.isfinite(p):
+        return "–"
+    return f"< {P_SHOWN}" if p < P_SHOWN else f"{p:.3f}"
+
+
 def p_text(p: float) -> str:
     """``p < 0.001``, or ``p = `` and three decimals (``p = –`` where there is none: one
     deal, or no spread, as the tables show it)."""
-    if not np.isfinite(p):
-        return "p = –"
-    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
+    cell = p_cell(p)
+    return f"p {cell}" if cell.startswith("<") else f"p = {cell}"
 
 
 def verdict(a: str, b: str, diff: float, lo: float, hi: float, deals: int, p: float) -> str:

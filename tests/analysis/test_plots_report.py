@@ -123,3 +123,14 @@ def test_a_reference_is_labelled_wherever_the_report_lists_it(tmp_path: Path) ->
     assert len(listed) > 15  # every table, the Decisions part's included
     assert all("search_oracle (analysis only)" in line for line in listed), listed
     assert "greedy (analysis only)" not in md
+
+
+def test_the_paired_table_reads_no_p_value_as_the_verdict_does(tmp_path: Path) -> None:
+    """One deal has no p-value: the table's cell reads –, not nan."""
+    one = write_synthetic_run(tmp_path / "one", ["a", "b"], [0.3, 0.0], games=2, seed=3,
+                              duplicate=True, games_per_file=2)
+    build_report(one, tmp_path / "report")
+    md = (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
+    paired = md.split("\n## Paired comparison")[1].split("\n## ")[0]
+    row = next(line for line in paired.splitlines() if line.startswith("| a | b | 1 |"))
+    assert row.split(" | ")[4] == "–" and "nan" not in paired

@@ -213,3 +213,11 @@ def test_p_text_says_no_p_as_the_tables_do() -> None:
     """One deal, or no spread, has no p-value: ``–``, never ``nan``."""
     assert stats.p_text(float("nan")) == "p = –"
     assert stats.p_text(0.0004) == "p < 0.001" and stats.p_text(0.0456) == "p = 0.046"
+
+
+def test_p_cell_never_reads_0_or_nan() -> None:
+    """A t tail far out underflows to 0: it reads ``< 0.001``, as a p-value of none reads –."""
+    assert stats.p_cell(0.0) == "< 0.001" and stats.p_cell(float("nan")) == "–"
+    assert stats.p_cell(0.0496) == "0.050" and stats.p_text(0.0) == "p < 0.001"
+    spread = np.array([300.0, 301.0, 299.0, 300.5] * 250)  # t ≈ 840 over 1,000 deals
+    assert stats.mean_difference(spread).p_value == 0.0

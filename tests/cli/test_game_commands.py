@@ -102,6 +102,14 @@ def test_compare_reports_paired_difference(tmp_path) -> None:
     assert again.exit_code == 0 and again.output.splitlines()[-1] in result.output
 
 
+def test_compare_never_prints_a_p_value_of_0() -> None:
+    """greedy against random: the t tail underflows to 0, which no p-value is."""
+    result = _run("compare", "greedy", "random", "--deals", "1000", "--workers", "1")
+    assert result.exit_code == 0, result.output
+    assert "95% CI" in result.output and ", p < 0.001\n" in result.output
+    assert "p = 0\n" not in result.output
+
+
 def test_compare_of_one_deal_shows_no_interval() -> None:
     result = _run("compare", "greedy", "random", "--deals", "1", "--short", "--workers", "1")
     assert result.exit_code == 0, result.output
