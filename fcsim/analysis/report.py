@@ -120,7 +120,8 @@ def _sections(lf: pl.LazyFrame, out: Path, duplicate: bool) -> list[Section]:
     per_game = stats.composition_per_game(rounds)
     penalty_header, penalty_rows = _by_round(rounds, _ci("penalty", 2))
     go_out_header, go_out_rows = _by_round(rounds, _ci("go_out_rate", 3))
-    pairing = "deal (the P rotations of one deal)" if duplicate else "game (same table)"
+    pairing = ("deal (its distinct seat rotations, each game once)" if duplicate
+               else "game (same table)")
     return [
         Section("Win share",
                 "Share of seat-games won; a win shared by k tied seats counts 1/k.",

@@ -322,7 +322,7 @@ PAIRED_SCHEMA = {"a": pl.String, "b": pl.String, "deals": pl.Int64, "mean_diff":
 def paired_comparison(frame: Frame, pairs: list[tuple[str, str]] | None = None) -> pl.DataFrame:
     """Paired difference of final totals between strategies, deal by deal.
 
-    Per deal (in the duplicate format, the P rotations of one deal), the mean total of a
+    Per deal (in the duplicate format, its distinct seat rotations), the mean total of a
     minus the mean total of b over their seats; then the mean difference over deals where
     both played, its 95% t interval and a two-sided one-sample t test p-value. Without the
     duplicate format a deal is one game, so the pairing is by table. ``pairs`` defaults to

@@ -134,3 +134,13 @@ def test_the_paired_table_reads_no_p_value_as_the_verdict_does(tmp_path: Path) -
     paired = md.split("\n## Paired comparison")[1].split("\n## ")[0]
     row = next(line for line in paired.splitlines() if line.startswith("| a | b | 1 |"))
     assert row.split(" | ")[4] == "–" and "nan" not in paired
+
+
+def test_the_paired_note_names_the_rotations_a_deal_is_played_in(tmp_path: Path) -> None:
+    """A, B, A, B plays a deal in 2 rotations, not P = 4: the note says distinct ones."""
+    run = write_synthetic_run(tmp_path / "abab", ["a", "b"] * 2, [0.3, 0.0] * 2, games=8,
+                              seed=3, duplicate=True, games_per_file=8)
+    build_report(run, tmp_path / "report")
+    md = (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
+    assert "paired by deal (its distinct seat rotations, each game once)" in md
+    assert "P rotations" not in md
