@@ -161,7 +161,8 @@ def _sections(lf: pl.LazyFrame, out: Path, duplicate: bool) -> list[Section]:
                 _rows(paired, [_col("a"), _col("b"), _col("deals"), _ci("mean_diff", 2),
                                lambda row: stats.p_cell(row["p_value"]), _col("verdict")])),
         Section("Mean penalty by round",
-                "Mean points scored per round and seat (the seat that went out scores 0).",
+                "Mean points scored per round and seat (the seat that went out scores the "
+                "go-out bonus: 0 unless that variant is on).",
                 penalty_header, penalty_rows,
                 plots.plot_penalty_by_round(rounds, out / "penalty_by_round.png", colors)),
         Section("Go-out rate by round",

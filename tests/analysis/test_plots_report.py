@@ -144,3 +144,11 @@ def test_the_paired_note_names_the_rotations_a_deal_is_played_in(tmp_path: Path)
     md = (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
     assert "paired by deal (its distinct seat rotations, each game once)" in md
     assert "P rotations" not in md
+
+
+def test_the_penalty_note_holds_under_a_go_out_bonus(report_dir: Path) -> None:
+    """With --go-out-bonus -10 the seat that went out scores -10, not 0 as the note said."""
+    md = (report_dir / "report.md").read_text(encoding="utf-8")
+    note = md.split("\n## Mean penalty by round\n\n")[1].splitlines()[0]
+    assert note == ("Mean points scored per round and seat (the seat that went out scores the "
+                    "go-out bonus: 0 unless that variant is on).")
