@@ -14,7 +14,7 @@ from pathlib import Path
 
 import polars as pl
 
-from fcsim.analysis.load import PathLike, check_run, long_rounds, run_names
+from fcsim.analysis.load import PathLike, check_run, distinct_games, long_rounds, run_names
 from fcsim.analysis.stats import HIGH_SCORE, Frame, with_t, with_wilson
 from fcsim.runner import format as fmt
 
@@ -30,8 +30,9 @@ RANK_LABELS = {r: {11: "J", 12: "Q", 13: "K"}.get(r, str(r)) for r in range(MIN_
 
 def load_decisions(paths: PathLike | Sequence[PathLike]) -> pl.LazyFrame:
     """The decision rows of one or several run folders, as a lazy scan of their checked
-    chunks' decision files (a ``run`` column names the folder when there are several, as
-    in :func:`fcsim.analysis.load.load_results`). :class:`RunFolderError` if a run has none."""
+    chunks' decision files (a ``run`` column names the folder when there are several, and
+    a game a duplicate run holds twice counts once, as in
+    :func:`fcsim.analysis.load.load_results`). :class:`RunFolderError` if a run has none."""
     folders = [Path(paths)] if isinstance(paths, str | Path) else [Path(p) for p in paths]
     scans = []
     for folder in folders:
@@ -39,7 +40,8 @@ def load_decisions(paths: PathLike | Sequence[PathLike]) -> pl.LazyFrame:
         if not run.meta.get(fmt.DECISIONS):
             raise fmt.RunFolderError(f"{folder} holds no decision rows: play it with "
                                      f"fcsim simulate --decisions")
-        scans.append(pl.scan_parquet([fmt.decision_file(folder, i) for i in run.chunks]))
+        files = [fmt.decision_file(folder, i) for i in run.chunks]
+        scans.append(distinct_games(pl.scan_parquet(files), run.meta))
     if len(scans) == 1:
         return scans[0]
     return pl.concat([s.with_columns(run=pl.lit(name))

@@ -30,8 +30,8 @@ if TYPE_CHECKING:
 PathLike = str | Path
 
 __all__ = ["BASE_COLUMNS", "ROUND_FAMILIES", "CheckedRun", "RunFolderError", "as_listed",
-           "check_run", "game_keys", "load_results", "long_rounds", "read_metadata",
-           "result_schema", "rounds_of", "run_names"]
+           "check_run", "distinct_games", "game_keys", "load_results", "long_rounds",
+           "read_metadata", "result_schema", "rounds_of", "run_names"]
 
 
 @dataclass(frozen=True)
@@ -200,7 +200,7 @@ def load_results(
     """All game × seat rows of one or several run folders, as a lazy polars scan.
 
     Every chunk is checked first (:func:`check_run`); a duplicate run's games are each
-    counted once (:func:`_distinct_games`). Several folders must share their
+    counted once (:func:`distinct_games`). Several folders must share their
     rules and hold different games; a ``run`` column (the folder name) then tells them
     apart, and ``(run, game)`` identifies a game. ``pandas=True`` collects the rows into a
     pandas DataFrame instead (fine for small runs; large ones want the lazy frame).
@@ -208,7 +208,7 @@ def load_results(
     runs = [check_run(f) for f in _as_list(paths)]
     _check_same_rules(runs)
     _check_distinct_games(runs)
-    scans = [_distinct_games(pl.scan_parquet(run.files), run.meta) for run in runs]
+    scans = [distinct_games(pl.scan_parquet(run.files), run.meta) for run in runs]
     if len(scans) == 1:
         lf = scans[0]
     else:
@@ -218,11 +218,12 @@ def load_results(
     return lf.collect().to_pandas() if pandas else lf
 
 
-def _distinct_games(scan: pl.LazyFrame, meta: dict[str, Any]) -> pl.LazyFrame:
-    """A duplicate run's rows without the rotations that repeat another's games (A, B, A,
-    B at 4 seats plays each of its 2 distinct games twice): counted twice, they would
-    make every interval over games √2 too narrow. A deal's per-rotation means, and so
-    every paired comparison, are the same with them or without."""
+def distinct_games(scan: pl.LazyFrame, meta: dict[str, Any]) -> pl.LazyFrame:
+    """A duplicate run's rows (game or decision rows) without the rotations that repeat
+    another's games (A, B, A, B at 4 seats plays each of its 2 distinct games twice):
+    counted twice, they would make every interval over games √2 too narrow. A deal's
+    per-rotation means, and so every paired comparison, are the same with them or
+    without."""
     if not meta.get("duplicate"):
         return scan
     distinct = fmt.distinct_rotations(meta["strategies"])

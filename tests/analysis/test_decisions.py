@@ -128,3 +128,24 @@ def test_no_decisions_part_without_decision_rows(tmp_path):
     assert "Decisions" not in (tmp_path / "report" / "report.md").read_text()
     with pytest.raises(RunFolderError, match="holds no decision rows"):
         decisions.load_decisions(run)
+
+
+def test_a_duplicate_run_s_repeated_rotations_count_once_in_decisions(tmp_path: Path) -> None:
+    """A run written before distinct rotations plays A, B, A, B in all 4 rotations, each
+    game twice: its decision rows count each turn once, as its game rows do (counted twice,
+    every take rate's interval was √2 too narrow)."""
+    from fcsim.core.rules import RuleSet
+    from fcsim.runner import RunFolder, RunPlan, execute
+    from fcsim.runner.pool import InProcess
+
+    before = RunPlan(strategies=("greedy", "random") * 2, rules=RuleSet(players=4, rounds=6),
+                     seed=3, games=8, duplicate=True, chunk_size=8, decisions=True)
+    folder = RunFolder.open(tmp_path / "old", before, resume=False)
+    folder.create()
+    execute(folder, InProcess())
+    written = pl.read_parquet(list((tmp_path / "old" / "decisions").glob("part-*.parquet")))
+    read = decisions.load_decisions(tmp_path / "old").collect()
+    assert set(written["rotation"]) == {0, 1, 2, 3} and set(read["rotation"]) == {0, 1}
+    assert read.height * 2 == written.height
+    games = load_results(tmp_path / "old").collect()
+    assert set(read["game"]) == set(games["game"])
