@@ -98,6 +98,10 @@ def tournament_command(specs, players, games, seed, out, workers, rules) -> None
         raise InputError("a tournament needs at least two different strategies")
     rules = replace(rules, players=players)
     tables = tables_for(names, players)
+    if seed + len(tables) - 1 > MAX_SEED:
+        raise InputError(f"--seed {seed} leaves no seed for the last of {len(tables)} tables "
+                         f"(they count up from it to at most 2^64 - 1); give --seed "
+                         f"{MAX_SEED - len(tables) + 1} or less")
     if out is not None:
         _check_out(out, len(tables))
     root = out or Path(tempfile.mkdtemp(prefix="fcsim-tournament-"))

@@ -211,6 +211,18 @@ def test_tournament_prints_a_leaderboard(tmp_path) -> None:
     assert onto_a_file.exit_code == 2 and "is a file, not a folder" in onto_a_file.output
 
 
+def test_tournament_refuses_a_seed_its_last_table_cannot_have_before_playing() -> None:
+    """Tables take seeds S, S + 1, …: past 2^64 - 1 the run stopped after playing the first."""
+    last = str(2**64 - 1)
+    result = _run("tournament", "--strategies", "random,greedy,greedy:take_margin=3",
+                  "--players", "2", "--games", "2", "--short", "--workers", "1",
+                  "--seed", last)
+    assert result.exit_code == 2 and "table 0" not in result.output
+    assert result.output == (f"Error: --seed {last} leaves no seed for the last of 3 tables "
+                             f"(they count up from it to at most 2^64 - 1); give --seed "
+                             f"{2**64 - 3} or less\n")
+
+
 def test_compare_tournament_and_replay_label_a_reference(tmp_path) -> None:
     compared = _run("compare", "oracle", "random", "--deals", "2", "--workers", "1", "--short")
     assert compared.exit_code == 0, compared.output
