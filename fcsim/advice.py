@@ -63,6 +63,7 @@ STRONGEST = "learned"  # the strongest fair player (docs/STRENGTH.md): its own m
 WORLD_BATCH = 100  # worlds evaluated between looks at the clock
 MIN_WORLDS = 2  # an interval needs two
 BELIEF_CARDS = 8  # the likeliest cards shown per seat
+ONLY_ACTION = "the only legal action"  # why a hand of one card kind has one discard
 
 
 class PositionError(FcsimError, ValueError):
@@ -164,6 +165,7 @@ class Advice:
     beliefs: list[SeatBeliefs] | None = None
     player: str | None = None  # a fair strategy's spec, and the move it makes here
     pick: str | None = None
+    alone: str = ONLY_ACTION  # why, when there is one action, it is the only one
 
     @property
     def best(self) -> ActionAdvice:
@@ -186,8 +188,7 @@ class Advice:
         best = self.best
         line = f"{self._verb} {best.action}"
         if self.margin is None:
-            only = "it goes out" if self.phase == "discard" else "the only legal action"
-            return f"{line} ({only})"
+            return f"{line} ({self.alone})"
         runner_up = self.actions[1].action
         m = self.margin
         sure = "" if m.low > 0 else "; too close to call at this effort"
@@ -204,6 +205,14 @@ class Advice:
         if self.beliefs is not None:
             out["beliefs"] = [b.to_json() for b in self.beliefs]
         return out
+
+
+def _why_alone(view: View) -> str:
+    """Why a position would have a single action: its discard goes out (on a last turn, it
+    melds every card: RULES.md), or it is the one card kind held."""
+    if view.phase == "discard" and view.info[Info.BEST_PENALTY] == 0:
+        return "it melds every card" if view.last_turn else "it goes out"
+    return ONLY_ACTION
 
 
 def _legal(view: View) -> tuple[list[str], np.ndarray]:
@@ -272,7 +281,7 @@ def advise(view: View, worlds: int = DEFAULT_WORLDS, seconds: float | None = Non
         margin = Estimate.of(out[order[1], :, Outcome.TABLE] - out[order[0], :, Outcome.TABLE])
     return Advice(view.phase, done, time.perf_counter() - start, [rows[a] for a in order],
                   margin, hand_beliefs(tally, done, view) if beliefs else None, player,
-                  pick)
+                  pick, _why_alone(view))
 
 
 # The position keys that map seats to cards; the history's, with their planes.

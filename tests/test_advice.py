@@ -55,6 +55,23 @@ def test_a_hand_that_goes_out_has_one_action() -> None:
     assert (out.out_first.mean, out.penalty.mean) == (1.0, 0.0)
 
 
+def test_a_last_turn_that_melds_every_card_does_not_go_out() -> None:
+    """On a last turn a hand that melds whole scores 0 but does not go out (RULES.md)."""
+    view = position_view(Position(round=1, hand=["3H", "4H", "5H", "9C"], pile=["KD"],
+                                  last_turn=True))
+    advice = advise(view, worlds=20)
+    assert advice.recommendation == "discard 9C (it melds every card)"
+    assert advice.actions[0].out_first.mean == 0.0
+
+
+def test_one_card_kind_that_cannot_meld_is_not_said_to_go_out() -> None:
+    """Four jokers with no all-wild melds: one discard, and it does not go out."""
+    rules = fcsim.RuleSet(all_wild_melds=False)
+    view = position_view(Position(round=1, hand=["JK"] * 4, pile=["KD"], rules=rules))
+    advice = advise(view, worlds=20)
+    assert advice.recommendation == "discard JK (the only legal action)"
+
+
 def test_position_view_matches_a_game_view() -> None:
     game = fcsim.Game(players=3, seed=4)
     view = game.view()  # seat 1 draws first in round 1 (dealer 0)
