@@ -51,8 +51,17 @@ def test_a_hand_that_goes_out_has_one_action() -> None:
     advice = advise(view, worlds=20)
     assert [a.action for a in advice.actions] == ["9C"]
     assert advice.recommendation == "discard 9C (it goes out)"
+    assert advice.pick == "9C"  # the game makes that move: the player is not asked
     out = advice.actions[0]  # it goes out in every world: the others play one last turn
     assert (out.out_first.mean, out.penalty.mean) == (1.0, 0.0)
+
+
+def test_the_player_shown_makes_the_move_the_game_makes_when_it_goes_out() -> None:
+    """4H 5H 6H 7H in round 1 goes out with 7H (the game's tie rule) or 4H; the game makes
+    the move itself, so the fair player shown makes that one too."""
+    view = position_view(Position(round=1, hand=["4H", "5H", "6H", "7H"], pile=["9C"]))
+    advice = advise(view, worlds=20, player="learned")
+    assert [a.action for a in advice.actions] == [advice.pick]
 
 
 def test_a_last_turn_that_melds_every_card_does_not_go_out() -> None:
