@@ -63,6 +63,7 @@ STRONGEST = "learned"  # the strongest fair player (docs/STRENGTH.md): its own m
 WORLD_BATCH = 100  # worlds evaluated between looks at the clock
 MIN_WORLDS = 2  # an interval needs two
 BELIEF_CARDS = 8  # the likeliest cards shown per seat
+ONLY_ACTION = "the only legal action"  # why a hand of one card kind has one discard
 
 
 class PositionError(FcsimError, ValueError):
@@ -164,6 +165,7 @@ class Advice:
     beliefs: list[SeatBeliefs] | None = None
     player: str | None = None  # a fair strategy's spec, and the move it makes here
     pick: str | None = None
+    alone: str = ONLY_ACTION  # why, when there is one action, it is the only one
 
     @property
     def best(self) -> ActionAdvice:
@@ -186,8 +188,7 @@ class Advice:
         best = self.best
         line = f"{self._verb} {best.action}"
         if self.margin is None:
-            only = "it goes out" if self.phase == "discard" else "the only legal action"
-            return f"{line} ({only})"
+            return f"{line} ({self.alone})"
         runner_up = self.actions[1].action
         m = self.margin
         sure = "" if m.low > 0 else "; too close to call at this effort"
@@ -206,12 +207,36 @@ class Advice:
         return out
 
 
+def _melds_whole(view: View) -> bool:
+    """Whether the seat's best discard leaves every card melded: the game then makes it
+    itself (the seat goes out, or on a last turn melds every card)."""
+    return view.phase == "discard" and view.info[Info.BEST_PENALTY] == 0
+
+
+def _why_alone(view: View) -> str:
+    """Why a position would have a single action: its discard goes out (on a last turn, it
+    melds every card: RULES.md), or it is the one card kind held."""
+    if _melds_whole(view):
+        return "it melds every card" if view.last_turn else "it goes out"
+    return ONLY_ACTION
+
+
+def _player_move(view: View, player: str | None, actions: list[str]) -> str | None:
+    """The move ``player`` makes in ``view``: the game's own when the hand melds whole
+    (the player is never asked)."""
+    if player is None:
+        return None
+    if _melds_whole(view):
+        return actions[0]
+    return str(decide(agent(player), view.detached(), player))
+
+
 def _legal(view: View) -> tuple[list[str], np.ndarray]:
     """The actions to weigh: both draws, or every distinct card — only the best discard
     if it goes out (the game makes that move itself)."""
     if view.phase == "draw":
         return list(DRAW_ACTIONS), np.array([DRAW_STOCK, DRAW_PILE], dtype=np.int64)
-    if view.info[Info.BEST_PENALTY] == 0:
+    if _melds_whole(view):
         kinds = np.array([view.info[Info.BEST_DISCARD]], dtype=np.int64)
     else:
         kinds = np.flatnonzero(view.hand_counts).astype(np.int64)
@@ -240,8 +265,8 @@ def advise(view: View, worlds: int = DEFAULT_WORLDS, seconds: float | None = Non
     if not skill >= 0.0:  # as search's parameter: the draws a hand is the best of
         raise ValueError(f"skill must be 0 or more, not {skill}")
     start = time.perf_counter()
-    pick = None if player is None else str(decide(agent(player), view.detached(), player))
     names, actions = _legal(view)
+    pick = _player_move(view, player, names)
     kernels = bound_module(rollout, "aware")
     batches = []  # (actions, worlds of the batch, O_SIZE) each: only the worlds played
     hands = np.empty((WORLD_BATCH if beliefs else 0, view.players, N_KINDS), dtype=np.int8)
@@ -272,7 +297,7 @@ def advise(view: View, worlds: int = DEFAULT_WORLDS, seconds: float | None = Non
         margin = Estimate.of(out[order[1], :, Outcome.TABLE] - out[order[0], :, Outcome.TABLE])
     return Advice(view.phase, done, time.perf_counter() - start, [rows[a] for a in order],
                   margin, hand_beliefs(tally, done, view) if beliefs else None, player,
-                  pick)
+                  pick, _why_alone(view))
 
 
 # The position keys that map seats to cards; the history's, with their planes.

@@ -51,8 +51,34 @@ def test_a_hand_that_goes_out_has_one_action() -> None:
     advice = advise(view, worlds=20)
     assert [a.action for a in advice.actions] == ["9C"]
     assert advice.recommendation == "discard 9C (it goes out)"
+    assert advice.pick == "9C"  # the game makes that move: the player is not asked
     out = advice.actions[0]  # it goes out in every world: the others play one last turn
     assert (out.out_first.mean, out.penalty.mean) == (1.0, 0.0)
+
+
+def test_the_player_shown_makes_the_move_the_game_makes_when_it_goes_out() -> None:
+    """4H 5H 6H 7H in round 1 goes out with 7H (the game's tie rule) or 4H; the game makes
+    the move itself, so the fair player shown makes that one too."""
+    view = position_view(Position(round=1, hand=["4H", "5H", "6H", "7H"], pile=["9C"]))
+    advice = advise(view, worlds=20, player="learned")
+    assert [a.action for a in advice.actions] == [advice.pick]
+
+
+def test_a_last_turn_that_melds_every_card_does_not_go_out() -> None:
+    """On a last turn a hand that melds whole scores 0 but does not go out (RULES.md)."""
+    view = position_view(Position(round=1, hand=["3H", "4H", "5H", "9C"], pile=["KD"],
+                                  last_turn=True))
+    advice = advise(view, worlds=20)
+    assert advice.recommendation == "discard 9C (it melds every card)"
+    assert advice.actions[0].out_first.mean == 0.0
+
+
+def test_one_card_kind_that_cannot_meld_is_not_said_to_go_out() -> None:
+    """Four jokers with no all-wild melds: one discard, and it does not go out."""
+    rules = fcsim.RuleSet(all_wild_melds=False)
+    view = position_view(Position(round=1, hand=["JK"] * 4, pile=["KD"], rules=rules))
+    advice = advise(view, worlds=20)
+    assert advice.recommendation == "discard JK (the only legal action)"
 
 
 def test_position_view_matches_a_game_view() -> None:

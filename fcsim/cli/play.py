@@ -18,7 +18,7 @@ import click
 from fcsim.agents import agent
 from fcsim.board import board, event_line, hand_text
 from fcsim.cli.options import Bounded, InputError, rule_options
-from fcsim.core.cards import CardError, format_card, parse_card
+from fcsim.core.cards import CardError, format_card, parse_card, rank_name
 from fcsim.core.rng import MAX_SEED
 from fcsim.core.view import IllegalMoveError, decide
 from fcsim.errors import FcsimError
@@ -115,7 +115,7 @@ class Session:
             if answer.lower() in QUIT:
                 raise Stop("You quit.")
             if answer == "?":
-                click.echo(DISCARD_HELP.format(wild=view.wild_rank))
+                click.echo(DISCARD_HELP.format(wild=rank_name(view.wild_rank)))
                 continue
             try:
                 card = format_card(parse_card(answer))

@@ -10,6 +10,7 @@ import click
 
 from fcsim.cli.options import InputError, rule_options
 from fcsim.core.arrangement import Arrangement, solve
+from fcsim.core.cards import rank_name, wild_rank
 from fcsim.core.rules import RuleSet
 from fcsim.errors import FcsimError
 
@@ -18,7 +19,8 @@ BAD_LINES = 2  # exit status of --file when some lines could not be solved
 
 def _render(arr: Arrangement, round_number: int) -> str:
     data = arr.to_json()
-    lines = [f"round {round_number} ({round_number + 2}s wild)   penalty {data['penalty']}"]
+    wild = rank_name(wild_rank(round_number))
+    lines = [f"round {round_number} ({wild}s wild)   penalty {data['penalty']}"]
     if "discard" in data:
         lines.append(f"  discard   {data['discard']}")
     for meld in data["melds"]:

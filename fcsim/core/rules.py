@@ -102,14 +102,17 @@ class RuleSet:
         "--turn-cap", "Turns after which a round nobody goes out of is stopped and flagged.")})
 
     def __post_init__(self) -> None:
-        for rule in fields(self):  # numpy's whole numbers are whole numbers too
-            if isinstance(getattr(self, rule.name), np.integer):
-                object.__setattr__(self, rule.name, int(getattr(self, rule.name)))
+        for rule in fields(self):  # numpy's whole numbers and truth values are Python's too
+            value = getattr(self, rule.name)
+            if isinstance(value, np.integer):
+                object.__setattr__(self, rule.name, int(value))
+            elif isinstance(value, np.bool_):
+                object.__setattr__(self, rule.name, bool(value))
         if not _whole(self.players) or not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
             raise RulesError(
                 f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {self.players!r}"
             )
-        if self.rounds not in ROUND_COUNTS:
+        if not _whole(self.rounds) or self.rounds not in ROUND_COUNTS:
             raise RulesError(
                 f"rounds must be 11 (full game) or 6 (short game), not {self.rounds!r}"
             )
@@ -124,6 +127,8 @@ class RuleSet:
             raise RulesError(
                 f"go_out_bonus must be a whole number from -1000 to 0, not {self.go_out_bonus!r}"
             )
+        if not isinstance(self.all_wild_melds, bool):
+            raise RulesError(f"all_wild_melds must be True or False, not {self.all_wild_melds!r}")
         if not _whole(self.turn_cap) or not 10 <= self.turn_cap <= 1_000_000:
             raise RulesError(f"turn_cap must be 10 to 1,000,000 turns, not {self.turn_cap!r}")
 

@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 import fcsim
-from fcsim.cli import cli
+from fcsim.cli import cli, play
 from tests.waiting import default_sigint
 
 RULES = fcsim.RuleSet(players=3, rounds=6)
@@ -102,6 +102,20 @@ def test_output_is_what_the_seat_saw() -> None:
         elif e["event"] == "deal":
             for seat in (0, 2):
                 assert " ".join(e["hands"][seat]) not in out
+
+
+def test_discard_help_names_the_wild_rank_as_cards_are_written(monkeypatch, capsys) -> None:
+    """In round 11 the help at a discard says the Ks are wild, not the 13s."""
+    game = fcsim.Game(players=2, seed=5)
+    greedy = fcsim.agent("greedy")
+    while not (game.round == 11 and game.to_move == 0 and game.phase == "discard"):
+        game.step(greedy(game.view()))
+    typed = iter(["?", game.view().legal_actions[0]])
+    monkeypatch.setattr(play, "ask", lambda prompt: next(typed))
+    session = play.Session(game, 0, {1: greedy}, ["you", "seat 1 (greedy)"])
+    session.hand_before_draw = game.view().hand_counts
+    session.discard()
+    assert "wilds (Ks and\njokers)" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(("typed", "ending"), [

@@ -39,6 +39,15 @@ def test_human_output() -> None:
     assert arrangement_problems(kinds, meld_kinds, parse_cards("9H"), 9, 5) == []
 
 
+@pytest.mark.parametrize(("round_number", "wild"), [(1, "3s"), (8, "10s"), (9, "Js"),
+                                                   (10, "Qs"), (11, "Ks")])
+def test_human_output_names_the_wild_rank(round_number: int, wild: str) -> None:
+    """The header names the wild rank as cards are written: J, Q, K, not 11, 12, 13."""
+    result = run("--round", str(round_number), "3H", "4H", "5H")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0].split()[2] == f"({wild}"
+
+
 def test_human_output_nothing_left() -> None:
     """A hand that melds everything says so."""
     result = run("--round", "1", "3H", "4H", "5H")

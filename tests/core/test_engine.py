@@ -190,3 +190,21 @@ def test_an_illegal_move_names_the_run_s_game() -> None:
     with pytest.raises(fcsim.IllegalMoveError, match=r"in game 7$"):
         play_games(_seeds(2), seating, [lambda view: "JK?", parse_strategy("greedy")],
                    RuleSet(players=2), first_game=7)
+
+
+def test_only_the_first_player_out_scores_the_bonus() -> None:
+    """RULES.md: a last-turn hand that melds every card scores 0, not the go-out bonus,
+    which is the first player out's alone."""
+    rules = RuleSet(players=4, go_out_bonus=-10)
+    melded_whole = 0
+    for seed in range(40):
+        events = game_events(seed, [GREEDY] * 4, rules)
+        out = {(e["round"], e["seat"]) for e in events
+               if e["event"] == "turn" and e["out"] and e["last_turn"]}
+        for e in events:
+            if e["event"] == "score" and (e["round"], e["seat"]) in out:
+                assert (e["penalty"], e["went_out"]) == (0, False)
+                melded_whole += 1
+            elif e["event"] == "score" and e["went_out"]:
+                assert e["penalty"] == -10
+    assert melded_whole > 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from fcsim.core.rules import (
@@ -38,7 +39,7 @@ def test_bad_players_rejected(players: object) -> None:
         RuleSet(players=players)
 
 
-@pytest.mark.parametrize("rounds", [0, 1, 5, 7, 10, 12, "11", None])
+@pytest.mark.parametrize("rounds", [0, 1, 5, 7, 10, 12, "11", None, 11.0, 6.0])
 def test_bad_rounds_rejected(rounds: object) -> None:
     """Only the full game (11 rounds) and the short game (6) exist."""
     with pytest.raises(RulesError, match="rounds must be 11"):
@@ -57,6 +58,21 @@ def test_bad_go_out_bonus_rejected(go_out_bonus: object) -> None:
     """The go-out bonus is 0 or negative, down to -1000."""
     with pytest.raises(RulesError, match="go_out_bonus"):
         RuleSet(go_out_bonus=go_out_bonus)
+
+
+@pytest.mark.parametrize("all_wild_melds", [2, 0, 1, "no", "False", None])
+def test_bad_all_wild_melds_rejected(all_wild_melds: object) -> None:
+    """All-wild melds are allowed or not: a value the kernels would read as off (2) while
+    the solver reads it as on, or could not read at all, is refused."""
+    with pytest.raises(RulesError, match="all_wild_melds must be True or False"):
+        RuleSet(all_wild_melds=all_wild_melds)
+
+
+def test_numpy_values_are_read_as_python_ones() -> None:
+    """A numpy whole number or truth value is the Python one."""
+    rules = RuleSet(players=np.int64(3), all_wild_melds=np.bool_(False))
+    assert rules == RuleSet(players=3, all_wild_melds=False)
+    assert rules.all_wild_melds is False
 
 
 @pytest.mark.parametrize("turn_cap", [0, 9, 1_000_001, 100.0, None])
