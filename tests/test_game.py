@@ -250,3 +250,20 @@ def test_events_asked_as_the_game_goes_are_the_events_of_the_whole_game() -> Non
     twin.play(agents)
     expected = game_events(int(game_seed(np.uint64(6), np.uint64(0))), strategies, rules)
     assert seen == game.events == twin.events == expected
+
+
+def test_a_view_s_stream_sits_beside_the_seed_that_deals_the_rounds_to_come() -> None:
+    """What docs/STRATEGIES.md warns of: ``view.rng.base`` holds the game seed, and
+    writing it deals the next rounds from another seed. A change that moves the seed out
+    of the stream's array fails here: say so in the docs then."""
+    def second_deal(rigged: bool) -> list:
+        game = fcsim.Game(players=2, seed=3)
+        agent = fcsim.agent("greedy")
+        while game.round == 1:
+            view = game.view()
+            if rigged:
+                view.rng.base[0] = 12345
+            game.step(agent(view))
+        return [e["hands"] for e in game.events if e["event"] == "deal" and e["round"] == 2]
+
+    assert second_deal(rigged=True) != second_deal(rigged=False)
