@@ -32,9 +32,9 @@ def game_events(seed: int, strategies: Sequence[object], rules: RuleSet,
     return events
 
 
-def render_text(events: Sequence[dict], strategies: Sequence[object]) -> str:
-    """The events as lines a person can follow and check."""
-    names = [getattr(s, "spec", str(s)) for s in strategies]
+def render_text(events: Sequence[dict], names: Sequence[str]) -> str:
+    """The events as lines a person can follow and check, each seat named ``names[seat]``
+    (as listings name strategies: ``fcsim.strategies.display_name``)."""
     lines: list[str] = []
     for e in events:
         kind = e["event"]

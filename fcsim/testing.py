@@ -19,7 +19,7 @@ from fcsim.core.cards import N_KINDS, format_card, parse_card
 from fcsim.core.engine import GameResults, play_games
 from fcsim.core.rng import game_seed
 from fcsim.core.rules import RuleSet
-from fcsim.core.state import shared_scratch
+from fcsim.core.state import blank_shared_scratch, shared_scratch
 from fcsim.core.tables import solver_table
 from fcsim.core.view import (
     DECISION_SIGNATURE,
@@ -78,7 +78,8 @@ class _Watched:
     """``strategy`` as an agent that decides on what the seat sees and reports any input
     it changed, and any move out of range, with the strategy's name and where it was.
     A numba strategy gets the public history as the engine gives it (only if its family
-    declares it reads it), or always with ``history``."""
+    declares it reads it), or always with ``history``; every decision gets a blank solver
+    work space (``shared_scratch()`` too, while it decides)."""
 
     def __init__(self, strategy: Strategy, history: bool = False) -> None:
         self.strategy = strategy
@@ -93,7 +94,8 @@ class _Watched:
             if not self.history:
                 given["info vector"] = without_history(view.info)
         before = {name: array.copy() for name, array in given.items()}
-        move = self._decide(view, given)
+        with blank_shared_scratch():  # nothing other seats' solver calls left in it
+            move = self._decide(view, given)
         changed = [name for name, array in given.items()
                    if not np.array_equal(array, before[name])]
         if changed:
@@ -129,8 +131,9 @@ def check_strategy(spec: str | Strategy | Callable[[View], object], games: int =
                    seed: int = 2024) -> None:
     """Play ``spec`` at several tables and rule variants and check that it conforms.
 
-    Checks: each decision, called on copies of what it is given, changes none of them
-    (hand, pile, known cards, info vector, parameters, and the solver table over a game)
+    Checks: each decision, called on copies of what it is given (and a blank solver work
+    space), changes none of them (hand, pile, known cards, info vector, parameters, and
+    the solver table over a game)
     and returns a move in range (0 or 1 for a draw, a card held for a discard); every
     move is legal (the engine stops an illegal one with an error naming the strategy and
     the move); the same seed gives the same game, twice, and the same as when each
@@ -139,10 +142,11 @@ def check_strategy(spec: str | Strategy | Callable[[View], object], games: int =
     the cards flow only through draws and discards; and
     a strategy not registered as an oracle receives no hidden cards (its ``hidden``
     argument is empty; a numba strategy reading past the end of an array reads other
-    memory, and then plays differently on the copies). An oracle, which sees hidden cards
-    no view holds, skips the decision-by-decision check. The checks catch mistakes, not a
-    strategy written to cheat (docs/STRATEGIES.md, "Check it").
-    """
+    memory, and one reading the hands other seats' solver calls left in the work space
+    finds none in a blank one: either then plays differently on the copies). An oracle,
+    which sees hidden cards no view holds, skips the decision-by-decision check. The
+    checks catch mistakes, not a strategy written to cheat (docs/STRATEGIES.md, "Check
+    it")."""
     strategy = parse_strategy(spec)
     who = strategy.spec
     _check_integer_moves(strategy)
@@ -171,8 +175,9 @@ def check_strategy(spec: str | Strategy | Callable[[View], object], games: int =
                                                        getattr(results[-1], field)):
                 raise StrategyCheckError(f"{who}: played differently when each decision was "
                                          f"called on copies of what it is given ({field}): "
-                                         "does it keep state between calls, or read past "
-                                         "the end of an array?")
+                                         "does it keep state between calls, read past the "
+                                         "end of an array, or read what other seats left in "
+                                         "the solver's work space (scratch)?")
         if len(results) > 2 and not strategy.history:
             _check_history_unread(strategy, seeds, seating, seated, rules, results[-1])
         _check_cards_flow(game_events(int(seeds[0]), seated, rules), who)

@@ -10,6 +10,8 @@ import pytest
 
 import fcsim
 from fcsim.core.rng import game_seed
+from fcsim.core.solver.layout import HAND_WORDS, MEMO_SLOTS, Memo, memo_at
+from fcsim.core.state import shared_scratch
 from fcsim.replay import game_events
 from fcsim.strategies import parse_strategies
 
@@ -107,6 +109,31 @@ def test_views_hide_what_they_must() -> None:
                                              "known_counts", "info", "rng"}
         assert view.rng.shape == (4,)  # the play stream: no card in it
         game.step(agent(view))
+
+
+def _memo_hands(scratch: np.ndarray) -> list[np.ndarray]:
+    """The hands the solver's memo in ``scratch`` holds (copies per kind)."""
+    hands = []
+    for slot in range(MEMO_SLOTS):
+        if scratch[memo_at(slot, Memo.TAG)]:
+            words = scratch[[memo_at(slot, j) for j in range(HAND_WORDS)]]
+            hands.append(words.view(np.int8).copy())
+    return hands
+
+
+def test_the_shared_scratch_holds_other_seats_hands() -> None:
+    """What docs/STRATEGIES.md warns of: the solver's work space is the whole table's,
+    so after a seat's turn its hand is in the memo every other seat's solver calls use.
+    A change that gives each seat its own fails here: say so in the docs then."""
+    game = fcsim.Game(players=3, seed=4)
+    agent = fcsim.agent("greedy")
+    while game.round < 3:
+        game.step(agent(game.view()))
+    mover = game.to_move
+    while game.to_move == mover:
+        game.step(agent(game.view()))
+    held = game.state.hands[mover]
+    assert any(np.array_equal(hand, held) for hand in _memo_hands(shared_scratch()))
 
 
 def test_view_fields() -> None:
@@ -223,3 +250,20 @@ def test_events_asked_as_the_game_goes_are_the_events_of_the_whole_game() -> Non
     twin.play(agents)
     expected = game_events(int(game_seed(np.uint64(6), np.uint64(0))), strategies, rules)
     assert seen == game.events == twin.events == expected
+
+
+def test_a_view_s_stream_sits_beside_the_seed_that_deals_the_rounds_to_come() -> None:
+    """What docs/STRATEGIES.md warns of: ``view.rng.base`` holds the game seed, and
+    writing it deals the next rounds from another seed. A change that moves the seed out
+    of the stream's array fails here: say so in the docs then."""
+    def second_deal(rigged: bool) -> list:
+        game = fcsim.Game(players=2, seed=3)
+        agent = fcsim.agent("greedy")
+        while game.round == 1:
+            view = game.view()
+            if rigged:
+                view.rng.base[0] = 12345
+            game.step(agent(view))
+        return [e["hands"] for e in game.events if e["event"] == "deal" and e["round"] == 2]
+
+    assert second_deal(rigged=True) != second_deal(rigged=False)

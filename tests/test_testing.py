@@ -8,9 +8,18 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from fcsim.core.cards import N_KINDS
+from fcsim.core.cards import N_KINDS, format_card
+from fcsim.core.solver.layout import MEMO_SLOTS, Memo, memo_at
+from fcsim.core.state import shared_scratch
 from fcsim.strategies import Family, Strategy
-from fcsim.strategies.base import I_BEST_DISCARD, I_DISCARDED, I_TURN, decision
+from fcsim.strategies.base import (
+    DRAW_PILE,
+    DRAW_STOCK,
+    I_BEST_DISCARD,
+    I_DISCARDED,
+    I_TURN,
+    decision,
+)
 from fcsim.strategies.random import discard as random_discard
 from fcsim.strategies.random import draw as random_draw
 from fcsim.testing import StrategyCheckError, check_strategy, compare
@@ -123,3 +132,40 @@ def test_compare_pairs_deals_like_the_command() -> None:
     assert (result.a, result.b, result.deals) == ("greedy", "random", 10)
     assert result.mean_diff_lo <= result.mean_diff <= result.mean_diff_hi < 0
     assert "greedy - random:" in str(result) and np.isfinite(result.p_value)
+
+
+@decision
+def _memo_filled(scratch):
+    """Whether the solver's memo holds any answer: another seat's, for a decision that
+    has asked nothing yet."""
+    filled = 0
+    for slot in range(MEMO_SLOTS):
+        filled += scratch[memo_at(slot, Memo.TAG)] != 0
+    return filled > 0
+
+
+@decision
+def _draw_by_what_others_left(hand, pile, known, info, hidden, params, table, scratch, rng):
+    """The pile iff the work space holds what other seats' solver calls left in it."""
+    return DRAW_PILE if _memo_filled(scratch) else DRAW_STOCK
+
+
+def _agent_by_what_others_left(view):
+    """On a round's first turns, the pile iff the work space holds what other seats' solver
+    calls left in it (later the stock, so that rounds end)."""
+    if view.phase == "draw":
+        first_turns = view.turn < view.players
+        return "pile" if first_turns and _memo_filled(shared_scratch()) else "stock"
+    return format_card(int(view.info[I_BEST_DISCARD]))
+
+
+@pytest.mark.parametrize("strategy", [
+    Strategy(Family("nosy", "", _draw_by_what_others_left, random_discard)),
+    _agent_by_what_others_left,
+])
+def test_a_strategy_reading_what_other_seats_left_in_the_work_space_is_caught(strategy) -> None:
+    """The seats share the solver's work space, whose memo keeps the hands they asked about
+    (docs/STRATEGIES.md): called with a blank one, a strategy reading it plays differently."""
+    with pytest.raises(StrategyCheckError, match=r"played differently when each decision was "
+                                                 r"called on copies .*solver's work space"):
+        check_strategy(strategy, games=2)

@@ -112,8 +112,8 @@ def replay_command(run_folder, seed, game, specs, players, seat_rotation, duplic
                              only_round)
         if plan is not None:  # a round alone is played within its whole game
             _check_replayed(run_folder, plan, game, events)
+    names = [display_name(s.spec) for s in seated]  # an oracle marked analysis only
     if html_file is not None:
-        names = [display_name(s.spec) for s in seated]
         lead = f"seed {seed}, game {game}" + (f", round {only_round}" if only_round else "")
         try:
             write_page(html_file, events, names, f"fcsim replay: game {game} of seed {seed}",
@@ -125,4 +125,4 @@ def replay_command(run_folder, seed, game, specs, players, seat_rotation, duplic
         for event in events:
             click.echo(json.dumps(event))
     else:
-        click.echo(render_text(events, seated))
+        click.echo(render_text(events, names))

@@ -18,7 +18,7 @@ from fcsim.core.rules import RuleSet
 from fcsim.runner.lock import FolderBusyError
 from fcsim.runner.pool import Executor, LastingPool
 from fcsim.runner.run import default_workers
-from fcsim.strategies import Strategy, parse_strategies, parse_strategy
+from fcsim.strategies import Strategy, display_name, parse_strategies, parse_strategy
 from fcsim.tune.lineup import Lineup, make_lineup
 from fcsim.tune.output import open_output
 
@@ -118,8 +118,8 @@ def header(command: str, setting: Setting, seed: int, deals: int, extra: list[st
     """The page's header lines (markdown)."""
     rules = setting.rules.to_dict()
     return [f"**Command:** `{command}`",
-            f"**Strategy:** {setting.base.spec} (the reference)",
-            f"**Table:** {setting.lineup.describe()}, every deal in its "
+            f"**Strategy:** {display_name(setting.base.spec)} (the reference)",
+            f"**Table:** {setting.lineup.describe(display_name)}, every deal in its "
             f"{setting.lineup.rotations} distinct seat rotations",
             f"**Deals:** {deals:,} per candidate, root seed {seed}, the same for every candidate",
             "**Rules:** " + ", ".join(f"{k} {v}" for k, v in rules.items()),
@@ -131,7 +131,8 @@ def describe_row(row: dict) -> str:
     from fcsim.analysis.stats import p_text
     from fcsim.tune.page import interval
 
-    return (f"{row['spec']}: {interval(row, 'diff')} points per game vs the reference "
+    return (f"{display_name(row['spec'])}: {interval(row, 'diff')} points per game vs the "
+            f"reference "
             f"({p_text(row['p_value'])}), win share {interval(row, 'win_share', 3, '')}, "
             f"mean total {row['mean_total']:.1f}")
 

@@ -22,6 +22,7 @@ from fcsim.cli.searching import (
     setting,
 )
 from fcsim.runner import RunFolderError
+from fcsim.strategies import display_name
 from fcsim.tune.arena import Arena
 from fcsim.tune.search import Search
 from fcsim.tune.space import inside, parse_ranges
@@ -37,9 +38,10 @@ def _print_confirmation(result) -> None:
     if result.diff is not None:
         d = result.diff
         click.echo(f"confirmation: {d.deals:,} fresh deals (root seed {result.seed})")
-        click.echo(f"  {result.best} - {result.start}: {d.mean:+.2f} points per game, 95% CI "
+        best, start = display_name(result.best), display_name(result.start)
+        click.echo(f"  {best} - {start}: {d.mean:+.2f} points per game, 95% CI "
                    f"[{d.lo:+.2f}, {d.hi:+.2f}], {p_text(d.p_value)}")
-        for spec, stats in ((result.best, result.best_stats), (result.start, result.start_stats)):
+        for spec, stats in ((best, result.best_stats), (start, result.start_stats)):
             click.echo(f"  {spec}: advantage over the field {interval(stats, 'advantage')}, "
                        f"win share {interval(stats, 'win_share', 3, '')}")
     click.echo(f"  verdict: {result.verdict}")

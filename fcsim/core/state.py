@@ -30,6 +30,8 @@ the same on a :class:`StateData`, for callers in Python.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from enum import IntEnum
 from typing import NamedTuple
 
@@ -271,6 +273,21 @@ def shared_scratch() -> np.ndarray:
     if not _SHARED_SCRATCH:
         _SHARED_SCRATCH.append(new_scratch())
     return _SHARED_SCRATCH[0]
+
+
+@contextmanager
+def blank_shared_scratch() -> Iterator[np.ndarray]:
+    """For the length of the block, a blank work space (every item zero) as
+    :func:`shared_scratch`: a decision made in it reads only what it writes itself, not
+    what other seats' solver calls left there (their hands). The memo is exact, so a fair
+    decision is the same in it (``fcsim.testing`` compares)."""
+    kept = shared_scratch()
+    blank = np.zeros_like(kept)
+    _SHARED_SCRATCH[0] = blank
+    try:
+        yield blank
+    finally:
+        _SHARED_SCRATCH[0] = kept
 
 
 @njit(cache=True)

@@ -391,8 +391,9 @@ class View:
     the same for speed (copies: changing them changes nothing in the game). ``rng`` is
     the game's own play stream, live, the one the built-in strategies draw their random
     choices from, as in the batch engine (it decides future reshuffles, never a card in
-    a hand): a strategy asked for a move advances it, so ask on :meth:`detached` to
-    consider a move without playing it.
+    a hand; but the game's seed, and so every deal, can be worked out of it: a fair
+    strategy does not): a strategy asked for a move advances it, so ask on
+    :meth:`detached` to consider a move without playing it.
     """
 
     __slots__ = ("hand_counts", "info", "known_counts", "phase", "pile_kinds", "rng")

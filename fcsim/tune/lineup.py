@@ -8,7 +8,7 @@ each strategy equally often and the deal's luck cancels out of the comparison.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from fcsim.errors import FcsimError
@@ -51,9 +51,10 @@ class Lineup:
         """The listed seating with ``candidate`` in its positions."""
         return [candidate if spec is None else spec for spec in self.field]
 
-    def describe(self) -> str:
-        """The table in words, e.g. ``candidate, greedy, candidate, greedy``."""
-        return ", ".join("candidate" if spec is None else spec for spec in self.field)
+    def describe(self, name: Callable[[str], str] = str) -> str:
+        """The table in words, e.g. ``candidate, greedy, candidate, greedy``, each field
+        strategy as ``name`` gives it (pages: as listings name it)."""
+        return ", ".join("candidate" if spec is None else name(spec) for spec in self.field)
 
 
 def make_lineup(field: Sequence[str], players: int | None = None) -> Lineup:

@@ -12,6 +12,7 @@ import polars as pl
 
 from fcsim.analysis.report import Section, write_pages
 from fcsim.analysis.stats import p_cell, p_text
+from fcsim.strategies import display_name
 from fcsim.tune import charts
 from fcsim.tune.confirm import Confirmation
 from fcsim.tune.space import Axis, Range
@@ -61,8 +62,8 @@ def sweep_page(out: Path, header: list[str], points: pl.DataFrame,
     else:
         chart = charts.plot_objective_by_param(points.with_columns(pruned=False), names,
                                                out / SWEEP_CHART)
-    rows = [[*(_value(row[n]) for n in names), row["spec"] + (" (reference)" if row["reference"]
-                                                              else ""), *stat_cells(row)]
+    rows = [[*(_value(row[n]) for n in names), display_name(row["spec"])
+             + (" (reference)" if row["reference"] else ""), *stat_cells(row)]
             for row in points.iter_rows(named=True)]
     section = Section("Points", DIFF_NOTE, [*names, "spec", *STAT_HEADER], rows, chart)
     return write_pages(out, "fcsim sweep", header, [section])
@@ -76,11 +77,12 @@ def tune_page(out: Path, header: list[str], trials: pl.DataFrame, ranges: Sequen
     sections = []
     if confirmation.diff is not None:
         d = confirmation.diff
+        best_name, start_name = display_name(confirmation.best), display_name(confirmation.start)
         rows = [[spec, interval(stats, "advantage"), interval(stats, "win_share", 3, sign=""),
                  interval(stats, "mean_total", 1, sign="")]
-                for spec, stats in ((confirmation.best, confirmation.best_stats),
-                                    (confirmation.start, confirmation.start_stats))]
-        rows.append([f"{confirmation.best} − {confirmation.start}",
+                for spec, stats in ((best_name, confirmation.best_stats),
+                                    (start_name, confirmation.start_stats))]
+        rows.append([f"{best_name} − {start_name}",
                      f"{d.mean:+.2f} [{d.lo:+.2f}, {d.hi:+.2f}], {p_text(d.p_value)}", "", ""])
         sections.append(Section(
             "Confirmation on fresh deals",
@@ -97,7 +99,8 @@ def tune_page(out: Path, header: list[str], trials: pl.DataFrame, ranges: Sequen
         DIFF_NOTE + " Pruned trials show the deals they played.",
         ["trial", *names, "spec", "deals", *STAT_HEADER],
         [[str(row["trial"]), *(_value(row[n]) for n in names),
-          row["spec"] + (" (pruned)" if row["pruned"] else ""), f"{row['deals']:,}",
+          display_name(row["spec"]) + (" (pruned)" if row["pruned"] else ""),
+          f"{row['deals']:,}",
           *stat_cells(row)] for row in top.iter_rows(named=True)],
         charts.plot_objective_by_param(trials, names, out / "objective_by_param.png")))
     sections.append(Section(

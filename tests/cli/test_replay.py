@@ -139,3 +139,15 @@ def test_a_run_s_relative_files_are_read_from_where_the_run_read_them(
     here = _run("--run", str(started / "run"), "--game", "1", "--json")
     assert here.exit_code == 0 and here.stderr == "", here.output
     assert here.stdout == there.stdout
+
+
+def test_the_text_names_an_oracle_analysis_only_as_the_page_does(tmp_path: Path) -> None:
+    game = ["--seed", "1", "--game", "0", "--strategies", "oracle,greedy", "--short",
+            "--round", "1"]
+    text = _run(*game)
+    assert text.exit_code == 0, text.output
+    assert "seat 0 (oracle (analysis only)): " in text.output
+    assert "seat 1 (greedy): " in text.output
+    page = tmp_path / "o.html"
+    assert _run(*game, "--html", str(page)).exit_code == 0
+    assert _embedded(page)["seats"] == ["oracle (analysis only)", "greedy"]

@@ -243,3 +243,19 @@ def test_a_resumed_tune_asked_for_fewer_trials_than_it_holds_is_refused(tmp_path
         f"Error: {out} holds 3 trials already, and with --resume --trials counts them all: "
         "give --trials 3 or more"]
     assert (out / "search.json").read_text() == described
+
+
+def test_an_oracle_in_a_search_s_header_and_lines_is_analysis_only() -> None:
+    """The page's header and the printed lines name strategies as every listing does."""
+    from fcsim.cli.searching import describe_row, header, setting
+    from fcsim.core.rules import RuleSet
+
+    where = setting("search_hands_oracle", "oracle", 2, RuleSet())
+    lines = header("fcsim sweep …", where, 0, 8, [])
+    assert "**Strategy:** search_hands_oracle (analysis only) (the reference)" in lines
+    assert any(line.startswith("**Table:** candidate, oracle (analysis only), every deal")
+               for line in lines)
+    stats = {f"{name}{end}": 0.5 for name in ("diff", "win_share")
+             for end in ("", "_lo", "_hi")}
+    row = {"spec": "search_hands_oracle:worlds=2", "p_value": 0.5, "mean_total": 1.0, **stats}
+    assert describe_row(row).startswith("search_hands_oracle:worlds=2 (analysis only): ")

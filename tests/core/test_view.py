@@ -6,6 +6,7 @@ import numpy as np
 
 import fcsim
 from fcsim.core.cards import DECK_SIZE, JOKER, parse_card
+from fcsim.core.rng import game_seed, splitmix64
 from fcsim.core.rules import MAX_PLAYERS
 from fcsim.core.state import S_STOCK, S_TURN, unpack
 from fcsim.core.view import (
@@ -102,3 +103,33 @@ def test_a_detached_view_leaves_the_games_stream_as_it_is() -> None:
     assert np.array_equal(view.rng, before)
     fcsim.agent("random")(view)
     assert not np.array_equal(view.rng, before)  # live: as the batch engine's strategies
+
+
+_WORD = 2**64
+_GOLDEN = 0x9E3779B97F4A7C15
+
+
+def _unshift(z: int, bits: int) -> int:
+    """x with x ^ (x >> bits) == z."""
+    x = z
+    for _ in range(64 // bits + 1):
+        x = z ^ (x >> bits)
+    return x
+
+
+def _unmix(y: int) -> int:
+    """x with splitmix64(x) == y (each of its steps undone, last first)."""
+    z = _unshift(y, 31) * pow(0x94D049BB133111EB, -1, _WORD) % _WORD
+    z = _unshift(z, 27) * pow(0xBF58476D1CE4E5B9, -1, _WORD) % _WORD
+    return (_unshift(z, 30) - _GOLDEN) % _WORD
+
+
+def test_the_play_stream_gives_the_game_seed_away() -> None:
+    """What docs/STRATEGIES.md warns of: the rng a fair strategy is handed is the game
+    seed mixed by steps that can be undone, and the seed deals every round. A change
+    that closes this (a play stream not derived invertibly from the seed) fails here:
+    say so in the docs then."""
+    game = fcsim.Game(players=3, seed=7, game=2)
+    play_stream_seed = _unmix(int(game.view().rng[0]))
+    seed = _unmix(play_stream_seed) ^ int(splitmix64(np.uint64(0)))
+    assert seed == int(game_seed(np.uint64(7), np.uint64(2)))

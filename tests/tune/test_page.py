@@ -63,3 +63,32 @@ def test_tune_page_with_its_confirmation(tmp_path) -> None:
     tune_page(tmp_path, [], trials.with_columns(spec=pl.lit("aware")), ranges, nothing)
     assert "found nothing better than the starting strategy aware" in (
         tmp_path / "report.md").read_text()
+
+
+def test_an_oracle_is_named_analysis_only_on_both_pages(tmp_path) -> None:
+    """As every listing names it: a sweep or tune of a strategy that sees hidden cards
+    shows it as analysis only."""
+    oracle = parse_strategy("search_hands_oracle").family
+    axes = parse_grid(oracle, ["worlds=2,4"])
+    points = pl.DataFrame([{"point": i, "worlds": w, "spec": f"search_hands_oracle:worlds={w}",
+                            "reference": i == 0, **_stats(-float(i))}
+                           for i, w in enumerate((2, 4))])
+    (tmp_path / "sweep").mkdir()
+    sweep_page(tmp_path / "sweep", [], points, axes)
+    text = (tmp_path / "sweep" / "report.md").read_text()
+    assert "search_hands_oracle:worlds=2 (analysis only) (reference)" in text
+    assert "search_hands_oracle:worlds=4 (analysis only) |" in text
+    ranges = parse_ranges(oracle, ["worlds=2:8"])
+    trials = pl.DataFrame([{"trial": i, "worlds": 2 + i,
+                            "spec": f"search_hands_oracle:worlds={2 + i}", "pruned": False,
+                            "seconds": 1.0, "objective": -float(i),
+                            **_stats(-float(i))} for i in range(3)])
+    confirmation = Confirmation("search_hands_oracle:worlds=4", "search_hands_oracle", 7, 20,
+                                MeanDifference(20, -2.0, -3.0, -1.0, 0.01), _stats(-2.0),
+                                _stats(0.0))
+    tune_page(tmp_path, [], trials, ranges, confirmation)
+    text = (tmp_path / "report.md").read_text()
+    assert ("search_hands_oracle:worlds=4 (analysis only) − search_hands_oracle (analysis only)"
+            in text)
+    assert "| search_hands_oracle:worlds=3 (analysis only) |" in text
+    assert "search_hands_oracle:worlds=2 |" not in text
