@@ -390,9 +390,9 @@ class View:
     Cards are in RULES.md notation; the ``*_counts`` / ``*_kinds`` / ``info`` arrays hold
     the same for speed (copies: changing them changes nothing in the game). ``rng`` is
     the game's own play stream, live, the one the built-in strategies draw their random
-    choices from, as in the batch engine (it decides future reshuffles, never a card in
-    a hand; but the game's seed, and so every deal, can be worked out of it: a fair
-    strategy does not): a strategy asked for a move advances it, so ask on
+    choices from, as in the batch engine (it decides future reshuffles, never a deal;
+    but the game's seed, and so every deal, can be worked out of it, which a fair
+    strategy does not do): a strategy asked for a move advances it, so ask on
     :meth:`detached` to consider a move without playing it.
     """
 
