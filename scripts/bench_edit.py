@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench_page import recording
+from checkout import commit_of
 
 from fcsim._numba_cache import cache_root
 
@@ -127,7 +128,7 @@ def make_tree(label: str, ref: str | None, parent: Path) -> Tree:
         dirty = "-dirty" if _git("status", "--porcelain", "--untracked-files=no") else ""
         commit = _git("rev-parse", "--short", "HEAD") + dirty
     else:
-        commit = _git("rev-parse", "--short", f"{ref}^{{commit}}")
+        commit = commit_of(ref)
         archive = subprocess.run(["git", "archive", commit, "fcsim"], cwd=REPO, check=True,
                                  capture_output=True).stdout
         subprocess.run(["tar", "-x", "-C", str(src)], input=archive, check=True)

@@ -45,6 +45,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from bench_page import recording
+from checkout import commit_of
 
 TABLES = {"random": 2_000, "greedy": 20_000, "expected": 300, "aware": 300, "learned": 300}
 # Each table's strategy with every parameter named, so that two versions of fcsim whose
@@ -135,10 +136,7 @@ def _git(*args: str) -> str:
 @contextlib.contextmanager
 def checkout(ref: str) -> Iterator[tuple[Path, str]]:
     """A temporary worktree of ``ref`` (detached) and its commit; removed afterwards."""
-    try:
-        commit = _git("rev-parse", "--verify", f"{ref}^{{commit}}")
-    except subprocess.CalledProcessError:
-        sys.exit(f"--against {ref}: not a commit of this repository")
+    commit = commit_of(ref)
     with tempfile.TemporaryDirectory(prefix="fcsim-bench-") as tmp:
         tree = Path(tmp) / "tree"
         _git("worktree", "add", "--detach", "--quiet", str(tree), commit)
@@ -156,7 +154,7 @@ def against(ref: str, tables: dict[str, int], passes: int, seed: int) -> None:
     """Measure this checkout and ``ref`` side by side, interleaved (see the module doc)."""
     cache_base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     with checkout(ref) as (tree, commit):
-        sides = [Side(ref, tree, cache_base / "fcsim-bench" / commit[:12]),
+        sides = [Side(ref, tree, cache_base / "fcsim-bench" / commit),
                  Side(CURRENT, ROOT, None)]
         try:
             for name, games in tables.items():
