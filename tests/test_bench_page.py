@@ -59,3 +59,9 @@ def test_page_runs_a_script_and_records_it(tmp_path: Path) -> None:
     written = page.read_text()
     assert "- command: `python scripts/bench_demo.py --n 3`" in written
     assert "case=demo args=--n,3 s=0.5" in written
+
+
+def test_every_section_of_the_page_is_a_script_of_today() -> None:
+    recorded = bench_page._SECTION.findall(bench_page.PAGE.read_text())
+    assert recorded
+    assert [name for name in recorded if not (ROOT / "scripts" / name).exists()] == []
