@@ -28,6 +28,7 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
+from arguments import at_least
 from bench_page import recording
 
 import fcsim
@@ -91,7 +92,7 @@ def timings(specs: list[str], found: list[Position]) -> dict[str, dict[str, list
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=12)
+    parser.add_argument("--games", type=at_least(1), default=12)
     parser.add_argument("--seed", type=int, default=500)
     parser.add_argument("--from", dest="source", default="learned",
                         help="the strategy whose games give the positions")

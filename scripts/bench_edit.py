@@ -33,6 +33,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from arguments import at_least
 from bench_page import recording
 from checkout import commit_of
 
@@ -167,7 +168,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--against", metavar="REF",
                         help="also measure the fcsim of this git ref (e.g. 902eb15)")
-    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--repeat", type=at_least(1), default=1)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="fcsim_bench_edit_") as temp:
         trees = [make_tree(WORKING_TREE, None, Path(temp))]

@@ -44,6 +44,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from arguments import at_least, positive
 from bench_page import recording
 from checkout import commit_of
 
@@ -183,14 +184,14 @@ def against(ref: str, tables: dict[str, int], passes: int, seed: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--scale", type=float, default=1.0)
+    parser.add_argument("--scale", type=positive, default=1.0)
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--tables", default=",".join(TABLES),
                         help="comma-separated strategies, one table of 4 each")
     parser.add_argument("--spec", action="append", default=[], metavar="SPEC",
                         help="also a table of 4 x SPEC as written (repeatable)")
     parser.add_argument("--against", metavar="REF", help="git ref to compare with")
-    parser.add_argument("--passes", type=int, default=5, help="passes per side (--against)")
+    parser.add_argument("--passes", type=at_least(1), default=5, help="passes per side (--against)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
@@ -201,8 +202,6 @@ def main() -> None:
     if unknown or not (names or args.spec):
         parser.error(f"--tables: unknown table {unknown[0] if unknown else ''!r}; "
                      f"known: {', '.join(TABLES)}")
-    if args.passes < 1:
-        parser.error("--passes must be at least 1")
     tables = {t: max(1, int(TABLES[t] * args.scale)) for t in names}
     tables.update((spec, max(1, int(SPEC_GAMES * args.scale))) for spec in args.spec)
     if args.against:

@@ -22,6 +22,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from arguments import at_least, table_size
+
 from fcsim.analysis import load_results
 from fcsim.analysis.stats import paired_comparison, win_share
 from fcsim.strategies import display_name, parse_strategy
@@ -85,11 +87,12 @@ def table(rows: list[Row], args: argparse.Namespace) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--deals", type=int, default=2000)
+    parser.add_argument("--players", type=table_size, default=4)
+    parser.add_argument("--deals", type=at_least(1), default=2000)
     parser.add_argument("--seed", type=int, default=260)
     parser.add_argument("--out", type=Path, default=Path("results/leaderboard"))
-    parser.add_argument("--workers", type=int, help="worker processes (default: all cores)")
+    parser.add_argument("--workers", type=at_least(1),
+                        help="worker processes (default: all cores)")
     parser.add_argument("--only", help="comma-separated players (default: every one)")
     args = parser.parse_args()
     rows = []

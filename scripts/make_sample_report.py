@@ -26,6 +26,8 @@ import subprocess
 import time
 from pathlib import Path
 
+from arguments import positive
+
 ROOT = Path(__file__).resolve().parents[1]
 RUNS = [  # name, strategies, games, seed, chunk size (small chunks keep every core busy)
     ("greedy-variants", "greedy,greedy:take_margin=0,greedy:take_margin=15,random", 200_000, 1,
@@ -43,7 +45,7 @@ def _fcsim(*args: str) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--scale", type=float, default=1.0)
+    parser.add_argument("--scale", type=positive, default=1.0)
     args = parser.parse_args()
     runs_dir = ROOT / "results" / "sample-runs"
     report_dir = ROOT / "results" / "sample"

@@ -1,0 +1,44 @@
+"""Argument types the scripts share: a count below its least, or a scale that is not
+positive, is refused by argparse in one line before anything runs."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+
+from fcsim.core.rules import MAX_PLAYERS, MIN_PLAYERS
+
+
+def at_least(least: int) -> Callable[[str], int]:
+    """An argparse type: a whole number no smaller than ``least``."""
+
+    def count(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        if value < least:
+            raise argparse.ArgumentTypeError(f"must be at least {least}, not {value}")
+        return value
+
+    return count
+
+
+def table_size(text: str) -> int:
+    """An argparse type: a table size the game allows."""
+    value = at_least(MIN_PLAYERS)(text)
+    if value > MAX_PLAYERS:
+        raise argparse.ArgumentTypeError(
+            f"must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {value}")
+    return value
+
+
+def positive(text: str) -> float:
+    """An argparse type: a number above 0 (a scale)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be above 0, not {text}")
+    return value
