@@ -1,12 +1,18 @@
 """Argument types the scripts share: a count below its least, or a scale that is not
-positive, is refused by argparse in one line before anything runs."""
+positive, is refused by argparse in one line before anything runs; and fcsim's own
+refusals of bad input (a strategy, a run folder), given as the command line gives them."""
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+import contextlib
+import sys
+from collections.abc import Callable, Iterator
 
 from fcsim.core.rules import MAX_PLAYERS, MIN_PLAYERS
+from fcsim.errors import FcsimError
+
+BAD_INPUT = 2  # the exit code of a refused input, as fcsim's command line has it
 
 
 def at_least(least: int) -> Callable[[str], int]:
@@ -42,3 +48,14 @@ def positive(text: str) -> float:
     if not value > 0:
         raise argparse.ArgumentTypeError(f"must be above 0, not {text}")
     return value
+
+
+@contextlib.contextmanager
+def input_refused_in_one_line() -> Iterator[None]:
+    """Run the block; an error fcsim raises on purpose stops the script with its message
+    alone (one line, exit code 2), not a traceback."""
+    try:
+        yield
+    except FcsimError as err:
+        print(err, file=sys.stderr)
+        sys.exit(BAD_INPUT)

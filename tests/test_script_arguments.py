@@ -1,5 +1,6 @@
 """The scripts' counts: one below the least a script can run is refused by argparse in one
-line, before anything runs (no traceback, no minutes of work first)."""
+line, before anything runs (no traceback, no minutes of work first); and what fcsim
+refuses (a strategy, a run folder) is said in one line too."""
 
 from __future__ import annotations
 
@@ -44,17 +45,36 @@ REFUSED = [  # script, arguments
 ]
 
 
+FCSIM_REFUSED = [  # script, arguments, the line said
+    ("leaderboard.py", ["--only", "greedy,bogus"], "unknown strategy 'bogus'"),
+    ("pair_runs.py", ["nowhere", "a", "b", "nowhere", "c", "d"], "no such run folder"),
+]
+
+
+def run_script(script: str, args: list[str], tmp_path: Path) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(ROOT), FCSIM_CACHE_DIR=str(tmp_path / "cache"))
+    return subprocess.run([sys.executable, str(ROOT / "scripts" / script), *args], env=env,
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+
+
 @pytest.mark.parametrize(("script", "args"), REFUSED, ids=lambda x: " ".join(x)
                          if isinstance(x, list) else x)
 def test_a_count_below_its_least_is_refused_in_one_line(script: str, args: list[str],
                                                         tmp_path: Path) -> None:
-    env = dict(os.environ, PYTHONPATH=str(ROOT), FCSIM_CACHE_DIR=str(tmp_path / "cache"))
-    done = subprocess.run([sys.executable, str(ROOT / "scripts" / script), *args], env=env,
-                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    done = run_script(script, args, tmp_path)
     assert done.returncode == 2, done.stderr
     assert done.stdout == ""
     error = done.stderr.splitlines()[-1]
     assert error.startswith(f"{script}: error: ") and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(("script", "args", "said"), FCSIM_REFUSED, ids=lambda x: x
+                         if isinstance(x, str) else "")
+def test_what_fcsim_refuses_is_said_in_one_line(script: str, args: list[str], said: str,
+                                                tmp_path: Path) -> None:
+    done = run_script(script, args, tmp_path)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert len(done.stderr.splitlines()) == 1 and said in done.stderr
 
 
 def test_the_types_name_what_they_refuse() -> None:
