@@ -59,3 +59,8 @@ def input_refused_in_one_line() -> Iterator[None]:
     except FcsimError as err:
         print(err, file=sys.stderr)
         sys.exit(BAD_INPUT)
+
+
+def summary(doc: str) -> str:
+    """A script's ``--help`` description: its docstring's first paragraph, whole."""
+    return doc.split("\n\n")[0]

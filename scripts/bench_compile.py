@@ -34,7 +34,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from arguments import at_least
+from arguments import at_least, summary
 from bench_page import recording
 from checkout import Tree, ref_tree, working_tree
 
@@ -100,7 +100,7 @@ def build_tables(tree: Tree, folder: Path) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=summary(__doc__))
     parser.add_argument("--against", metavar="REF", help="also measure git ref REF")
     parser.add_argument("--passes", type=at_least(1), default=1)
     parser.add_argument("--cases", default=",".join(DEFAULT_CASES),

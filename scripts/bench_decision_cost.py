@@ -28,7 +28,7 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
-from arguments import at_least
+from arguments import at_least, summary
 from bench_page import recording
 
 import fcsim
@@ -91,7 +91,7 @@ def timings(specs: list[str], found: list[Position]) -> dict[str, dict[str, list
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=summary(__doc__))
     parser.add_argument("--games", type=at_least(1), default=12)
     parser.add_argument("--seed", type=int, default=500)
     parser.add_argument("--from", dest="source", default="learned",

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 import pyarrow.parquet as pq
-from arguments import at_least
+from arguments import at_least, summary
 from bench_page import recording
 
 from fcsim.analysis.synthetic import write_synthetic_run
@@ -48,7 +48,7 @@ def _timed(command: list[str]) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=summary(__doc__))
     parser.add_argument("--rows", type=at_least(1), default=10_000_000,
                         help="decision rows (about)")
     parser.add_argument("--seed", type=int, default=1)

@@ -33,7 +33,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from arguments import at_least
+from arguments import at_least, summary
 from bench_page import recording
 from checkout import commit_of
 
@@ -165,7 +165,7 @@ def timed_edit(tree: Tree, case: str, mark: int) -> tuple[float, float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=summary(__doc__))
     parser.add_argument("--against", metavar="REF",
                         help="also measure the fcsim of this git ref (e.g. 902eb15)")
     parser.add_argument("--repeat", type=at_least(1), default=1)

@@ -44,7 +44,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from arguments import at_least, positive
+from arguments import at_least, positive, summary
 from bench_page import recording
 from checkout import commit_of
 
@@ -183,7 +183,7 @@ def against(ref: str, tables: dict[str, int], passes: int, seed: int) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=summary(__doc__))
     parser.add_argument("--scale", type=positive, default=1.0)
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--tables", default=",".join(TABLES),

@@ -27,7 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from arguments import at_least
+from arguments import at_least, summary
 from bench_page import recording
 
 PLAYERS = 4
@@ -79,7 +79,7 @@ def run(games: int, workers: int, out: Path) -> dict[str, float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=summary(__doc__))
     parser.add_argument("--games", type=at_least(1), action="append",
                         help="games per run (repeatable; default 100000 and 1000000)")
     parser.add_argument("--workers", type=at_least(1), default=len(os.sched_getaffinity(0)))

@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from arguments import at_least
+from arguments import at_least, summary
 from bench_page import recording
 from checkout import Tree, ref_tree, working_tree
 
@@ -125,7 +125,7 @@ class Worker:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=summary(__doc__))
     parser.add_argument("--hands", type=at_least(1), default=1_000_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--passes", type=at_least(1), default=5)

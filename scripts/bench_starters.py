@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from arguments import at_least
+from arguments import at_least, summary
 from bench_page import recording
 
 from fcsim.core.engine import play_games
@@ -51,7 +51,7 @@ def games_per_second(strategies: list, games: int, seed: int) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=summary(__doc__))
     parser.add_argument("--games", type=at_least(1), default=2000, help="games per numba table")
     parser.add_argument("--python-games", type=at_least(1), default=40,
                         help="games per Python table")

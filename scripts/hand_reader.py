@@ -30,7 +30,7 @@ from __future__ import annotations
 import argparse
 
 import numpy as np
-from arguments import at_least
+from arguments import at_least, summary
 from oracle_views import add_view_options, oracle_views
 from sklearn.ensemble import HistGradientBoostingRegressor
 
@@ -107,7 +107,7 @@ def match_share(rows: list[tuple], weights: list[np.ndarray], worlds: int,
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=summary(__doc__))
     add_view_options(parser, "hands dealt per view")
     parser.add_argument("--train-games", type=at_least(1), default=40)
     parser.add_argument("--test-games", type=at_least(1), default=10)

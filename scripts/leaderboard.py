@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from arguments import at_least, input_refused_in_one_line, table_size
+from arguments import at_least, input_refused_in_one_line, summary, table_size
 
 from fcsim.analysis import load_results
 from fcsim.analysis.stats import paired_comparison, win_share
@@ -89,7 +89,7 @@ def table(rows: list[Row], args: argparse.Namespace) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=summary(__doc__))
     parser.add_argument("--players", type=table_size, default=4)
     parser.add_argument("--deals", type=at_least(1), default=2000)
     parser.add_argument("--seed", type=int, default=260)

@@ -26,7 +26,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from arguments import positive
+from arguments import positive, summary
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNS = [  # name, strategies, games, seed, chunk size (small chunks keep every core busy)
@@ -44,7 +44,7 @@ def _fcsim(*args: str) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=summary(__doc__))
     parser.add_argument("--scale", type=positive, default=1.0)
     args = parser.parse_args()
     runs_dir = ROOT / "results" / "sample-runs"

@@ -21,7 +21,7 @@ import argparse
 import sys
 
 import polars as pl
-from arguments import input_refused_in_one_line
+from arguments import input_refused_in_one_line, summary
 
 from fcsim.analysis.load import check_run, load_results
 from fcsim.analysis.stats import mean_difference
@@ -42,7 +42,7 @@ def per_deal(run: str, a: str, b: str) -> pl.DataFrame:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=summary(__doc__))
     for name in ("run1", "a", "b", "run2", "c", "d"):
         parser.add_argument(name)
     args = parser.parse_args()

@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
+from arguments import summary
 
 from fcsim.learn.fit import read_inputs
 from fcsim.strategies.aware import PARAMS as AWARE_PARAMS
@@ -36,7 +37,7 @@ def aware_score(rows: pd.DataFrame) -> np.ndarray:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=summary(__doc__))
     parser.add_argument("train_dir", type=Path)
     parser.add_argument("models", type=Path, nargs="*")
     args = parser.parse_args()

@@ -14,6 +14,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from arguments import summary
+
 from fcsim.viewer.browser import headless_chromium
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -21,7 +23,7 @@ GAME = ["--seed", "7", "--game", "0", "--strategies", "greedy,expected,random,ra
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=summary(__doc__))
     parser.add_argument("--step", default="round-5-score-1", help="the step shown")
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "viewer.png")
     parser.add_argument("--size", default="1200x1180", help="window WIDTHxHEIGHT")

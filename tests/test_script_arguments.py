@@ -86,3 +86,17 @@ def test_the_types_name_what_they_refuse() -> None:
                               (table_size, "8", "must be 2 to 7, not 8")):
         with pytest.raises(argparse.ArgumentTypeError, match=said):
             parse(text)
+
+
+def first_paragraph(path: Path) -> str:
+    """The first paragraph of a script's docstring, its whitespace as one space."""
+    doc = path.read_text().split('"""')[1]
+    return " ".join(doc.split("\n\n")[0].split())
+
+
+@pytest.mark.parametrize("script", sorted(p.name for p in (ROOT / "scripts").glob("*.py")
+                                          if "ArgumentParser(description=" in p.read_text()))
+def test_help_describes_the_script_in_whole_sentences(script: str, tmp_path: Path) -> None:
+    done = run_script(script, ["--help"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert first_paragraph(ROOT / "scripts" / script) in " ".join(done.stdout.split())
