@@ -51,8 +51,9 @@ class Row:
 def play(player: str, args: argparse.Namespace) -> Row:
     """``fcsim compare PLAYER aware`` into ``OUT/PLAYER``, and its result."""
     folder = args.out / player.replace(":", "_")
-    command = ["fcsim", "compare", player, YARDSTICK, "--players", str(args.players),
-               "--deals", str(args.deals), "--seed", str(args.seed), "--out", str(folder)]
+    command = [sys.executable, "-m", "fcsim", "compare", player, YARDSTICK,
+               "--players", str(args.players), "--deals", str(args.deals),
+               "--seed", str(args.seed), "--out", str(folder)]
     if args.workers:
         command += ["--workers", str(args.workers)]
     start = time.perf_counter()

@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import shutil
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -40,7 +41,8 @@ RUNS = [  # name, strategies, games, seed, chunk size (small chunks keep every c
 
 
 def _fcsim(*args: str) -> None:
-    subprocess.run(["fcsim", *args], check=True, cwd=ROOT)
+    """``fcsim ARGS`` of this checkout (run from its root), not whichever is on ``PATH``."""
+    subprocess.run([sys.executable, "-m", "fcsim", *args], check=True, cwd=ROOT)
 
 
 def main() -> None:
