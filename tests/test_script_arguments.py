@@ -42,12 +42,14 @@ REFUSED = [  # script, arguments
     ("make_sample_report.py", ["--scale", "0"]),
     ("world_reading.py", ["--every", "0"]),
     ("world_reading.py", ["--games", "0"]),
+    ("viewer_screenshot.py", ["--size", "1200"]),
 ]
 
 
 FCSIM_REFUSED = [  # script, arguments, the line said
     ("leaderboard.py", ["--only", "greedy,bogus"], "unknown strategy 'bogus'"),
     ("pair_runs.py", ["nowhere", "a", "b", "nowhere", "c", "d"], "no such run folder"),
+    ("rank_candidates.py", ["nowhere", "nowhere/model.npz"], "no such file"),
 ]
 
 
@@ -75,6 +77,12 @@ def test_what_fcsim_refuses_is_said_in_one_line(script: str, args: list[str], sa
     done = run_script(script, args, tmp_path)
     assert (done.returncode, done.stdout) == (2, "")
     assert len(done.stderr.splitlines()) == 1 and said in done.stderr
+
+
+def test_rank_candidates_refuses_a_folder_without_positions(tmp_path: Path) -> None:
+    done = run_script("rank_candidates.py", [str(tmp_path)], tmp_path)
+    assert done.returncode == 1
+    assert done.stderr == f"{tmp_path}: no positions/part-*.parquet (not a fcsim train folder)\n"
 
 
 def test_the_types_name_what_they_refuse() -> None:
