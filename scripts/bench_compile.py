@@ -2,7 +2,7 @@
 
 Prints one stable ``key=value`` line per case and tree::
 
-    case=min_penalty ref=working-tree wall_s=… cpu_s=…
+    case=min_penalty ref=working-tree passes=… wall_s=… cpu_s=…
 
 Each case runs in a new process whose ``FCSIM_CACHE_DIR`` holds the solver's tables and no
 compiled kernel, and times one first call (the compile, then one solve), CPU and wall:
@@ -19,7 +19,10 @@ compiled kernel, and times one first call (the compile, then one solve), CPU and
   strategies compile when first used), everything a simulation compiles.
 
 ``--against REF`` measures the same cases for git ref ``REF`` (see ``checkout.py``),
-interleaved with this tree's, and adds a ``ratio`` line (this tree / REF) per case.
+interleaved with this tree's, and adds a line of ratios (this tree / REF) per case::
+
+    case=min_penalty ratio_cpu=… ratio_wall=…
+
 ``--passes N`` repeats every case (the figure is the median).
 """
 

@@ -15,8 +15,12 @@ less the cost of calling a compiled function from Python, measured on ``random``
 
     strategy=learned decision=discard positions=… cold_us=… warm_us=…
 
-and ``strategy=… decision=all …`` per game turn (a draw and a discard). Strategies play at
-their defaults unless their specs say otherwise (``scripts/bench_engine.py`` pins them).
+and one per game turn (a draw and a discard)::
+
+    strategy=learned decision=all turns=… cold_us=… warm_us=…
+
+Strategies play at their defaults unless their specs say otherwise
+(``scripts/bench_engine.py`` pins them).
 
     python scripts/bench_decision_cost.py --games 12 --strategies aware learned
 """
