@@ -13,7 +13,7 @@
 #   scripts/train_default_model.sh [OUT]   (default OUT: results/default-model, from the
 #                                           repository's root)
 set -euo pipefail
-source "$(dirname "$0")/folder_argument.sh"
+source "$(dirname "$0")/study.sh"
 folder_argument results/default-model "$@"
 cd "$(dirname "$0")/.."
 # The fit's arithmetic, pinned: OpenBLAS's Haswell kernels run on any x86-64 CPU with AVX2,

@@ -5,7 +5,7 @@
 #   bash scripts/tune_defaults.sh [OUT]        (default OUT: results/tune-defaults)
 # Each study is resumable: run the script again to complete an interrupted one.
 set -euo pipefail
-source "$(dirname "$0")/folder_argument.sh"
+source "$(dirname "$0")/study.sh"
 folder_argument results/tune-defaults "$@"
 out=$folder
 run() { echo "== fcsim $*" >&2; fcsim "$@" --resume; }
