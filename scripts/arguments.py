@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 
 from fcsim.core.rules import MAX_PLAYERS, MIN_PLAYERS
 from fcsim.errors import FcsimError
+from fcsim.strategies import StrategyError, parse_strategy
 
 BAD_INPUT = 2  # the exit code of a refused input, as fcsim's command line has it
 
@@ -37,6 +38,15 @@ def table_size(text: str) -> int:
         raise argparse.ArgumentTypeError(
             f"must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {value}")
     return value
+
+
+def strategy(text: str) -> str:
+    """An argparse type: a strategy spec fcsim reads, kept as written."""
+    try:
+        parse_strategy(text)
+    except StrategyError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+    return text
 
 
 def positive(text: str) -> float:

@@ -32,7 +32,7 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
-from arguments import at_least, summary
+from arguments import at_least, strategy, summary
 from bench_page import recording
 
 import fcsim
@@ -98,9 +98,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=summary(__doc__))
     parser.add_argument("--games", type=at_least(1), default=12)
     parser.add_argument("--seed", type=int, default=500)
-    parser.add_argument("--from", dest="source", default="learned",
+    parser.add_argument("--from", dest="source", type=strategy, default="learned",
                         help="the strategy whose games give the positions")
-    parser.add_argument("--strategies", nargs="+", default=["aware", "learned"],
+    parser.add_argument("--strategies", type=strategy, nargs="+", default=["aware", "learned"],
                         help="strategy specs, each as written")
     args = parser.parse_args()
     found = positions(args.source, args.games, args.seed)

@@ -44,7 +44,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from arguments import at_least, positive, summary
+from arguments import at_least, positive, strategy, summary
 from bench_page import recording
 from checkout import commit_of
 
@@ -188,7 +188,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--tables", default=",".join(TABLES),
                         help="comma-separated strategies, one table of 4 each")
-    parser.add_argument("--spec", action="append", default=[], metavar="SPEC",
+    parser.add_argument("--spec", type=strategy, action="append", default=[], metavar="SPEC",
                         help="also a table of 4 x SPEC as written (repeatable)")
     parser.add_argument("--against", metavar="REF", help="git ref to compare with")
     parser.add_argument("--passes", type=at_least(1), default=5, help="passes per side (--against)")

@@ -1,6 +1,7 @@
-"""The scripts' counts: one below the least a script can run is refused by argparse in one
-line, before anything runs (no traceback, no minutes of work first); and what fcsim
-refuses (a strategy, a run folder) is said in one line too."""
+"""The scripts' arguments: a count below the least a script can run, or a strategy spec
+fcsim cannot read, is refused by argparse in one line before anything runs (no traceback,
+no minutes of work first); and what fcsim refuses (a run folder, a model) is said in one
+line too."""
 
 from __future__ import annotations
 
@@ -43,6 +44,11 @@ REFUSED = [  # script, arguments
     ("world_reading.py", ["--every", "0"]),
     ("world_reading.py", ["--games", "0"]),
     ("viewer_screenshot.py", ["--size", "1200"]),
+    ("bench_engine.py", ["--spec", "bogus"]),
+    ("bench_search.py", ["--spec", "bogus"]),
+    ("bench_decision_cost.py", ["--strategies", "aware", "bogus"]),
+    ("world_reading.py", ["--table", "bogus"]),
+    ("hand_reader.py", ["--table", "bogus"]),
 ]
 
 
@@ -61,7 +67,7 @@ def run_script(script: str, args: list[str], tmp_path: Path) -> subprocess.Compl
 
 @pytest.mark.parametrize(("script", "args"), REFUSED, ids=lambda x: " ".join(x)
                          if isinstance(x, list) else x)
-def test_a_count_below_its_least_is_refused_in_one_line(script: str, args: list[str],
+def test_a_bad_argument_is_refused_in_one_line(script: str, args: list[str],
                                                         tmp_path: Path) -> None:
     done = run_script(script, args, tmp_path)
     assert done.returncode == 2, done.stderr
