@@ -30,6 +30,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from arguments import at_least, summary
 from bench_page import recording
 from bench_simulate import run
 
@@ -78,9 +79,9 @@ def folder_seconds(plan: RunPlan, chunks: int, scratch: Path) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=1_000_000)
-    parser.add_argument("--workers", type=int, default=len(os.sched_getaffinity(0)))
+    parser = argparse.ArgumentParser(description=summary(__doc__))
+    parser.add_argument("--games", type=at_least(1), default=1_000_000)
+    parser.add_argument("--workers", type=at_least(1), default=len(os.sched_getaffinity(0)))
     args = parser.parse_args()
     # On the disk the user writes to (not a RAM file system), so fsync costs what it costs.
     scratch = Path(tempfile.mkdtemp(prefix="bench_checks_", dir=Path.cwd()))

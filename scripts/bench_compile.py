@@ -2,7 +2,7 @@
 
 Prints one stable ``key=value`` line per case and tree::
 
-    case=min_penalty ref=working-tree wall_s=… cpu_s=…
+    case=min_penalty ref=working-tree passes=… wall_s=… cpu_s=…
 
 Each case runs in a new process whose ``FCSIM_CACHE_DIR`` holds the solver's tables and no
 compiled kernel, and times one first call (the compile, then one solve), CPU and wall:
@@ -19,7 +19,10 @@ compiled kernel, and times one first call (the compile, then one solve), CPU and
   strategies compile when first used), everything a simulation compiles.
 
 ``--against REF`` measures the same cases for git ref ``REF`` (see ``checkout.py``),
-interleaved with this tree's, and adds a ``ratio`` line (this tree / REF) per case.
+interleaved with this tree's, and adds a line of ratios (this tree / REF) per case::
+
+    case=min_penalty ratio_cpu=… ratio_wall=…
+
 ``--passes N`` repeats every case (the figure is the median).
 """
 
@@ -34,6 +37,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from arguments import at_least, summary
 from bench_page import recording
 from checkout import Tree, ref_tree, working_tree
 
@@ -99,9 +103,9 @@ def build_tables(tree: Tree, folder: Path) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=summary(__doc__))
     parser.add_argument("--against", metavar="REF", help="also measure git ref REF")
-    parser.add_argument("--passes", type=int, default=1)
+    parser.add_argument("--passes", type=at_least(1), default=1)
     parser.add_argument("--cases", default=",".join(DEFAULT_CASES),
                         help=f"comma-separated, of: {', '.join(CASES)}")
     args = parser.parse_args()

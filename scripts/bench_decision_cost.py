@@ -15,8 +15,12 @@ less the cost of calling a compiled function from Python, measured on ``random``
 
     strategy=learned decision=discard positions=… cold_us=… warm_us=…
 
-and ``strategy=… decision=all …`` per game turn (a draw and a discard). Strategies play at
-their defaults unless their specs say otherwise (``scripts/bench_engine.py`` pins them).
+and one per game turn (a draw and a discard)::
+
+    strategy=learned decision=all turns=… cold_us=… warm_us=…
+
+Strategies play at their defaults unless their specs say otherwise
+(``scripts/bench_engine.py`` pins them).
 
     python scripts/bench_decision_cost.py --games 12 --strategies aware learned
 """
@@ -28,6 +32,7 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
+from arguments import at_least, strategy, summary
 from bench_page import recording
 
 import fcsim
@@ -90,12 +95,12 @@ def timings(specs: list[str], found: list[Position]) -> dict[str, dict[str, list
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=12)
+    parser = argparse.ArgumentParser(description=summary(__doc__))
+    parser.add_argument("--games", type=at_least(1), default=12)
     parser.add_argument("--seed", type=int, default=500)
-    parser.add_argument("--from", dest="source", default="learned",
+    parser.add_argument("--from", dest="source", type=strategy, default="learned",
                         help="the strategy whose games give the positions")
-    parser.add_argument("--strategies", nargs="+", default=["aware", "learned"],
+    parser.add_argument("--strategies", type=strategy, nargs="+", default=["aware", "learned"],
                         help="strategy specs, each as written")
     args = parser.parse_args()
     found = positions(args.source, args.games, args.seed)

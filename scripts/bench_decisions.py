@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 
 import pyarrow.parquet as pq
+from arguments import at_least, summary
 from bench_page import recording
 
 
@@ -37,10 +38,10 @@ def run(games: int, workers: int, out: Path, decisions: bool) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=20_000)
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--repeats", type=int, default=2)
+    parser = argparse.ArgumentParser(description=summary(__doc__))
+    parser.add_argument("--games", type=at_least(1), default=20_000)
+    parser.add_argument("--workers", type=at_least(1), default=2)
+    parser.add_argument("--repeats", type=at_least(1), default=2)
     args = parser.parse_args()
     walls: dict[bool, list[float]] = {False: [], True: []}
     with tempfile.TemporaryDirectory(prefix="fcsim-bench-") as tmp:

@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 import pyarrow.parquet as pq
+from arguments import at_least, summary
 from bench_page import recording
 
 from fcsim.analysis.synthetic import write_synthetic_run
@@ -47,8 +48,9 @@ def _timed(command: list[str]) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rows", type=int, default=10_000_000, help="decision rows (about)")
+    parser = argparse.ArgumentParser(description=summary(__doc__))
+    parser.add_argument("--rows", type=at_least(1), default=10_000_000,
+                        help="decision rows (about)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     games = max(args.rows // TURNS_PER_GAME, 1)

@@ -2,13 +2,15 @@
 
 A strategy author edits a file and plays a game again; this is how long that takes. Each
 tree (this working tree and, with ``--against REF``, the fcsim of a git ref) is copied to
-a temporary folder and warmed once (not timed): this tree with the usual kernel cache
-(kernels there are keyed on their sources, so a copy of the tree finds its own), a ref
-with a cache folder of its own (a cold compile). Then, for each case, one file is edited
-(a comment line appended: new content, so a new digest and a new modification time) and a
-fresh process is timed from its start to the end of its first game (a plug-in strategy
-against ``greedy``, two players); the edit is undone before the next case. Prints one
-stable line per tree, case and repeat::
+a temporary folder and warmed once (not timed): this tree with a copy of the usual kernel
+cache (kernels there are keyed on their sources, so a copy of the tree finds its own; the
+edits compile into the copy, never into the usual cache), a ref with a cache folder of its
+own (a cold compile). Then, for each case, one file is edited (a comment line appended,
+marked with a token of this run: content no run had before, so a new digest and a new
+modification time, never kernels a past run left cached) and a fresh process is timed
+from its start to the end of its first game (a plug-in strategy against ``greedy``, two
+players); the edit is undone before the next case. Prints one stable line per tree, case
+and repeat::
 
     tree=working-tree commit=… case=plugin wall_s=… cpu_s=…
 
@@ -22,6 +24,7 @@ the steadier figure. Trees are measured in turn within each repeat (side by side
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import resource
 import shutil
@@ -30,16 +33,21 @@ import sys
 import tempfile
 import textwrap
 import time
+import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from arguments import at_least, summary
 from bench_page import recording
+from checkout import commit_of
 
 from fcsim._numba_cache import cache_root
 
 REPO = Path(__file__).resolve().parents[1]
 WORKING_TREE = "working-tree"
 PLUGIN = "fcsim_bench_plugin"
+OTHER_TREES_KERNELS = "against"  # in the usual cache: the kernels of refs (checkout.py)
 # A numba plug-in in the style of the scaffold's starter (it calls a solver helper); it
 # also runs on fcsim before lazy compilation, when decisions were compiled at import.
 PLUGIN_SOURCE = '''
@@ -94,7 +102,7 @@ class Tree:
 
     @property
     def cache(self) -> Path:
-        return cache_root() if self.label == WORKING_TREE else self.root / "cache"
+        return self.root / "cache"
 
     @property
     def plugin(self) -> Path:
@@ -124,10 +132,13 @@ def make_tree(label: str, ref: str | None, parent: Path) -> Tree:
     if ref is None:
         shutil.copytree(REPO / "fcsim", src / "fcsim",
                         ignore=shutil.ignore_patterns("__pycache__"))
+        if cache_root().is_dir():  # the kernels and tables this tree has compiled
+            shutil.copytree(cache_root(), root / "cache",
+                            ignore=shutil.ignore_patterns(OTHER_TREES_KERNELS))
         dirty = "-dirty" if _git("status", "--porcelain", "--untracked-files=no") else ""
         commit = _git("rev-parse", "--short", "HEAD") + dirty
     else:
-        commit = _git("rev-parse", "--short", f"{ref}^{{commit}}")
+        commit = commit_of(ref)
         archive = subprocess.run(["git", "archive", commit, "fcsim"], cwd=REPO, check=True,
                                  capture_output=True).stdout
         subprocess.run(["tar", "-x", "-C", str(src)], input=archive, check=True)
@@ -149,7 +160,14 @@ def first_game(tree: Tree) -> tuple[float, float]:
     return wall, cpu
 
 
-def timed_edit(tree: Tree, case: str, mark: int) -> tuple[float, float]:
+def edit_marks() -> Iterator[str]:
+    """The marks of one run's edits: a token of the run and a count. The kernel cache is
+    keyed on content, so an edit an earlier run had made would be served from it."""
+    token = uuid.uuid4().hex
+    return (f"{token}-{n}" for n in itertools.count(1))
+
+
+def timed_edit(tree: Tree, case: str, mark: str) -> tuple[float, float]:
     """Edit the file of ``case`` (``none``: nothing), time the first game, undo the edit."""
     if case == "none":
         return first_game(tree)
@@ -163,10 +181,10 @@ def timed_edit(tree: Tree, case: str, mark: int) -> tuple[float, float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=summary(__doc__))
     parser.add_argument("--against", metavar="REF",
                         help="also measure the fcsim of this git ref (e.g. 902eb15)")
-    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--repeat", type=at_least(1), default=1)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="fcsim_bench_edit_") as temp:
         trees = [make_tree(WORKING_TREE, None, Path(temp))]
@@ -174,12 +192,11 @@ def main() -> None:
             trees.append(make_tree(args.against, args.against, Path(temp)))
         for tree in trees:
             first_game(tree)  # warm the tree's cache (not timed)
-        mark = 0
+        marks = edit_marks()
         for _ in range(args.repeat):
             for case in ("none", "plugin", "greedy"):
                 for tree in trees:
-                    mark += 1
-                    wall, cpu = timed_edit(tree, case, mark)
+                    wall, cpu = timed_edit(tree, case, next(marks))
                     print(f"tree={tree.label} commit={tree.commit} case={case} "
                           f"wall_s={wall:.2f} cpu_s={cpu:.2f}", flush=True)
 

@@ -44,7 +44,9 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from arguments import at_least, positive, strategy, summary
 from bench_page import recording
+from checkout import commit_of
 
 TABLES = {"random": 2_000, "greedy": 20_000, "expected": 300, "aware": 300, "learned": 300}
 # Each table's strategy with every parameter named, so that two versions of fcsim whose
@@ -135,10 +137,7 @@ def _git(*args: str) -> str:
 @contextlib.contextmanager
 def checkout(ref: str) -> Iterator[tuple[Path, str]]:
     """A temporary worktree of ``ref`` (detached) and its commit; removed afterwards."""
-    try:
-        commit = _git("rev-parse", "--verify", f"{ref}^{{commit}}")
-    except subprocess.CalledProcessError:
-        sys.exit(f"--against {ref}: not a commit of this repository")
+    commit = commit_of(ref)
     with tempfile.TemporaryDirectory(prefix="fcsim-bench-") as tmp:
         tree = Path(tmp) / "tree"
         _git("worktree", "add", "--detach", "--quiet", str(tree), commit)
@@ -156,7 +155,7 @@ def against(ref: str, tables: dict[str, int], passes: int, seed: int) -> None:
     """Measure this checkout and ``ref`` side by side, interleaved (see the module doc)."""
     cache_base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     with checkout(ref) as (tree, commit):
-        sides = [Side(ref, tree, cache_base / "fcsim-bench" / commit[:12]),
+        sides = [Side(ref, tree, cache_base / "fcsim-bench" / commit),
                  Side(CURRENT, ROOT, None)]
         try:
             for name, games in tables.items():
@@ -184,15 +183,15 @@ def against(ref: str, tables: dict[str, int], passes: int, seed: int) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--scale", type=float, default=1.0)
+    parser = argparse.ArgumentParser(description=summary(__doc__))
+    parser.add_argument("--scale", type=positive, default=1.0)
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--tables", default=",".join(TABLES),
                         help="comma-separated strategies, one table of 4 each")
-    parser.add_argument("--spec", action="append", default=[], metavar="SPEC",
+    parser.add_argument("--spec", type=strategy, action="append", default=[], metavar="SPEC",
                         help="also a table of 4 x SPEC as written (repeatable)")
     parser.add_argument("--against", metavar="REF", help="git ref to compare with")
-    parser.add_argument("--passes", type=int, default=5, help="passes per side (--against)")
+    parser.add_argument("--passes", type=at_least(1), default=5, help="passes per side (--against)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
@@ -203,8 +202,6 @@ def main() -> None:
     if unknown or not (names or args.spec):
         parser.error(f"--tables: unknown table {unknown[0] if unknown else ''!r}; "
                      f"known: {', '.join(TABLES)}")
-    if args.passes < 1:
-        parser.error("--passes must be at least 1")
     tables = {t: max(1, int(TABLES[t] * args.scale)) for t in names}
     tables.update((spec, max(1, int(SPEC_GAMES * args.scale))) for spec in args.spec)
     if args.against:

@@ -29,6 +29,7 @@ import time
 import timeit
 
 import numpy as np
+from arguments import positive, summary
 from bench_page import recording
 
 import fcsim
@@ -93,8 +94,8 @@ def env_loop(games: int) -> tuple[int, float] | None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--scale", type=float, default=1.0)
+    parser = argparse.ArgumentParser(description=summary(__doc__))
+    parser.add_argument("--scale", type=positive, default=1.0)
     args = parser.parse_args()
     games = {k: max(1, int(v * args.scale)) for k, v in GAMES.items()}
     for name, agent in (("trivial", trivial_agent(0)), ("greedy", fcsim.agent("greedy"))):

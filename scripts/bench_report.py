@@ -16,6 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from arguments import at_least, summary
 from bench_page import recording
 
 from fcsim.analysis.synthetic import write_synthetic_run
@@ -25,8 +26,9 @@ EDGES = (0.3, 0.25, 0.15, -0.5)
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rows", type=int, default=10_000_000, help="game × seat rows")
+    parser = argparse.ArgumentParser(description=summary(__doc__))
+    parser.add_argument("--rows", type=at_least(len(STRATEGIES) ** 2), default=10_000_000,
+                        help="game × seat rows (at least one game in every seat rotation)")
     parser.add_argument("--duplicate", action="store_true", help="duplicate-format deals")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()

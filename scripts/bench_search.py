@@ -19,6 +19,7 @@ import argparse
 import time
 
 import numpy as np
+from arguments import at_least, strategy, summary
 from bench_page import recording
 
 import fcsim
@@ -80,9 +81,10 @@ def advise_time(worlds: int | None) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--spec", default="search", help="the search strategy to time")
-    parser.add_argument("--games", type=int, default=3, help="games per measurement")
+    parser = argparse.ArgumentParser(description=summary(__doc__))
+    parser.add_argument("--spec", type=strategy, default="search",
+                        help="the search strategy to time")
+    parser.add_argument("--games", type=at_least(1), default=3, help="games per measurement")
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--only", choices=("decisions", "games", "advise"))
     args = parser.parse_args()

@@ -27,6 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from arguments import at_least, summary
 from bench_page import recording
 
 PLAYERS = 4
@@ -78,11 +79,11 @@ def run(games: int, workers: int, out: Path) -> dict[str, float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, action="append",
+    parser = argparse.ArgumentParser(description=summary(__doc__))
+    parser.add_argument("--games", type=at_least(1), action="append",
                         help="games per run (repeatable; default 100000 and 1000000)")
-    parser.add_argument("--workers", type=int, default=len(os.sched_getaffinity(0)))
-    parser.add_argument("--parallel-games", type=int, default=200_000,
+    parser.add_argument("--workers", type=at_least(1), default=len(os.sched_getaffinity(0)))
+    parser.add_argument("--parallel-games", type=at_least(0), default=200_000,
                         help="games for the 1-vs-2-worker efficiency run (0 to skip); "
                              "enough chunks that process start-up does not dominate")
     args = parser.parse_args()

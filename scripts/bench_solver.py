@@ -34,6 +34,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from arguments import at_least, summary
 from bench_page import recording
 from checkout import Tree, ref_tree, working_tree
 
@@ -124,10 +125,10 @@ class Worker:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--hands", type=int, default=1_000_000)
+    parser = argparse.ArgumentParser(description=summary(__doc__))
+    parser.add_argument("--hands", type=at_least(1), default=1_000_000)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--passes", type=int, default=5)
+    parser.add_argument("--passes", type=at_least(1), default=5)
     parser.add_argument("--against", metavar="REF", help="also measure git ref REF")
     parser.add_argument("--cases", default=",".join([*(c[0] for c in CASES), "startup"]),
                         help="comma-separated, of: %(default)s")
@@ -136,6 +137,10 @@ def main() -> None:
     if args.serve:
         serve()
         return
+    chosen = args.cases.split(",")
+    unknown = [c for c in chosen if c not in [n for n, _, _ in CASES] + ["startup"]]
+    if unknown:
+        parser.error(f"unknown case {unknown[0]!r}")
     with contextlib.ExitStack() as stack:
         scratch = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="bench_solver_")))
         trees = [working_tree()]
@@ -147,10 +152,6 @@ def main() -> None:
             workers.append(Worker(tree, tree.kept_cache()))
             stack.callback(workers[-1].close)
             print(f"ref={tree.label} commit={tree.commit} {workers[-1].fcsim}", flush=True)
-        chosen = args.cases.split(",")
-        unknown = [c for c in chosen if c not in [n for n, _, _ in CASES] + ["startup"]]
-        if unknown:
-            parser.error(f"unknown case {unknown[0]!r}")
         for name, cards, rnd in [case for case in CASES if case[0] in chosen]:
             hands = scratch / f"hands-{cards}.npy"
             times: dict[str, list[float]] = {w.tree.label: [] for w in workers}

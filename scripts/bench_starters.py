@@ -24,6 +24,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from arguments import at_least, summary
 from bench_page import recording
 
 from fcsim.core.engine import play_games
@@ -50,9 +51,10 @@ def games_per_second(strategies: list, games: int, seed: int) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=2000, help="games per numba table")
-    parser.add_argument("--python-games", type=int, default=40, help="games per Python table")
+    parser = argparse.ArgumentParser(description=summary(__doc__))
+    parser.add_argument("--games", type=at_least(1), default=2000, help="games per numba table")
+    parser.add_argument("--python-games", type=at_least(1), default=40,
+                        help="games per Python table")
     parser.add_argument("--seed", type=int, default=3)
     args = parser.parse_args()
     greedy = parse_strategy("greedy")

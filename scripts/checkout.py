@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -52,6 +53,14 @@ def _git(*args: str, cwd: Path = REPO) -> str:
                           text=True).stdout.strip()
 
 
+def commit_of(ref: str) -> str:
+    """The short commit ``ref`` names; a ref that names none stops the script in one line."""
+    try:
+        return _git("rev-parse", "--short", "--verify", f"{ref}^{{commit}}")
+    except subprocess.CalledProcessError:
+        sys.exit(f"--against {ref}: not a commit of this repository")
+
+
 def working_tree() -> Tree:
     """This tree, labelled ``working-tree``; its commit is HEAD (+ ``-dirty`` if changed)."""
     dirty = "-dirty" if _git("status", "--porcelain", "--untracked-files=no") else ""
@@ -61,7 +70,7 @@ def working_tree() -> Tree:
 @contextmanager
 def ref_tree(ref: str) -> Iterator[Tree]:
     """``ref`` checked out in a temporary detached worktree, labelled ``ref`` as given."""
-    commit = _git("rev-parse", "--short", f"{ref}^{{commit}}")
+    commit = commit_of(ref)
     with tempfile.TemporaryDirectory(prefix="fcsim_ref_") as parent:
         path = Path(parent) / "tree"
         _git("worktree", "add", "--detach", "--quiet", str(path), commit)

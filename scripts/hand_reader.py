@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 
 import numpy as np
+from arguments import at_least, summary
 from oracle_views import add_view_options, oracle_views
 from sklearn.ensemble import HistGradientBoostingRegressor
 
@@ -106,10 +107,10 @@ def match_share(rows: list[tuple], weights: list[np.ndarray], worlds: int,
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=summary(__doc__))
     add_view_options(parser, "hands dealt per view")
-    parser.add_argument("--train-games", type=int, default=40)
-    parser.add_argument("--test-games", type=int, default=10)
+    parser.add_argument("--train-games", type=at_least(1), default=40)
+    parser.add_argument("--test-games", type=at_least(1), default=10)
     parser.add_argument("--seed", type=int, default=203)
     args = parser.parse_args()
     train = read_views(args.table, args.players, args.seed, args.train_games, args.every)

@@ -18,9 +18,12 @@ from __future__ import annotations
 
 import argparse
 import subprocess
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from arguments import at_least, input_refused_in_one_line, summary, table_size
 
 from fcsim.analysis import load_results
 from fcsim.analysis.stats import paired_comparison, win_share
@@ -48,12 +51,15 @@ class Row:
 def play(player: str, args: argparse.Namespace) -> Row:
     """``fcsim compare PLAYER aware`` into ``OUT/PLAYER``, and its result."""
     folder = args.out / player.replace(":", "_")
-    command = ["fcsim", "compare", player, YARDSTICK, "--players", str(args.players),
-               "--deals", str(args.deals), "--seed", str(args.seed), "--out", str(folder)]
+    command = [sys.executable, "-m", "fcsim", "compare", player, YARDSTICK,
+               "--players", str(args.players), "--deals", str(args.deals),
+               "--seed", str(args.seed), "--out", str(folder)]
     if args.workers:
         command += ["--workers", str(args.workers)]
     start = time.perf_counter()
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+    done = subprocess.run(command, stdout=subprocess.DEVNULL)
+    if done.returncode:  # its one line said why
+        sys.exit(done.returncode)
     wall = time.perf_counter() - start
     lf = load_results(folder)
     row = paired_comparison(lf, [(player, YARDSTICK)]).row(0, named=True)
@@ -84,17 +90,21 @@ def table(rows: list[Row], args: argparse.Namespace) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--deals", type=int, default=2000)
+    parser = argparse.ArgumentParser(description=summary(__doc__))
+    parser.add_argument("--players", type=table_size, default=4)
+    parser.add_argument("--deals", type=at_least(1), default=2000)
     parser.add_argument("--seed", type=int, default=260)
     parser.add_argument("--out", type=Path, default=Path("results/leaderboard"))
-    parser.add_argument("--workers", type=int, help="worker processes (default: all cores)")
+    parser.add_argument("--workers", type=at_least(1),
+                        help="worker processes (default: all cores)")
     parser.add_argument("--only", help="comma-separated players (default: every one)")
     args = parser.parse_args()
+    with input_refused_in_one_line():  # every player read before the first plays
+        players = [parse_strategy(p).spec for p in (args.only.split(",") if args.only
+                                                     else PLAYERS)]
     rows = []
-    for player in args.only.split(",") if args.only else PLAYERS:
-        rows.append(r := play(parse_strategy(player).spec, args))
+    for player in players:
+        rows.append(r := play(player, args))
         print(f"player={r.player} deals={r.deals} minus_yardstick={r.diff:.3f} lo={r.lo:.3f} "
               f"hi={r.hi:.3f} p={r.p:.3g} win_share={r.win_share:.4f} wall_s={r.wall_s:.0f}",
               flush=True)

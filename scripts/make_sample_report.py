@@ -23,8 +23,13 @@ from __future__ import annotations
 import argparse
 import shutil
 import subprocess
+import sys
 import time
 from pathlib import Path
+
+from arguments import positive, summary
+
+from fcsim.runner.format import read_metadata
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNS = [  # name, strategies, games, seed, chunk size (small chunks keep every core busy)
@@ -38,23 +43,30 @@ RUNS = [  # name, strategies, games, seed, chunk size (small chunks keep every c
 
 
 def _fcsim(*args: str) -> None:
-    subprocess.run(["fcsim", *args], check=True, cwd=ROOT)
+    """``fcsim ARGS`` of this checkout (run from its root), not whichever is on ``PATH``."""
+    subprocess.run([sys.executable, "-m", "fcsim", *args], check=True, cwd=ROOT)
+
+
+def simulate(strategies: str, games: int, seed: int, chunk_size: int, path: Path) -> int:
+    """One duplicate-format run into ``path``; the games it holds (``fcsim simulate``
+    rounds the games up to whole sets of seat rotations)."""
+    _fcsim("simulate", "--strategies", strategies, "--games", str(games), "--seed", str(seed),
+           "--duplicate", "--chunk-size", str(chunk_size), "--out", str(path))
+    return int(read_metadata(path)["games"])
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--scale", type=float, default=1.0)
+    parser = argparse.ArgumentParser(description=summary(__doc__))
+    parser.add_argument("--scale", type=positive, default=1.0)
     args = parser.parse_args()
     runs_dir = ROOT / "results" / "sample-runs"
     report_dir = ROOT / "results" / "sample"
     shutil.rmtree(runs_dir, ignore_errors=True)
     paths = []
     for name, strategies, games, seed, chunk_size in RUNS:
-        games = max(4, int(games * args.scale))
         path = runs_dir / name
         start = time.perf_counter()
-        _fcsim("simulate", "--strategies", strategies, "--games", str(games), "--seed",
-               str(seed), "--duplicate", "--chunk-size", str(chunk_size), "--out", str(path))
+        games = simulate(strategies, max(1, int(games * args.scale)), seed, chunk_size, path)
         print(f"step=simulate-{name} games={games} wall_s={time.perf_counter() - start:.1f}",
               flush=True)
         paths.append(str(path))

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 import numpy as np
+from arguments import at_least, strategy, table_size
 
 import fcsim
 from fcsim.core.cards import DECK_SIZE, N_KINDS
@@ -30,10 +31,11 @@ class OracleView(NamedTuple):
 def add_view_options(parser: argparse.ArgumentParser, worlds_help: str) -> None:
     """The options both probes read their views by: the table, its size, the worlds dealt
     per view and which decisions are read."""
-    parser.add_argument("--table", default="learned", help="the strategy every seat plays")
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--worlds", type=int, default=4, help=worlds_help)
-    parser.add_argument("--every", type=int, default=3, help="read every n-th decision")
+    parser.add_argument("--table", type=strategy, default="learned",
+                        help="the strategy every seat plays")
+    parser.add_argument("--players", type=table_size, default=4)
+    parser.add_argument("--worlds", type=at_least(1), default=4, help=worlds_help)
+    parser.add_argument("--every", type=at_least(1), default=3, help="read every n-th decision")
 
 
 def oracle_views(table: str, players: int, seed: int, games: int, every: int

@@ -21,6 +21,7 @@ import argparse
 import sys
 
 import polars as pl
+from arguments import input_refused_in_one_line, summary
 
 from fcsim.analysis.load import check_run, load_results
 from fcsim.analysis.stats import mean_difference
@@ -41,11 +42,12 @@ def per_deal(run: str, a: str, b: str) -> pl.DataFrame:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=summary(__doc__))
     for name in ("run1", "a", "b", "run2", "c", "d"):
         parser.add_argument(name)
     args = parser.parse_args()
-    first, second = check_run(args.run1).meta, check_run(args.run2).meta
+    with input_refused_in_one_line():
+        first, second = check_run(args.run1).meta, check_run(args.run2).meta
     differ = [key for key in SAME if first.get(key) != second.get(key)]
     if differ:
         sys.exit(f"the runs differ in {', '.join(differ)}: their deals do not pair")

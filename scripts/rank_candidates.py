@@ -15,11 +15,13 @@ Prints ``rule=score`` lines.
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
+from arguments import input_refused_in_one_line, summary
 
 from fcsim.learn.fit import read_inputs
 from fcsim.strategies.aware import PARAMS as AWARE_PARAMS
@@ -36,13 +38,17 @@ def aware_score(rows: pd.DataFrame) -> np.ndarray:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=summary(__doc__))
     parser.add_argument("train_dir", type=Path)
     parser.add_argument("models", type=Path, nargs="*")
     args = parser.parse_args()
-    models = {path.parent.name or str(path): load_model(path) for path in args.models}
+    with input_refused_in_one_line():
+        models = {path.parent.name or str(path): load_model(path) for path in args.models}
+    parts = sorted((args.train_dir / "positions").glob("part-*.parquet"))
+    if not parts:
+        sys.exit(f"{args.train_dir}: no positions/part-*.parquet (not a fcsim train folder)")
     frames = []
-    for path in sorted((args.train_dir / "positions").glob("part-*.parquet")):
+    for path in parts:
         rows = pq.read_table(path).to_pandas()
         inputs, _, held = read_inputs(path, RELATIVE)
         rows, inputs = rows[held].copy(), inputs[held]

@@ -9,14 +9,18 @@
 # networks it plays at every other table, the 2-player ones joined to them
 # (--table-model). Needs the [learn] extra. About 42 minutes on 2 cores (docs/LEARNING.md);
 # each folder keeps its games, positions and report, and --resume completes an
-# interrupted rebuild.
+# interrupted rebuild. Usage:
+#   scripts/train_default_model.sh [OUT]   (default OUT: results/default-model, from the
+#                                           repository's root)
 set -euo pipefail
+source "$(dirname "$0")/study.sh"
+folder_argument results/default-model "$@"
 cd "$(dirname "$0")/.."
 # The fit's arithmetic, pinned: OpenBLAS's Haswell kernels run on any x86-64 CPU with AVX2,
 # and on a CPU with AVX-512 OpenBLAS would pick others, whose rounding, amplified over 30
 # epochs, fits other weights (measured: the same held-out error, another network).
 export OPENBLAS_CORETYPE=Haswell
-out=${1:-results/default-model}
+out=$folder
 recipe=(--strategies aware,expected --games 20000 --share 0.5 --labels rollouts
         --candidates 5 --hidden 64 --epochs 30 --resume)
 fcsim train "${recipe[@]}" --players 2 --seed 215 --check-deals 0 --out "$out/2-players"

@@ -5,7 +5,9 @@
 #   bash scripts/tune_defaults.sh [OUT]        (default OUT: results/tune-defaults)
 # Each study is resumable: run the script again to complete an interrupted one.
 set -euo pipefail
-out="${1:-results/tune-defaults}"
+source "$(dirname "$0")/study.sh"
+folder_argument results/tune-defaults "$@"
+out=$folder
 run() { echo "== fcsim $*" >&2; fcsim "$@" --resume; }
 
 # The studies ran from the defaults of their day, which these commands name: greedy's

@@ -14,19 +14,30 @@ import sys
 import tempfile
 from pathlib import Path
 
+from arguments import summary
+
 from fcsim.viewer.browser import headless_chromium
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME = ["--seed", "7", "--game", "0", "--strategies", "greedy,expected,random,random"]
 
 
+def window_size(text: str) -> tuple[int, int]:
+    """An argparse type: ``WIDTHxHEIGHT`` in pixels, each at least 1."""
+    width, sep, height = text.partition("x")
+    if not (sep and width.isdigit() and height.isdigit() and int(width) and int(height)):
+        raise argparse.ArgumentTypeError(f"not WIDTHxHEIGHT in pixels: {text!r}")
+    return int(width), int(height)
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=summary(__doc__))
     parser.add_argument("--step", default="round-5-score-1", help="the step shown")
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "viewer.png")
-    parser.add_argument("--size", default="1200x1180", help="window WIDTHxHEIGHT")
+    parser.add_argument("--size", type=window_size, default="1200x1180",
+                        help="window WIDTHxHEIGHT")
     args = parser.parse_args()
-    width, height = (int(x) for x in args.size.split("x"))
+    width, height = args.size
     with tempfile.TemporaryDirectory(prefix="fcsim-viewer-") as tmp:
         page = Path(tmp) / "game.html"
         subprocess.run([sys.executable, "-m", "fcsim", "replay", *GAME, "--html", str(page)],

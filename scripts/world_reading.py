@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 
 import numpy as np
+from arguments import at_least, summary
 from oracle_views import add_view_options, oracle_views
 
 from fcsim.core.cards import N_KINDS
@@ -53,9 +54,9 @@ def dealt_hands(kernels, arrays, drawing: bool, hidden: np.ndarray, worlds: int,
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=summary(__doc__))
     add_view_options(parser, "worlds per view and model")
-    parser.add_argument("--games", type=int, default=6)
+    parser.add_argument("--games", type=at_least(1), default=6)
     parser.add_argument("--seed", type=int, default=202)
     args = parser.parse_args()
     kernels = bound_module("greedy", "aware")

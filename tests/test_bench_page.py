@@ -59,3 +59,29 @@ def test_page_runs_a_script_and_records_it(tmp_path: Path) -> None:
     written = page.read_text()
     assert "- command: `python scripts/bench_demo.py --n 3`" in written
     assert "case=demo args=--n,3 s=0.5" in written
+
+
+def test_every_section_of_the_page_is_a_script_of_today() -> None:
+    recorded = bench_page._SECTION.findall(bench_page.PAGE.read_text())
+    assert recorded
+    assert [name for name in recorded if not (ROOT / "scripts" / name).exists()] == []
+
+
+def _keys(line: str) -> frozenset[str]:
+    return frozenset(pair.partition("=")[0].strip("`") for pair in line.split() if "=" in pair)
+
+
+def test_every_line_on_the_page_is_a_line_its_script_documents() -> None:
+    """Each recorded line's keys are those of a line its script's docstring shows (a
+    script's header line naming the trees, and lines of specs with ``=`` in them, aside)."""
+    page = bench_page.PAGE.read_text()
+    undocumented = []
+    for section in bench_page._SECTION.finditer(page):
+        script = section.group(1)
+        recorded = section.group(0).split("```text\n")[1].split("\n```")[0].splitlines()
+        doc = (ROOT / "scripts" / script).read_text().split('"""')[1]
+        documented = {_keys(line) for line in doc.splitlines()}
+        undocumented += [f"{script}: {line}" for line in recorded
+                         if not line.startswith("ref=") and ":" not in line
+                         and _keys(line) not in documented]
+    assert undocumented == []

@@ -1,0 +1,60 @@
+"""``scripts/train_default_model.sh`` and ``scripts/tune_defaults.sh``: their one argument is
+the output folder; ``--help`` shows the header and a mistyped option is refused in one
+line, never taken for a folder that starts the hours-long study; and they run this
+checkout's fcsim, not the one first on ``PATH``."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+STUDIES = ("train_default_model.sh", "tune_defaults.sh")
+
+
+def run_study(script: str, args: list[str], tmp_path: Path) -> tuple[subprocess.CompletedProcess,
+                                                                      str]:
+    """Run ``script`` with a ``python`` and an ``fcsim`` on ``PATH`` that only log their
+    calls (and fail, so that a study that starts stops at once); the result and the log."""
+    log = tmp_path / "calls"
+    stubs = tmp_path / "bin"
+    stubs.mkdir()
+    for name, logged in (("python", "python $PYTHONPATH $*"), ("fcsim", "PATH's fcsim $*")):
+        (stubs / name).write_text(f'#!/bin/sh\necho "{logged}" >> {log}\nexit 1\n')
+        (stubs / name).chmod(0o755)
+    env = dict(os.environ, PATH=f"{stubs}{os.pathsep}{os.environ['PATH']}")
+    env.pop("PYTHONPATH", None)
+    done = subprocess.run(["bash", str(ROOT / "scripts" / script), *args], env=env,
+                          cwd=tmp_path, capture_output=True, text=True)
+    return done, log.read_text() if log.exists() else ""
+
+
+@pytest.mark.parametrize("script", STUDIES)
+@pytest.mark.parametrize("flag", ["--help", "-h"])
+def test_help_shows_the_header_and_starts_nothing(script: str, flag: str,
+                                                  tmp_path: Path) -> None:
+    done, calls = run_study(script, [flag], tmp_path)
+    assert done.returncode == 0
+    assert "Usage:" in done.stdout and "[OUT]" in done.stdout
+    assert calls == ""
+
+
+@pytest.mark.parametrize("script", STUDIES)
+@pytest.mark.parametrize("args", [["--players", "2"], ["one", "two"]])
+def test_anything_but_one_folder_is_refused_in_one_line(script: str, args: list[str],
+                                                        tmp_path: Path) -> None:
+    done, calls = run_study(script, args, tmp_path)
+    assert done.returncode == 2
+    assert len(done.stderr.splitlines()) == 1 and script in done.stderr
+    assert calls == ""
+
+
+@pytest.mark.parametrize("script", STUDIES)
+def test_a_folder_starts_the_study_there_with_this_checkouts_fcsim(script: str,
+                                                                   tmp_path: Path) -> None:
+    _, calls = run_study(script, [str(tmp_path / "out")], tmp_path)
+    assert calls.startswith(f"python {ROOT} -m fcsim ")
+    assert f"--out {tmp_path / 'out'}/" in calls
