@@ -330,6 +330,12 @@ class Problem:
     kind: str
     reason: str
 
+    @property
+    def replayed(self) -> bool:
+        """Whether the file stands for one of the run's chunks, which is then played again
+        (damaged, foreign); a stray one stands for none."""
+        return self.kind != "stray"
+
     def __str__(self) -> str:
         name = self.path.name
         if self.path.parent.name == DECISIONS:
