@@ -101,8 +101,9 @@ def info_command(path: Path) -> None:
     command = dict(extra).get("command") or command_line(plan, path)
     writer = lock_holder(path)
     if check.problems:
+        again = " and play them again" if any(p.replayed for p in check.problems) else ""
         status = (f"damaged: {fmt.describe_problems(check.problems)}; run {command} "
-                  f"--resume to set them aside and play them again")
+                  f"--resume to set them aside{again}")
     elif contents.chunks == plan.chunk_count:
         status = "complete"
     elif writer:

@@ -126,8 +126,8 @@ def prepare_here(plan: RunPlan) -> None:
 def say_set_aside(folder: RunFolder, problems: list[Problem]) -> None:
     """One line per chunk file moved aside by :meth:`RunFolder.create`."""
     for problem in problems:
-        click.echo(f"{problem}: moved to {folder.path / ASIDE}; it is played again",
-                   err=True)
+        again = "; it is played again" if problem.replayed else ""
+        click.echo(f"{problem}: moved to {folder.path / ASIDE}{again}", err=True)
 
 
 RESUME = "run the same command with --resume to complete it"  # simulate's, train's way

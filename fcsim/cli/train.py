@@ -34,9 +34,10 @@ from fcsim.cli.running import (
 from fcsim.learn.sampling import LABELS, MAX_CANDIDATES, ROLLOUTS, Sampling
 from fcsim.runner import RunFolder, RunPlan, make_plan
 from fcsim.runner.format import MAX_GAMES, MAX_SEED, RunFolderError
-from fcsim.runner.lock import FolderBusyError
+from fcsim.runner.lock import FolderBusyError, FolderLock
 from fcsim.runner.pool import ProcessPool
 from fcsim.runner.run import deal_games, default_workers
+from fcsim.runner.store import new_folder, unwritable
 from fcsim.strategies import parse_strategies
 
 if TYPE_CHECKING:
@@ -176,6 +177,7 @@ def train_command(strategies, games, seed, out, players, rules, share, labels, c
     try:
         if (folder.missing or folder.problems) and not scheduler:  # this machine works
             prepare_here(plan)
+        _hold_training_folder(out)  # after the kernels: one that does not compile leaves none
         say_set_aside(folder, folder.create())
         if folder.missing:
             executor = cluster or ProcessPool(max(min(workers or default_workers(),
@@ -210,6 +212,22 @@ def train_command(strategies, games, seed, out, players, rules, share, labels, c
                f"predicting the mean {result.baseline_loss:.1f}); report: {out / REPORT_MD}")
     if check is not None:
         click.echo(f"strength check: {check['line']}")
+
+
+def _hold_training_folder(out: Path) -> None:
+    """Take ``out``'s write lock until the command ends: one training writes a training
+    folder at a time (its games folder has a lock of its own; the positions, the model and
+    the reports are written here). A folder another training holds is one line, exit code
+    1, as a run folder's."""
+    new_folder(out)
+    lock = FolderLock(out)
+    try:
+        lock.acquire()
+    except FolderBusyError as err:
+        raise click.ClickException(str(err)) from None
+    except OSError as err:
+        raise unwritable(out, err) from None
+    click.get_current_context().call_on_close(lock.release)
 
 
 def _games_of(plan: RunPlan) -> str:

@@ -60,7 +60,7 @@ def check_training_folder(out: Path) -> None:
     anything a training does not write: another run's, or the user's own files."""
     if out.exists() and not out.is_dir():
         raise fmt.RunFolderError(f"{out} is a file, not a folder; choose another --out")
-    foreign = sorted(p.name for p in out.iterdir() if p.name not in ENTRIES
+    foreign = sorted(p.name for p in out.iterdir() if p.name not in (*ENTRIES, fmt.LOCK)
                      and not fmt.is_temp(p.name)) if out.is_dir() else []
     if foreign:
         shown = ", ".join(foreign[:3]) + (", …" if len(foreign) > 3 else "")

@@ -27,6 +27,7 @@ import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from numbers import Integral
 from pathlib import Path
 from typing import Any
 
@@ -217,9 +218,28 @@ def _data_end(data: bytes) -> int:
     return len(data) - _FOOTER_TAIL - footer
 
 
+def count_problem(what: str, value: object, most: int, unit: str = "") -> str | None:
+    """Why ``value`` is not a whole number from 1 to ``most`` (``what`` names it, ``unit``
+    follows the bound), or None if it is."""
+    whole = isinstance(value, Integral) and not isinstance(value, bool)
+    if whole and 1 <= value <= most:
+        return None
+    shown = f"{value:,}" if whole else repr(value)
+    return f"{what} must be 1 to {most:,}{unit}, not {shown}"
+
+
+def size_problems(games: object, chunk_size: object) -> list[str]:
+    """What is wrong with a run's game count and chunk size (the numbers its chunks are
+    cut by): each a whole number within what fcsim holds."""
+    found = (count_problem("games", games, MAX_GAMES),
+             count_problem("chunk size", chunk_size, MAX_CHUNK_SIZE, " games"))
+    return [problem for problem in found if problem]
+
+
 def parse_metadata(schema_metadata: Mapping[bytes, bytes] | None, where: Path) -> dict[str, Any]:
     """The run stored under :data:`METADATA_KEY`; :class:`RunFolderError` if there is none,
-    it is not JSON, lacks the rules, or is of another run format."""
+    it is not JSON, lacks the rules or a usable game count and chunk size, or is of another
+    run format."""
     if not schema_metadata or METADATA_KEY not in schema_metadata:
         raise RunFolderError(f"{where} has no fcsim metadata: not written by fcsim simulate")
     try:
@@ -232,6 +252,9 @@ def parse_metadata(schema_metadata: Mapping[bytes, bytes] | None, where: Path) -
     if meta.get("format") != FORMAT_VERSION:
         raise FormatVersionError(f"{where} is in run format {meta.get('format', 1)}, this fcsim "
                              f"reads format {FORMAT_VERSION}: run it again with this fcsim")
+    sizes = size_problems(meta.get("games"), meta.get("chunk_size"))
+    if sizes:
+        raise RunFolderError(f"{where} has fcsim metadata no run can have: {sizes[0]}")
     return meta
 
 
@@ -306,6 +329,12 @@ class Problem:
     path: Path
     kind: str
     reason: str
+
+    @property
+    def replayed(self) -> bool:
+        """Whether the file stands for one of the run's chunks, which is then played again
+        (damaged, foreign); a stray one stands for none."""
+        return self.kind != "stray"
 
     def __str__(self) -> str:
         name = self.path.name

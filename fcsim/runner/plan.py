@@ -91,8 +91,9 @@ class RunPlan:
                             f"give one strategy, or one per player")
         if not 0 <= self.seed <= MAX_SEED:
             raise PlanError(f"seed must be 0 to 2**64 - 1 (64 bits), not {self.seed}")
-        if not 1 <= self.games <= fmt.MAX_GAMES:
-            raise PlanError(f"games must be 1 to {fmt.MAX_GAMES:,}, not {self.games:,}")
+        sizes = fmt.size_problems(self.games, self.chunk_size)
+        if sizes:
+            raise PlanError(sizes[0])
         rotations = self.deal_rotations
         if not (1 <= rotations <= players and players % rotations == 0):
             raise PlanError(f"a deal is played in a number of rotations that divides the "
@@ -100,9 +101,6 @@ class RunPlan:
         if self.duplicate and self.games % rotations:
             raise PlanError(f"a duplicate run needs a multiple of {rotations} games, "
                             f"not {self.games}")
-        if not 1 <= self.chunk_size <= fmt.MAX_CHUNK_SIZE:
-            raise PlanError(f"chunk size must be 1 to {fmt.MAX_CHUNK_SIZE:,} games, "
-                            f"not {self.chunk_size:,}")
         overflow = column_overflow(self.rules)
         if overflow:
             raise PlanError(overflow)

@@ -82,7 +82,9 @@ def _check(out: Path, record: dict[str, Any], resume: bool, free: Iterable[str])
         try:
             old = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
-            raise OutputError(f"{path} is unreadable; choose another --out") from None
+            old = None
+        if not isinstance(old, dict):  # not JSON, or JSON that is no record (a list)
+            raise OutputError(f"{path} is unreadable; choose another --out")
         if old.get("command") != kind:
             raise OutputError(f"{out} holds a {old.get('command', 'search')}, not a {kind}; "
                               f"choose another --out")

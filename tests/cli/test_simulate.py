@@ -429,6 +429,22 @@ def test_foreign_and_stray_chunks_are_refused_then_set_aside(undamaged, tmp_path
         "part-000004.parquet.foreign", "part-000042.parquet.stray"]
 
 
+def test_a_stray_file_in_a_complete_run_is_set_aside_and_nothing_played(undamaged, tmp_path):
+    """A stray file stands for no chunk: resume and info said it would be played again."""
+    out = tmp_path / "b"
+    shutil.copytree(undamaged, out)
+    shutil.copy(undamaged / "part-000002.parquet", out / "part-000042.parquet")
+    info = invoke("info", str(out))
+    status = next(line for line in info.output.splitlines() if line.startswith("status"))
+    assert status.endswith("--resume to set them aside"), status
+    result = invoke(*ISSUE, "--out", str(out), "--resume")
+    assert result.exit_code == 0, result.output
+    assert (f"part-000042.parquet is stray (the run has 10 chunks, 0 to 9): moved to "
+            f"{out / '_aside'}\n") in result.output
+    assert "played again" not in result.output
+    same_files(out, undamaged)
+
+
 def test_info_names_a_damaged_chunk(undamaged, tmp_path):
     out = tmp_path / "b"
     shutil.copytree(undamaged, out)

@@ -403,3 +403,37 @@ def test_info_on_a_training_folder_shows_its_games_model_and_command(trained: Pa
     assert lines["model"] == f"{trained / 'model.npz'} (sha256 {model.sha256[:12]})"
     assert lines["command"] == f"{model.metadata['trained_by']} --resume"
     assert lines["status"] == "complete" and lines["positions"].endswith("chunks derived")
+
+
+def test_a_training_folder_another_training_is_writing_is_refused(trained: Path,
+                                                                   tmp_path: Path) -> None:
+    """Past its self-play games (their folder is locked on its own) a training wrote the
+    positions, the model and the reports unlocked: a second one in the same folder raced
+    the first on their temporary files ('cannot write .part-000000.parquet.tmp: No such
+    file or directory') or left one model beside the other's report."""
+    from fcsim.runner.lock import FolderLock
+
+    copy = tmp_path / "run"
+    shutil.copytree(trained, copy)
+    (copy / "model.npz").unlink()
+    other = FolderLock(copy)
+    other.acquire()
+    try:
+        result = train(copy, "--resume")
+    finally:
+        other.release()
+    assert result.exit_code == 1 and "is being written by another fcsim" in result.output
+    assert len(result.output.strip().splitlines()) == 1
+    assert not (copy / "model.npz").exists()
+
+
+def test_a_lock_left_by_a_killed_training_blocks_nothing(trained: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "run"
+    shutil.copytree(trained, copy)
+    (copy / ".fcsim.lock").write_text('{"pid": 1}')  # as kill -9 leaves it: nobody holds it
+    (copy / "model.npz").unlink()
+    assert CliRunner().invoke(cli, ["info", str(copy)]).exit_code == 0
+    result = train(copy, "--resume")
+    assert result.exit_code == 0, result.output
+    assert (copy / "model.npz").read_bytes() == (trained / "model.npz").read_bytes()
+    assert not (copy / ".fcsim.lock").exists()

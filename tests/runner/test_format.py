@@ -145,6 +145,34 @@ def test_metadata_of_another_format_is_one_clear_error(tmp_path):
         fmt.read_metadata(tmp_path)
 
 
+def _edit_manifest(folder, edit) -> None:
+    manifest = folder / fmt.MANIFEST
+    table = pq.read_table(manifest)
+    meta = json.loads(table.schema.metadata[fmt.METADATA_KEY])
+    edit(meta)
+    pq.write_table(table.replace_schema_metadata({fmt.METADATA_KEY: json.dumps(meta)}),
+                   manifest)
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda meta: meta.update(chunk_size=0), "chunk size must be 1 to 100,000 games, not 0"),
+    (lambda meta: meta.update(games=120.0), "games must be 1 to .*, not 120.0"),
+    (lambda meta: meta.update(games="many"), "games must be 1 to .*, not 'many'"),
+    (lambda meta: meta.pop("chunk_size"), "chunk size must be 1 to .*, not None"),
+])
+def test_a_manifest_with_sizes_no_run_has_is_unreadable(damaged, edit, message):
+    """An edited manifest is one clear error, and a folder is read by its chunks' record as
+    with any unreadable manifest (it was met by a division by zero, or a TypeError)."""
+    from fcsim.analysis import load_results
+
+    _edit_manifest(damaged, edit)
+    with pytest.raises(RunFolderError, match=f"_run.parquet has fcsim metadata no run can "
+                                             f"have: {message}"):
+        fmt.read_metadata(damaged / fmt.MANIFEST)
+    assert fmt.read_metadata(damaged)["chunk_size"] == 10
+    assert load_results(damaged).collect().height == 240
+
+
 def test_metadata_errors_name_the_file(tmp_path):
     with pytest.raises(RunFolderError, match="no such run folder"):
         fmt.read_metadata(tmp_path / "nothing")

@@ -131,6 +131,8 @@ def test_metadata_round_trip_and_differences():
 @pytest.mark.parametrize("changes, message", [
     ({"games": 10**15 + 1}, "games must be 1 to 1,000,000,000,000,000, not"),
     ({"chunk_size": 100_001}, "chunk size must be 1 to 100,000 games"),
+    ({"games": 10.0}, "games must be 1 to 1,000,000,000,000,000, not 10.0"),
+    ({"chunk_size": True}, "chunk size must be 1 to 100,000 games, not True"),
     ({"seed": 2**64}, r"seed must be 0 to 2\*\*64 - 1"),
     ({"seed": -1}, r"seed must be 0 to 2\*\*64 - 1"),
 ])

@@ -47,6 +47,16 @@ def test_a_foreign_folder_or_a_file_is_refused(tmp_path) -> None:
         open_output(tmp_path / "notes.txt", RECORD_A, resume=False)
 
 
+@pytest.mark.parametrize("stored", ["{", "[1]", "null", '"tune"'])
+def test_a_record_that_is_no_record_is_unreadable(tmp_path, stored) -> None:
+    """An edited search.json is one line, not an AttributeError traceback."""
+    (tmp_path / RECORD).write_text(stored)
+    with pytest.raises(OutputError) as err:
+        open_output(tmp_path, RECORD_A, resume=True)
+    assert str(err.value) == f"{tmp_path / RECORD} is unreadable; choose another --out"
+    assert (tmp_path / RECORD).read_text() == stored
+
+
 def test_a_sweep_s_folder_is_no_tune_s(tmp_path) -> None:
     opened(tmp_path, {**RECORD_A, "command": "sweep"}, resume=False)
     with pytest.raises(OutputError) as err:
