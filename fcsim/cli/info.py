@@ -54,15 +54,22 @@ def _short(record: str) -> str:
 def _training(path: Path) -> tuple[Path, RunPlan, list[tuple[str, str]]] | None:
     """A training folder's self-play run, and the lines of what the training wrote (its
     model and report, the command that completes it); None for another folder."""
-    from fcsim.learn.training import GAMES, MODEL, POSITIONS, REPORT_MD, check_training_folder
+    from fcsim.learn.training import (
+        GAMES,
+        MODEL,
+        REPORT_MD,
+        check_training_folder,
+        derived_chunks,
+    )
     from fcsim.strategies.learned.model import ModelError, load_model
 
     games = stored_plan(path / GAMES) if (path / GAMES).is_dir() else None
     if games is None:
         return None
     check_training_folder(path)  # nothing but what a training writes
-    derived = len(list((path / POSITIONS).glob("part-*.parquet")))
-    lines = [("training", str(path)), ("positions", f"{derived:,} chunks derived")]
+    derived = derived_chunks(path, games)
+    lines = [("training", str(path)),
+             ("positions", f"{derived:,} of {games.chunk_count:,} chunks derived")]
     try:
         model = load_model(path / MODEL) if (path / MODEL).is_file() else None
     except ModelError as err:
@@ -120,7 +127,8 @@ def info_command(path: Path) -> None:
         ("games", f"{plan.games:,}"),
         ("format", f"duplicate={plan.duplicate}, seat_rotation={plan.seat_rotation}"),
         ("chunks", f"{contents.chunks:,} of {plan.chunk_count:,} "
-                   f"({plan.chunk_size:,} games each), each checked"),
+                   f"({plan.chunk_size:,} game{'s' if plan.chunk_size > 1 else ''} each), "
+                   f"each checked"),
         ("present", f"{contents.games:,} games, {contents.rows:,} rows, "
                     f"{contents.bytes / 1e6:,.1f} MB"),
         *([("decisions", f"{decided.rows:,} rows (one a turn), {decided.bytes / 1e6:,.1f} MB "

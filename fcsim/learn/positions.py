@@ -457,6 +457,8 @@ def check_chunk(path: Path, index: int, expected: dict[str, Any], games_file: Pa
     mine = {key: meta.get(key) for key in expected}
     if mine != expected or meta.get("chunk") != index:
         return f"{path}: positions of another run, sampling or feature set"
+    if not games_file.is_file():
+        return f"{path}: its games chunk {games_file} is missing"
     if meta.get("games_sha256") != chunk_checksum(games_file.read_bytes()):
         return f"{path}: derived from another version of {games_file.name}"
     return PositionsChunk(index, path, footer.num_rows)

@@ -72,6 +72,19 @@ def positions_folder(out: Path) -> Path:
     return out / POSITIONS
 
 
+def derived_chunks(out: Path, plan: RunPlan) -> int:
+    """How many of the training folder ``out``'s games chunks (of ``plan``) have their
+    positions chunk whole and derived from them, with the sampling the chunks record."""
+    paths = [positions_folder(out) / fmt.part_name(index) for index in range(plan.chunk_count)]
+    sampling = next(filter(None, map(recorded_sampling, paths)), None)
+    if sampling is None:
+        return 0
+    expected = identity(plan, sampling)
+    return sum(not isinstance(check_chunk(path, index, expected,
+                                          out / GAMES / fmt.part_name(index)), str)
+               for index, path in enumerate(paths))
+
+
 def derive_positions(plan: RunPlan, out: Path, sampling: Sampling, workers: int = 1,
                      on_chunk: Callable[[int], None] = lambda games: None) -> list[Path]:
     """The positions chunk of every games chunk of ``out``: kept if whole and of this run,

@@ -445,6 +445,13 @@ def test_a_stray_file_in_a_complete_run_is_set_aside_and_nothing_played(undamage
     same_files(out, undamaged)
 
 
+def test_info_counts_a_chunk_of_one_game_in_the_singular(tmp_path):
+    out = tmp_path / "run"
+    assert invoke(*BASE, "--games", "2", "--chunk-size", "1", "--workers", "1",
+                  "--out", str(out)).exit_code == 0
+    assert "chunks     2 of 2 (1 game each), each checked" in invoke("info", str(out)).output
+
+
 def test_info_names_a_damaged_chunk(undamaged, tmp_path):
     out = tmp_path / "b"
     shutil.copytree(undamaged, out)

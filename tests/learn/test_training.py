@@ -287,6 +287,23 @@ def test_a_pool_that_cannot_be_fitted_on_is_refused_in_one_line(
     assert not (tmp_path / "out").exists()  # refused before anything is written
 
 
+def test_a_pool_whose_games_chunk_is_lost_says_how_to_complete_it(trained: Path,
+                                                                   tmp_path: Path) -> None:
+    """The positions of a lost games chunk cannot be checked: the pooled folder is named,
+    with the file it lacks and the command that completes it (it read 'No such file or
+    directory', and nothing more)."""
+    pool = tmp_path / "pool"
+    shutil.copytree(trained, pool)
+    lost = pool / "games" / "part-000000.parquet"
+    lost.unlink()
+    result = train(tmp_path / "out", "--seed", "6", "--pool", str(pool))
+    assert result.exit_code == 2, result.output
+    assert result.output.strip() == (
+        f"Error: pooled folder {pool}: {pool / 'positions' / 'part-000000.parquet'}: its games "
+        f"chunk {lost} is missing (complete it with its own fcsim train command and --resume)")
+    assert not (tmp_path / "out").exists()
+
+
 def test_a_table_model_gives_its_networks_to_the_model_written(trained: Path,
                                                                tmp_path: Path) -> None:
     """``--table-model MODEL``: the model written plays MODEL's networks at MODEL's table
@@ -402,7 +419,24 @@ def test_info_on_a_training_folder_shows_its_games_model_and_command(trained: Pa
     assert lines["run"] == str(trained / "games") and lines["training"] == str(trained)
     assert lines["model"] == f"{trained / 'model.npz'} (sha256 {model.sha256[:12]})"
     assert lines["command"] == f"{model.metadata['trained_by']} --resume"
-    assert lines["status"] == "complete" and lines["positions"].endswith("chunks derived")
+    chunks = len(list((trained / "games").glob("part-*.parquet")))
+    assert lines["status"] == "complete"
+    assert lines["positions"] == f"{chunks} of {chunks} chunks derived"
+
+
+def test_info_counts_only_the_positions_chunks_a_training_derived(trained: Path,
+                                                                  tmp_path: Path) -> None:
+    """A stray file named like a chunk, or a chunk that is not whole, is not a chunk
+    derived (a stray read '31 chunks derived' of a run of 30)."""
+    copy = tmp_path / "run"
+    shutil.copytree(trained, copy)
+    chunks = sorted((copy / "positions").glob("part-*.parquet"))
+    shutil.copy(chunks[0], copy / "positions" / "part-000099.parquet")
+    chunks[-1].write_bytes(chunks[-1].read_bytes()[:100])
+    result = CliRunner().invoke(cli, ["info", str(copy)])
+    assert result.exit_code == 0, result.output
+    lines = dict(line.split(maxsplit=1) for line in result.output.splitlines())
+    assert lines["positions"] == f"{len(chunks) - 1} of {len(chunks)} chunks derived"
 
 
 def test_a_training_folder_another_training_is_writing_is_refused(trained: Path,
