@@ -10,7 +10,7 @@ played as a loose file: the numba one (``--numba``, the default kind) and the Py
 Games are full 11-round games at 2 seats, played by ``fcsim.core.engine.play_games``; times
 are CPU time of this process after a warm-up game, so a Python seat's cost is what it
 adds to the engine. ``--games`` sets the numba tables' games, ``--python-games`` the
-Python ones' (a Python seat plays about a hundred times more slowly).
+Python ones' (a Python seat plays about 200 times more slowly, as docs/BENCHMARKS.md records).
 
     python scripts/bench_starters.py
     python scripts/bench_starters.py --games 200 --python-games 4
