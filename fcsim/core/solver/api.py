@@ -79,11 +79,20 @@ def min_penalty(hand, round_number: int, rules: RuleSet | None = None) -> int:
 def best_discard(hand, round_number: int, rules: RuleSet | None = None) -> tuple[str, int]:
     """For a hand of n+1 cards, the discard leaving the least penalty and that penalty."""
     counts, wild_points, all_wild = setup_hand(hand, round_number, rules)
+    kind, pen = discard_first(counts, int(round_number), wild_points, all_wild,
+                              solver_table(), new_scratch())
+    return format_card(kind), pen
+
+
+def discard_first(counts: np.ndarray, round_number: int, wild_points: int, all_wild: bool,
+                  table: np.ndarray, scratch: np.ndarray) -> tuple[int, int]:
+    """The best discard of a validated hand of n+1 cards (:func:`setup_hand`) and the
+    penalty it leaves, as (kind, penalty); a :class:`CardError` for an empty hand."""
     if counts.sum() == 0:
         raise CardError("best discard needs at least one card")
-    kind, pen = best_discard_kernel(counts, int(round_number), wild_points, all_wild,
-                                    solver_table(), new_scratch())
-    return format_card(int(kind)), int(pen)
+    kind, pen = best_discard_kernel(counts, round_number, wild_points, all_wild, table,
+                                    scratch)
+    return int(kind), int(pen)
 
 
 @njit(cache=True)
