@@ -27,6 +27,7 @@ from fcsim.core.rules import RuleSet
 from fcsim.core.solver import (
     PLAN_BOOKS,
     PLAN_RUN_WILDS,
+    Hand,
     discard_first,
     new_scratch,
     penalty_kernel,
@@ -56,7 +57,7 @@ class Arrangement:
         return out
 
 
-def solve(hand, round_number: int, rules: RuleSet | None = None,
+def solve(hand: Hand, round_number: int, rules: RuleSet | None = None,
           discard: bool = False) -> Arrangement:
     """The least penalty of ``hand`` with one optimal arrangement, for display.
 

@@ -35,6 +35,7 @@ The melds themselves, for display, are rebuilt by :mod:`fcsim.core.arrangement`.
 
 from fcsim.core.solver.api import (
     MAX_HAND,
+    Hand,
     as_counts,
     best_discard,
     best_discard_batch,
@@ -69,6 +70,7 @@ __all__ = [
     "PLAN_BOOKS",
     "PLAN_RUN_WILDS",
     "SCRATCH_SIZE",
+    "Hand",
     "as_counts",
     "best_discard",
     "best_discard_batch",
