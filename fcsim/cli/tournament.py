@@ -14,7 +14,7 @@ from rich.table import Table
 from fcsim.cli.options import Bounded, InputError, rule_options
 from fcsim.cli.running import AGAIN, play_plan, print_table
 from fcsim.cli.strategies import load_plugins_noting_failures
-from fcsim.runner.format import MAX_GAMES, MAX_SEED
+from fcsim.runner.format import MAX_GAMES, MAX_SEED, refuse_a_file
 from fcsim.strategies import display_name, families, parse_strategies
 
 
@@ -34,8 +34,7 @@ def table_folder(number: int) -> str:
 def _check_out(out: Path, tables: int) -> None:
     """Refuse an --out that is a file, or holds anything but this tournament's tables
     (each table's folder then refuses a different run, or resumes its own)."""
-    if out.exists() and not out.is_dir():
-        raise InputError(f"{out} is a file, not a folder; choose another --out")
+    refuse_a_file(out, InputError)
     mine = {table_folder(number) for number in range(tables)}
     other = sorted(p.name for p in out.iterdir() if p.name not in mine) if out.is_dir() else []
     if other:

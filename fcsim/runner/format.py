@@ -107,6 +107,13 @@ class FormatVersionError(RunFolderError):
     """A run folder written in another run format (by an older or newer fcsim)."""
 
 
+def refuse_a_file(out: Path, error: type[FcsimError] = RunFolderError) -> None:
+    """Refuse, as ``error``, an ``--out`` that is a file: every folder fcsim writes (a run,
+    a training, a search, a tournament) needs a folder there."""
+    if out.exists() and not out.is_dir():
+        raise error(f"{out} is a file, not a folder; choose another --out")
+
+
 def result_schema(rounds: int, metadata: bytes | None = None) -> pa.Schema:
     """The Arrow schema of a run's files for games of ``rounds`` rounds (one row per game
     and seat; per round ``r`` the columns ``<family>_<r>``), with the run's JSON metadata."""

@@ -15,6 +15,7 @@ import pytest
 
 from fcsim.runner import format as fmt
 from fcsim.runner.format import CHECKSUM_KEY, Chunk, Problem, RunFolderError
+from tests.sources import modules_saying
 
 
 def run_of(folder) -> dict:
@@ -176,3 +177,14 @@ def test_distinct_rotations_is_the_seating_s_period(seating, distinct) -> None:
     from fcsim.runner.format import distinct_rotations
 
     assert distinct_rotations(seating) == distinct
+
+
+def test_an_out_that_is_a_file_is_refused_in_one_place(tmp_path) -> None:
+    """A run, a training, a search and a tournament refuse a file as --out with one
+    function, each as its own kind of error."""
+    (tmp_path / "taken").write_text("")
+    with pytest.raises(RunFolderError, match="taken is a file, not a folder; choose another"):
+        fmt.refuse_a_file(tmp_path / "taken")
+    fmt.refuse_a_file(tmp_path)
+    fmt.refuse_a_file(tmp_path / "new")
+    assert modules_saying("is a file, not a folder") == ["fcsim/runner/format.py"]
