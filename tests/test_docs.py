@@ -5,13 +5,17 @@ and is skipped elsewhere, saying so."""
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+import fcsim
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -64,3 +68,38 @@ def test_no_page_links_outside_the_docs() -> None:
            for line in page.read_text().splitlines() if "](../" in line
            and page.parent == DOCS]
     assert bad == []
+
+
+def _documented() -> tuple[set[str], set[str]]:
+    """Every name the API reference pages show, in full (``fcsim.advice.advise``): a
+    ``::: name`` block, or the ``members: [...]`` of a ``::: module`` block; and those
+    modules."""
+    names, modules = set(), set()
+    for page in (DOCS / "reference").glob("*.md"):
+        for block in page.read_text().split(":::")[1:]:
+            target = block.split()[0]
+            members = re.search(r"members: \[([^\]]*)\]", block)
+            if members is None:
+                names.add(target)
+            else:
+                modules.add(target)
+                names.update(f"{target}.{m.strip()}" for m in members[1].split(","))
+    return names, modules
+
+
+def _resolve(name: str) -> object:
+    """The object a full name (``fcsim.core.solver.min_penalty``) names."""
+    module, attr = name.rsplit(".", 1)
+    return getattr(importlib.import_module(module), attr)
+
+
+def test_the_reference_shows_every_public_name() -> None:
+    """Each name of ``fcsim.__all__`` has its entry in docs/reference/, and so has each name
+    of the ``__all__`` of a module the reference shows by members."""
+    documented, modules = _documented()
+    public = {f"fcsim.{name}" for name in fcsim.__all__ if name != "__version__"}
+    for module in modules:
+        public.update(f"{module}.{name}"
+                      for name in getattr(importlib.import_module(module), "__all__", ()))
+    shown = {id(_resolve(name)) for name in documented}
+    assert sorted(name for name in public if id(_resolve(name)) not in shown) == []

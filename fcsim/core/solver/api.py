@@ -25,9 +25,9 @@ from fcsim.core.tables import solver_table
 
 MAX_HAND = 20  # the most cards the kernels take (a combination's code fits in 30 bits)
 _MAX_ROUND = max(ROUND_COUNTS)
-# A hand as the Python API takes it: RULES.md notation ("9H JS JK"), its tokens, kind ids
-# (0 … 55) or an int8[56] count vector.
 Hand: TypeAlias = str | Iterable[str] | Iterable[int] | np.ndarray
+"""A hand as the Python API takes it: RULES.md notation (``"9H JS JK"``), its tokens, kind
+ids (0 … 55) or an ``int8[56]`` count vector."""
 
 
 def link_searches() -> None:
