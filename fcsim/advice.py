@@ -35,7 +35,7 @@ from fcsim.core.cards import (
     parse_cards,
     wild_rank,
 )
-from fcsim.core.rules import MAX_PLAYERS, MIN_PLAYERS, RuleSet
+from fcsim.core.rules import DEFAULT_PLAYERS, MAX_PLAYERS, MIN_PLAYERS, RuleSet
 from fcsim.core.solver import best_discard_kernel
 from fcsim.core.state import (
     DRAW_PILE,
@@ -320,7 +320,7 @@ class Position:
     round: int
     hand: list[str]
     pile: list[str]
-    players: int = 4
+    players: int = DEFAULT_PLAYERS
     known: dict[int, list[str]] = field(default_factory=dict)
     hand_sizes: list[int] | None = None
     scores: list[int] | None = None
@@ -345,7 +345,8 @@ class Position:
                 raise PositionError(f"a position needs {key!r}")
         by_seat = {key: _seat_cards(data.get(key), key) for key in SEAT_CARDS}
         return cls(round=data["round"], hand=_cards(data["hand"], "hand"),
-                   pile=_cards(data.get("pile", []), "pile"), players=data.get("players", 4),
+                   pile=_cards(data.get("pile", []), "pile"),
+                   players=data.get("players", DEFAULT_PLAYERS),
                    hand_sizes=_per_seat(data.get("hand_sizes"), "hand_sizes"),
                    scores=_per_seat(data.get("scores"), "scores"),
                    turn=data.get("turn", 0), last_turn=_flag(data.get("last_turn", False),

@@ -12,7 +12,7 @@ import click
 from click.core import ParameterSource
 
 from fcsim.cli import InputError
-from fcsim.core.rules import Flag, RuleSet, rule_flags
+from fcsim.core.rules import Flag, RuleSet, default_seats, rule_flags
 
 
 class Bounded(click.ParamType):
@@ -149,7 +149,7 @@ def table_seats(count: int, players: int | None) -> int:
     """Seats at the table of ``count`` listed strategies: --players, else one per listed
     strategy (4 for a single one, which then plays every seat)."""
     if players is None:
-        return count if count > 1 else 4
+        return default_seats(count)
     if count > 1 and count != players:
         raise InputError(f"{count} strategies for --players {players}: "
                          f"give one strategy, or one per player")

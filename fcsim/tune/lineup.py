@@ -11,10 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from fcsim.core.rules import DEFAULT_PLAYERS
 from fcsim.errors import FcsimError
 from fcsim.runner.format import distinct_rotations
-
-DEFAULT_PLAYERS = 4
 
 
 class LineupError(FcsimError, ValueError):

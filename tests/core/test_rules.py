@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from fcsim.core.rules import (
+    DEFAULT_PLAYERS,
     R_ALL_WILD_MELDS,
     R_GO_OUT_BONUS,
     R_PLAYERS,
@@ -14,6 +15,7 @@ from fcsim.core.rules import (
     R_WILD_PENALTY,
     RulesError,
     RuleSet,
+    default_seats,
 )
 
 
@@ -125,3 +127,17 @@ def test_frozen() -> None:
     rules = RuleSet()
     with pytest.raises(AttributeError):
         rules.players = 9  # type: ignore[misc]
+
+
+def test_one_default_table_seats_every_caller() -> None:
+    """A table nothing sizes has DEFAULT_PLAYERS seats, in the rules, a command, a Game, an
+    advised position and a search's lineup alike; listed strategies sit one a seat."""
+    from fcsim.advice import Position
+    from fcsim.cli.options import table_seats
+    from fcsim.game import table_rules
+    from fcsim.tune.lineup import make_lineup
+
+    assert RuleSet().players == DEFAULT_PLAYERS == default_seats(1) == table_seats(1, None)
+    assert table_rules().players == Position(1, [], []).players == DEFAULT_PLAYERS
+    assert make_lineup(["greedy"], None).players == DEFAULT_PLAYERS
+    assert default_seats(3) == table_seats(3, None) == 3
