@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from fcsim.core.cards import rank_name
 from fcsim.core.engine import trace_game
 from fcsim.core.events import decode_events
 from fcsim.core.rules import RuleSet
@@ -40,7 +41,7 @@ def render_text(events: Sequence[dict], strategies: Sequence[object]) -> str:
         if kind == "deal":
             lines.append("")
             lines.append(f"== Round {e['round']}: {e['round'] + 2} cards, "
-                         f"{_rank(e['wild_rank'])}s wild; dealer seat {e['dealer']}; "
+                         f"{rank_name(e['wild_rank'])}s wild; dealer seat {e['dealer']}; "
                          f"upcard {e['upcard']}")
             for seat, hand in enumerate(e["hands"]):
                 lines.append(f"   seat {seat} ({names[seat]}): {' '.join(hand)}")
@@ -67,7 +68,3 @@ def render_text(events: Sequence[dict], strategies: Sequence[object]) -> str:
             winners = ", ".join(f"seat {s} ({names[s]})" for s in e["winners"])
             lines.append(f"== End: totals {e['totals']}; winner: {winners}")
     return "\n".join(lines).lstrip("\n")
-
-
-def _rank(rank: int) -> str:
-    return {11: "J", 12: "Q", 13: "K"}.get(rank, str(rank))
