@@ -8,6 +8,7 @@ from numba import njit
 
 from fcsim.core.cards import N_KINDS, card_points
 from fcsim.core.solver import discard_kernel_late, penalty_memo
+from fcsim.core.solver.hand import HUGE_PENALTY
 
 
 @njit(cache=True)
@@ -40,12 +41,12 @@ def penalty_after_taking(hand: np.ndarray, card: int, now: int, round_number: in
 def immediate_penalties(hand: np.ndarray, round_number: int, wild_points: int,
                         all_wild: bool, table: np.ndarray, scratch: np.ndarray,
                         out: np.ndarray) -> None:
-    """``out[k]`` = penalty of ``hand`` less one ``k`` for each kind held, else a large number.
+    """``out[k]`` = penalty of ``hand`` less one ``k`` for each kind held, else HUGE_PENALTY.
 
     ``hand`` is ``int8[56]``; ``out`` is ``int64[56]``; ``hand`` is restored.
     """
     for k in range(N_KINDS):
-        out[k] = 1 << 30
+        out[k] = HUGE_PENALTY
         if hand[k] > 0:
             hand[k] -= 1
             out[k] = penalty_memo(hand, round_number, wild_points, all_wild, table,
@@ -62,7 +63,7 @@ def best_candidates(immediate: np.ndarray, round_number: int, wild_points: int,
     for _ in range(how_many):
         best = -1
         for k in range(N_KINDS):
-            if immediate[k] >= 1 << 30:
+            if immediate[k] >= HUGE_PENALTY:
                 continue
             taken = False
             for j in range(n):
