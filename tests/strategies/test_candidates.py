@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from fcsim.core.cards import N_KINDS, card_points
@@ -73,3 +75,13 @@ def test_a_penalty_not_found_yet_is_the_solvers_huge_penalty() -> None:
                "fcsim/strategies/search/worlds.py")
     assert set(sources).isdisjoint(modules_saying("1 << 30"))
     assert set(sources) <= set(modules_saying("HUGE_PENALTY"))
+
+
+def test_the_helpers_for_strategies_say_the_shapes_they_take() -> None:
+    """The kernels STRATEGIES.md offers a strategy name their arrays' shape and type."""
+    from fcsim.strategies import candidates, lookahead
+
+    helpers = (candidates.pile_outlook, candidates.immediate_penalties,
+               candidates.best_candidates, lookahead.unseen_counts,
+               lookahead.expected_draw_penalty)
+    assert [h.__name__ for h in helpers if not re.search(r"int(8|64)\[", h.__doc__)] == []
