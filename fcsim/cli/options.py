@@ -38,6 +38,23 @@ class Bounded(click.ParamType):
         return number
 
 
+def dask_missing() -> click.ClickException:
+    """The one line of a Dask flag given where Dask is not installed."""
+    return click.ClickException("Dask is not installed: pip install 'fcsim[dask]'")
+
+
+def dask_options(verb: str) -> Callable[[Callable], Callable]:
+    """A command's --scheduler and --dask-local, the cluster ``verb`` ("run", "play")
+    on."""
+    def add(func: Callable) -> Callable:
+        func = click.option("--dask-local", type=int, metavar="N",
+                            help=f"Start a local Dask cluster of N workers and {verb} on it."
+                            )(func)
+        return click.option("--scheduler", type=SchedulerAddress(),
+                            help=f"{verb.capitalize()} on this Dask scheduler.")(func)
+    return add
+
+
 class SchedulerAddress(click.ParamType):
     """A Dask scheduler's address, SCHEME://HOST:PORT as Dask reads it (its network
     schemes: tcp, tls, ws, wss); anything else, an empty value too, is one
@@ -53,8 +70,7 @@ class SchedulerAddress(click.ParamType):
         try:
             from distributed.comm import get_address_host_port
         except ImportError:
-            raise click.ClickException("Dask is not installed: pip install 'fcsim[dask]'"
-                                       ) from None
+            raise dask_missing() from None
         try:
             host, port = get_address_host_port(value, strict=True)
         except ValueError:  # no scheme, one Dask lacks or that has no port, no port

@@ -12,7 +12,7 @@ from types import TracebackType
 import click
 
 from fcsim._version import __version__
-from fcsim.cli.options import SchedulerAddress, rule_options, rule_words
+from fcsim.cli.options import dask_options, rule_options, rule_words
 from fcsim.cli.running import dask_cluster, games_progress
 from fcsim.core.rules import RuleSet
 from fcsim.runner.lock import FolderBusyError
@@ -44,11 +44,8 @@ def search_options(func: Callable) -> Callable:
                      help="Output folder: runs, Parquet, charts, report."),
         click.option("--resume", is_flag=True, help="Continue the search already in --out."),
         click.option("--workers", type=int, help="Local worker processes [default: all cores]."),
-        click.option("--scheduler", type=SchedulerAddress(), help="Run on this Dask scheduler."),
-        click.option("--dask-local", type=int, metavar="N",
-                     help="Start a local Dask cluster of N workers and run on it."),
     ]
-    func = rule_options(func)
+    func = dask_options("run")(rule_options(func))
     for option in reversed(options):
         func = option(func)
     return func

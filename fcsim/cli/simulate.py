@@ -11,7 +11,7 @@ from rich.table import Table
 
 from fcsim.cli.options import (
     Bounded,
-    SchedulerAddress,
+    dask_options,
     given_options,
     rule_options,
     rule_words,
@@ -141,9 +141,7 @@ def _report(plan: RunPlan, folder: RunFolder) -> None:
 @click.option("--allow-code-change", is_flag=True,
               help="With --resume: complete a run that other fcsim code started, mixing "
                    "the two in one run.")
-@click.option("--scheduler", type=SchedulerAddress(), help="Run on this Dask scheduler.")
-@click.option("--dask-local", type=int, metavar="N",
-              help="Start a local Dask cluster of N workers and run on it.")
+@dask_options("run")
 def simulate_command(strategies, games, seed, out, players, rules, workers, chunk_size,
                      seat_rotation, duplicate, decisions, resume, allow_code_change, scheduler,
                      dask_local) -> None:

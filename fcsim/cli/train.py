@@ -17,7 +17,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from fcsim.cli.options import (
     Bounded,
     InputError,
-    SchedulerAddress,
+    dask_options,
     given_options,
     rule_options,
     rule_words,
@@ -99,9 +99,7 @@ def _progress(label: str, unit: str) -> Progress:
 @click.option("--allow-code-change", is_flag=True,
               help="With --resume: complete self-play games that other fcsim code started, "
                    "mixing the two in one run (the positions are derived again).")
-@click.option("--scheduler", type=SchedulerAddress(), help="Play on this Dask scheduler.")
-@click.option("--dask-local", type=int, metavar="N",
-              help="Start a local Dask cluster of N workers and play on it.")
+@dask_options("play")
 def train_command(strategies, games, seed, out, players, rules, share, labels, candidates,
                   hidden, epochs, check_deals, pools, tables, workers, resume,
                   allow_code_change, scheduler, dask_local) -> None:

@@ -19,6 +19,7 @@ from fcsim.cli.options import rule_options, rule_words
 from fcsim.cli.simulate import command_line
 from fcsim.core.rules import FACE, RuleSet, rule_flags
 from fcsim.runner import make_plan
+from tests.sources import modules_saying
 
 PACKAGE = Path(fcsim.__file__).parent
 FLAGS = [flag.name for _, flag in rule_flags()]
@@ -104,3 +105,10 @@ def test_a_bad_rule_is_one_line(words: list[str], line: str) -> None:
                                 ["replay", "--seed", "1", "--strategies", "greedy,greedy",
                                  *words])
     assert (result.exit_code, result.output) == (2, line + "\n")
+
+
+def test_the_dask_flags_are_declared_in_one_place() -> None:
+    """simulate, train, sweep and tune take --scheduler and --dask-local from one
+    declaration, and say Dask is missing in one line written once."""
+    assert modules_saying("on this Dask scheduler") == ["fcsim/cli/options.py"]
+    assert modules_saying("Dask is not installed") == ["fcsim/cli/options.py"]
