@@ -154,6 +154,14 @@ def given_options(only: Collection[str] | None = None, exclude: Collection[str] 
             and ctx.get_parameter_source(param.name) is ParameterSource.COMMANDLINE]
 
 
+def warn_resume_flags_unused(resume: bool) -> None:
+    """Without ``--resume``, one warning line if --allow-code-change was given: it only
+    applies to a run being completed."""
+    if not resume:
+        warn_unused(given_options(only={"allow_code_change"}),
+                    "without --resume no run is resumed")
+
+
 def warn_unused(flags: list[str], because: str) -> None:
     """One line on stderr naming ``flags``, which ``because`` makes unused (none: none)."""
     if flags:

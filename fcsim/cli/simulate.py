@@ -12,11 +12,10 @@ from rich.table import Table
 from fcsim.cli.options import (
     Bounded,
     dask_options,
-    given_options,
     rule_options,
     rule_words,
     table_seats,
-    warn_unused,
+    warn_resume_flags_unused,
 )
 from fcsim.cli.running import (
     check_counts,
@@ -150,9 +149,7 @@ def simulate_command(strategies, games, seed, out, players, rules, workers, chun
     Example: fcsim simulate --strategies greedy,random --games 100000 --out results/run
     """
     check_counts({}, scheduler, dask_local, workers)
-    if not resume:
-        warn_unused(given_options(only={"allow_code_change"}), "without --resume no run is "
-                    "resumed")
+    warn_resume_flags_unused(resume)
     plan = _plan(strategies, games, seed, out, players, rules, chunk_size, seat_rotation,
                  duplicate, decisions)
     try:

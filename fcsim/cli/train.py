@@ -21,6 +21,7 @@ from fcsim.cli.options import (
     given_options,
     rule_options,
     rule_words,
+    warn_resume_flags_unused,
     warn_unused,
 )
 from fcsim.cli.running import (
@@ -123,9 +124,7 @@ def train_command(strategies, games, seed, out, players, rules, share, labels, c
     from fcsim.strategies.learned.model import FEATURES_ONLY, RELATIVE, model_path
 
     check_counts({}, scheduler, dask_local, workers, local_steps=True)
-    if not resume:
-        warn_unused(given_options(only={"allow_code_change"}), "without --resume no run is "
-                    "resumed")
+    warn_resume_flags_unused(resume)
     if labels != ROLLOUTS:
         warn_unused(given_options(only={"candidates"}), f"--labels {labels} plays nothing out")
     if games * share < MIN_RECORDED_GAMES:

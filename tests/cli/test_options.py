@@ -112,3 +112,8 @@ def test_the_dask_flags_are_declared_in_one_place() -> None:
     declaration, and say Dask is missing in one line written once."""
     assert modules_saying("on this Dask scheduler") == ["fcsim/cli/options.py"]
     assert modules_saying("Dask is not installed") == ["fcsim/cli/options.py"]
+
+
+def test_allow_code_change_without_resume_is_warned_of_in_one_place() -> None:
+    """simulate and train warn of --allow-code-change without --resume with one function."""
+    assert modules_saying("no run is resumed") == ["fcsim/cli/options.py"]
