@@ -35,7 +35,7 @@ def _print_comparison(paths: list[Path], a: str, b: str) -> None:
     pooled deal by deal (runs of other seeds hold other deals; none may count twice)."""
     from fcsim.analysis import load_results
     from fcsim.analysis.load import as_listed, read_metadata
-    from fcsim.analysis.stats import paired_comparison, win_share
+    from fcsim.analysis.stats import p_text, paired_comparison, win_share
 
     try:
         metas = [read_metadata(path) for path in paths]
@@ -61,7 +61,8 @@ def _print_comparison(paths: list[Path], a: str, b: str) -> None:
     click.echo(f"{a} vs {b}: {row['deals']:,} deal{'s' if row['deals'] != 1 else ''} x "
                f"{rotations} seat rotations, {players} players, {source}")
     spread = (f"95% CI [{row['mean_diff_lo']:+.2f}, {row['mean_diff_hi']:+.2f}], "
-              f"p = {row['p_value']:.3g}" if row["deals"] > 1 else "no interval from one deal")
+              f"{p_text(row['p_value'])}" if row["deals"] > 1
+              else "no interval from one deal")
     click.echo(f"  {a} - {b}: {row['mean_diff']:+.2f} points per game, {spread}")
     for name in (a, b):
         s = shares[name]

@@ -98,6 +98,8 @@ def test_compare_reports_paired_difference(tmp_path) -> None:
     assert result.exit_code == 0, result.output
     assert "greedy - random:" in result.output and "95% CI" in result.output
     assert "verdict: greedy scores" in result.output and "less than random" in result.output
+    # one p-value, written once as every table and the verdict write it
+    assert result.output.count("p < 0.001") == 2 and "e-" not in result.output
     again = _run("compare", "greedy", "random", "--from", str(out))
     assert again.exit_code == 0 and again.output.splitlines()[-1] in result.output
 
