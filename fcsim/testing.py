@@ -225,9 +225,11 @@ class Comparison:
     verdict: str
 
     def __str__(self) -> str:
+        from fcsim.analysis.stats import p_text
+
         return (f"{self.a} - {self.b}: {self.mean_diff:+.2f} points per game over "
                 f"{self.deals} deals, 95% CI [{self.mean_diff_lo:+.2f}, "
-                f"{self.mean_diff_hi:+.2f}], p = {self.p_value:.3g}: {self.verdict}")
+                f"{self.mean_diff_hi:+.2f}], {p_text(self.p_value)}: {self.verdict}")
 
 
 def compare(a: str | Strategy, b: str | Strategy, deals: int = 100, players: int = 2,

@@ -156,7 +156,7 @@ def _sections(lf: pl.LazyFrame, out: Path, duplicate: bool) -> list[Section]:
                 "negative means a scores less (better).",
                 ["a", "b", "deals", "a − b [95% CI]", "p-value", "verdict"],
                 _rows(paired, [_col("a"), _col("b"), _col("deals"), _ci("mean_diff", 2),
-                               lambda row: f"{row['p_value']:.3g}", _col("verdict")])),
+                               lambda row: stats.p_cell(row["p_value"]), _col("verdict")])),
         Section("Mean penalty by round",
                 "Mean points scored per round and seat (the seat that went out scores 0).",
                 penalty_header, penalty_rows,

@@ -281,12 +281,19 @@ def head_to_head(data: Frame | FinishingPatterns) -> pl.DataFrame:
     return with_wilson(df, "ahead_share", "ahead", "pairs")
 
 
-def p_text(p: float) -> str:
-    """``p < 0.001``, or ``p = `` and three decimals (``p = –`` where there is none: one
-    deal, or no spread, as the tables show it)."""
+def p_cell(p: float) -> str:
+    """A p-value as a table shows it: ``< 0.001``, three decimals, or ``–`` where there is
+    none (one deal, or no spread)."""
     if not np.isfinite(p):
-        return "p = –"
-    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
+        return "–"
+    return "< 0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def p_text(p: float) -> str:
+    """A p-value in a sentence, as :func:`p_cell` writes it: ``p < 0.001``, ``p = 0.012``,
+    ``p = –``."""
+    cell = p_cell(p)
+    return f"p {cell}" if cell.startswith("<") else f"p = {cell}"
 
 
 def verdict(a: str, b: str, diff: float, lo: float, hi: float, deals: int, p: float) -> str:

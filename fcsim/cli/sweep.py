@@ -28,7 +28,8 @@ from fcsim.tune.space import grid_points, parse_grid, with_values
 
 def _print_points(points, names: list[str]) -> None:
     """The points as a table: the difference against the reference first."""
-    from fcsim.tune.page import interval, p_value
+    from fcsim.analysis.stats import p_cell
+    from fcsim.tune.page import interval
     from fcsim.tune.sweep import best_row
 
     table = Table(show_edge=False)
@@ -38,7 +39,7 @@ def _print_points(points, names: list[str]) -> None:
     for row in points.iter_rows(named=True):
         note = "best" if row["point"] == best else ("reference" if row["reference"] else "")
         table.add_row(*(f"{row[n]:g}" for n in names), interval(row, "diff"),
-                      p_value(row["p_value"]), interval(row, "win_share", 3, ""),
+                      p_cell(row["p_value"]), interval(row, "win_share", 3, ""),
                       f"{row['mean_total']:.1f}", note)
     print_table(table)
 

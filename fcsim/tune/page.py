@@ -11,7 +11,7 @@ from typing import Any
 import polars as pl
 
 from fcsim.analysis.report import Section, write_pages
-from fcsim.analysis.stats import p_text
+from fcsim.analysis.stats import p_cell, p_text
 from fcsim.tune import charts
 from fcsim.tune.confirm import Confirmation
 from fcsim.tune.space import Axis, Range
@@ -35,14 +35,9 @@ def interval(row: dict[str, Any], name: str, digits: int = 2, sign: str = "+") -
     return f"{value} [{low}, {high}]"
 
 
-def p_value(p: float) -> str:
-    """A p-value in three decimals, or ``< 0.001``."""
-    return "< 0.001" if p < 0.001 else _number(p, 3)
-
-
 def stat_cells(row: dict[str, Any]) -> list[str]:
     """The cells of :data:`STAT_HEADER` for one point or trial."""
-    return [interval(row, "diff"), p_value(row["p_value"]),
+    return [interval(row, "diff"), p_cell(row["p_value"]),
             interval(row, "advantage"), interval(row, "win_share", 3, sign=""),
             interval(row, "mean_total", 1, sign="")]
 

@@ -12,6 +12,8 @@ from scipy import stats as sps
 from fcsim.analysis import stats
 from fcsim.analysis.load import load_results
 from fcsim.analysis.synthetic import write_synthetic_run
+from fcsim.testing import Comparison
+from tests.sources import modules_saying
 
 from .helpers import EDGES, MIDDLE, STRONG, WEAK, table_frame
 
@@ -213,3 +215,15 @@ def test_p_text_says_no_p_as_the_tables_do() -> None:
     """One deal, or no spread, has no p-value: ``–``, never ``nan``."""
     assert stats.p_text(float("nan")) == "p = –"
     assert stats.p_text(0.0004) == "p < 0.001" and stats.p_text(0.0456) == "p = 0.046"
+
+
+def test_every_p_value_is_written_by_one_rule() -> None:
+    """A table cell (:func:`p_cell`) and a sentence (:func:`p_text`) write a p-value alike:
+    compare, the report's table, a sweep's and a tune's pages and fcsim.testing's
+    Comparison all go through them, never ``1.85e-78`` beside ``p < 0.001``."""
+    assert [stats.p_cell(p) for p in (float("nan"), 1.85e-78, 0.0456)] == [
+        "–", "< 0.001", "0.046"]
+    assert modules_saying("< 0.001") == ["fcsim/analysis/stats.py"]
+    assert modules_saying("p_value']:.3g") == modules_saying("p_value:.3g") == []
+    comparison = Comparison("greedy", "random", 30, -330.78, -353.67, -307.9, 3.31e-23, "")
+    assert "p < 0.001" in str(comparison)
