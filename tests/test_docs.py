@@ -103,3 +103,11 @@ def test_the_reference_shows_every_public_name() -> None:
                       for name in getattr(importlib.import_module(module), "__all__", ()))
     shown = {id(_resolve(name)) for name in documented}
     assert sorted(name for name in public if id(_resolve(name)) not in shown) == []
+
+
+def test_the_architecture_places_every_package() -> None:
+    """docs/ARCHITECTURE.md's "Where the code lives" names every package of fcsim."""
+    text = (DOCS / "ARCHITECTURE.md").read_text()
+    where = text[text.index("## Where the code lives"):]
+    packages = sorted({path.parent for path in (ROOT / "fcsim").rglob("__init__.py")})
+    assert [p.name for p in packages[1:] if f"{p.name}/" not in where] == []
