@@ -184,7 +184,3 @@ def test_a_negative_skill_is_refused_as_search_refuses_it() -> None:
     view = position_view(Position(round=5, hand=hand, pile=["8C", "10S", "JD"], turn=9))
     with pytest.raises(ValueError, match=r"skill must be 0 or more, not -0\.5"):
         advise(view, worlds=4, skill=-0.5, player=None)
-
-
-def test_dir_lists_the_public_names_that_load_on_first_use() -> None:
-    assert {"Game", "simulate", "advise", "min_penalty"} <= set(dir(fcsim))

@@ -23,6 +23,10 @@ def _public_functions() -> Iterator[tuple[str, Callable]]:
                         and (not attr.startswith("_") or attr == "__init__"))
 
 
+def test_dir_lists_the_public_names_that_load_on_first_use() -> None:
+    assert {"Game", "simulate", "advise", "min_penalty"} <= set(dir(fcsim))
+
+
 @pytest.mark.parametrize(("name", "function"), list(_public_functions()))
 def test_every_public_function_is_typed(name: str, function: Callable) -> None:
     """The API reference shows each parameter's type: none is left out."""
