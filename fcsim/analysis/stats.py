@@ -25,6 +25,8 @@ Z95 = float(ndtri(0.975))
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
 LOW_SCORE = 100
 HIGH_SCORE = 200
+NO_VALUE = "–"  # a table's cell, or a sentence's value, where there is none
+P_DIGITS = 3  # decimals of a p-value
 
 Frame = pl.LazyFrame | pl.DataFrame
 
@@ -281,12 +283,18 @@ def head_to_head(data: Frame | FinishingPatterns) -> pl.DataFrame:
     return with_wilson(df, "ahead_share", "ahead", "pairs")
 
 
+def number_cell(value: float | None, digits: int, style: str = "") -> str:
+    """``value`` with ``digits`` decimals (``style``: the sign or grouping of a format,
+    ``+`` or ``,``), or ``–`` where there is none (None, NaN), as every table shows it."""
+    return NO_VALUE if value is None or value != value else f"{value:{style}.{digits}f}"
+
+
 def p_cell(p: float) -> str:
     """A p-value as a table shows it: ``< 0.001``, three decimals, or ``–`` where there is
     none (one deal, or no spread)."""
     if not np.isfinite(p):
-        return "–"
-    return "< 0.001" if p < 0.001 else f"{p:.3f}"
+        return NO_VALUE
+    return "< 0.001" if p < 0.001 else number_cell(p, P_DIGITS)
 
 
 def p_text(p: float) -> str:

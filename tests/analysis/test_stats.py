@@ -227,3 +227,13 @@ def test_every_p_value_is_written_by_one_rule() -> None:
     assert modules_saying("p_value']:.3g") == modules_saying("p_value:.3g") == []
     comparison = Comparison("greedy", "random", 30, -330.78, -353.67, -307.9, 3.31e-23, "")
     assert "p < 0.001" in str(comparison)
+
+
+def test_a_missing_number_is_written_by_one_rule() -> None:
+    """The report's and the search pages' cells write a number, or ``–`` where there is
+    none, through :func:`number_cell`."""
+    assert [stats.number_cell(v, 2, "+") for v in (None, float("nan"), 1.5)] == [
+        "–", "–", "+1.50"]
+    assert stats.number_cell(12345.678, 1, ",") == "12,345.7"
+    assert modules_saying('"–" if value is None') == []
+    assert modules_saying('"–"') == ["fcsim/analysis/stats.py"]
