@@ -111,6 +111,7 @@ class Game:
 
     @property
     def over(self) -> bool:
+        """Whether the last round has been scored (no seat is to move)."""
         return int(self._data.ints[Scalar.PHASE]) == PHASE_GAME_OVER
 
     @property
@@ -141,6 +142,8 @@ class Game:
         return View.of(self._data)
 
     def legal_actions(self) -> list[str]:
+        """The actions :meth:`step` takes now (:attr:`View.legal_actions`): ``"stock"`` and
+        ``"pile"`` when drawing, the distinct cards held when discarding."""
         return self.view().legal_actions
 
     def step(self, action: object) -> None:

@@ -18,9 +18,16 @@ def _public_functions() -> Iterator[tuple[str, Callable]]:
         if inspect.isfunction(value):
             yield name, value
         elif inspect.isclass(value):
-            yield from ((f"{name}.{attr}", member) for attr, member in vars(value).items()
-                        if inspect.isfunction(member)
+            yield from ((f"{name}.{attr}", _function_of(member))
+                        for attr, member in vars(value).items()
+                        if _function_of(member) is not None
                         and (not attr.startswith("_") or attr == "__init__"))
+
+
+def _function_of(member: object) -> Callable | None:
+    """The function behind a class member: a method, or a property's getter."""
+    getter = member.fget if isinstance(member, property) else member
+    return getter if inspect.isfunction(getter) else None
 
 
 def test_dir_lists_the_public_names_that_load_on_first_use() -> None:
@@ -36,3 +43,11 @@ def test_every_public_function_is_typed(name: str, function: Callable) -> None:
     if signature.return_annotation is inspect.Signature.empty and name.split(".")[-1] != "__init__":
         untyped.append("return")
     assert untyped == []
+
+
+@pytest.mark.parametrize(("name", "function"), list(_public_functions()))
+def test_every_public_function_says_what_it_does(name: str, function: Callable) -> None:
+    """The API reference shows each one's docstring (``__init__``'s is its class's): none
+    is blank."""
+    if not name.endswith(".__init__"):
+        assert (function.__doc__ or "").strip()
