@@ -80,11 +80,14 @@ class Estimate:
     @classmethod
     def of(cls, values: np.ndarray, lowest: float = -np.inf, highest: float = np.inf
            ) -> Estimate:
+        """The mean of ``values`` (one per world) and its normal 95% interval, clipped to
+        [``lowest``, ``highest``] (a share stays within 0 and 1)."""
         mean = float(values.mean())
         half = Z95 * float(values.std(ddof=1)) / np.sqrt(values.size)
         return cls(mean, max(lowest, mean - half), min(highest, mean + half))
 
     def to_json(self) -> dict:
+        """As ``fcsim advise --json`` prints it."""
         return {"mean": round(self.mean, 3), "low": round(self.low, 3),
                 "high": round(self.high, 3)}
 
@@ -99,6 +102,7 @@ class ActionAdvice:
     against_table: Estimate  # own penalty less the others' mean
 
     def to_json(self) -> dict:
+        """As ``fcsim advise --json`` prints it."""
         return {"action": self.action, "penalty": self.penalty.to_json(),
                 "out_first": self.out_first.to_json(),
                 "against_table": self.against_table.to_json()}
@@ -113,6 +117,7 @@ class CardBelief:
     known: bool  # known to be in its hand (it took it from the pile)
 
     def to_json(self) -> dict:
+        """As ``fcsim advise --json`` prints it."""
         return {"card": self.card, "share": round(self.share, 3), "known": self.known}
 
 
@@ -133,6 +138,7 @@ class SeatBeliefs:
                 for k in order if self.held[k] > 0]
 
     def to_json(self) -> dict:
+        """As ``fcsim advise --json`` prints it."""
         return {"seat": self.seat, "cards": [c.to_json() for c in self.likeliest()]}
 
 
@@ -167,6 +173,7 @@ class Advice:
 
     @property
     def best(self) -> ActionAdvice:
+        """The best action's advice (the first)."""
         return self.actions[0]
 
     @property
@@ -195,6 +202,7 @@ class Advice:
                 f"(95% CI {m.low:+.2f} to {m.high:+.2f}, {self.worlds} worlds{sure})")
 
     def to_json(self) -> dict:
+        """As ``fcsim advise --json`` prints it."""
         out = {"phase": self.phase, "worlds": self.worlds, "seconds": round(self.seconds, 3),
                "recommendation": self.recommendation,
                "actions": [a.to_json() for a in self.actions],
