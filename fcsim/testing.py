@@ -238,10 +238,11 @@ def compare(a: str | Strategy, b: str | Strategy, deals: int = 100, players: int
     rotation with ``a`` and ``b`` alternating around the table (so luck cancels)."""
     from fcsim.analysis.load import load_results
     from fcsim.analysis.stats import paired_comparison
+    from fcsim.runner.format import alternating
     from fcsim.runner.run import deal_games, simulate
 
     a_spec, b_spec = parse_strategy(a).spec, parse_strategy(b).spec
-    seats = [a_spec if seat % 2 == 0 else b_spec for seat in range(players)]
+    seats = alternating(a_spec, b_spec, players)
     with tempfile.TemporaryDirectory(prefix="fcsim-compare-") as folder:
         simulate(seats, deal_games(seats, deals), Path(folder) / "run", seed=seed,
                  duplicate=True, rules=RuleSet(players=players), workers=workers)

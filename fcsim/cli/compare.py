@@ -18,16 +18,17 @@ from fcsim.cli.options import (
     warn_unused,
 )
 from fcsim.cli.running import AGAIN, play_plan
-from fcsim.runner.format import MAX_GAMES, MAX_SEED, RunFolderError, distinct_rotations
+from fcsim.runner.format import (
+    MAX_GAMES,
+    MAX_SEED,
+    RunFolderError,
+    alternating,
+    distinct_rotations,
+)
 from fcsim.runner.run import deal_games
 from fcsim.strategies import display_name, parse_strategy
 
 DEFAULT_PLAYERS = 2
-
-
-def _seating(a: str, b: str, players: int) -> list[str]:
-    """A, B, A, B, … around the table."""
-    return [a if seat % 2 == 0 else b for seat in range(players)]
 
 
 def _print_comparison(paths: list[Path], a: str, b: str) -> None:
@@ -103,7 +104,7 @@ def compare_command(a, b, deals, players, seed, sources, out, workers, rules) ->
         check_run_folders(sources)
         _print_comparison(list(sources), a, b)
         return
-    seating = _seating(a, b, players)
+    seating = alternating(a, b, players)
     games = deal_games(seating, deals)
     if games > MAX_GAMES:
         raise InputError(f"--deals {deals:,} at {players} seats are {games:,} games, more "

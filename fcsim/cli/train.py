@@ -34,7 +34,7 @@ from fcsim.cli.running import (
 )
 from fcsim.learn.sampling import LABELS, MAX_CANDIDATES, ROLLOUTS, Sampling
 from fcsim.runner import RunFolder, RunPlan, make_plan
-from fcsim.runner.format import MAX_GAMES, MAX_SEED, RunFolderError
+from fcsim.runner.format import MAX_GAMES, MAX_SEED, RunFolderError, alternating
 from fcsim.runner.lock import FolderBusyError
 from fcsim.runner.pool import ProcessPool
 from fcsim.runner.run import deal_games, default_workers
@@ -254,7 +254,7 @@ def _strength_check(out: Path, against: str, rules, seed: int, deals: int,
     learned = f"learned:model={out / MODEL}"
     if against == learned:
         return None
-    seating = [learned if seat % 2 == 0 else against for seat in range(rules.players)]
+    seating = alternating(learned, against, rules.players)
     folder = out / CHECK
 
     def play() -> None:

@@ -28,7 +28,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -142,6 +142,15 @@ def deal_rotations(meta: Mapping[str, Any]) -> int:
     """The rotations a duplicate run plays each deal in, by its metadata (every seat's,
     for a run that records none: before distinct rotations, or one with no repeats)."""
     return int(meta.get(ROTATIONS) or len(meta["strategies"]))
+
+
+Seat = TypeVar("Seat")  # what sits in a seat: a spec, a Strategy, None for a candidate
+
+
+def alternating(a: Seat, b: Seat, players: int) -> list[Seat]:
+    """``a``, ``b``, ``a``, ``b``, … around a table of ``players`` seats: how two
+    strategies meet (compare, a search's field, a training's strength check)."""
+    return [a if seat % 2 == 0 else b for seat in range(players)]
 
 
 def distinct_rotations(seating: Sequence[object]) -> int:

@@ -188,3 +188,10 @@ def test_an_out_that_is_a_file_is_refused_in_one_place(tmp_path) -> None:
     fmt.refuse_a_file(tmp_path)
     fmt.refuse_a_file(tmp_path / "new")
     assert modules_saying("is a file, not a folder") == ["fcsim/runner/format.py"]
+
+
+def test_two_strategies_alternate_by_one_rule() -> None:
+    """compare, a search's field, a training's check and fcsim.testing seat A, B, A, B, …
+    through :func:`alternating`."""
+    assert fmt.alternating("a", "b", 5) == ["a", "b", "a", "b", "a"]
+    assert modules_saying("% 2 == 0 else") == ["fcsim/runner/format.py"]
