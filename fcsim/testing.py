@@ -18,7 +18,7 @@ from numba import njit, types
 from fcsim.core.cards import N_KINDS, format_card, parse_card
 from fcsim.core.engine import GameResults, play_games
 from fcsim.core.rng import game_seed
-from fcsim.core.rules import RuleSet
+from fcsim.core.rules import COMPARE_PLAYERS, RuleSet
 from fcsim.core.state import shared_scratch
 from fcsim.core.tables import solver_table
 from fcsim.core.view import (
@@ -232,8 +232,8 @@ class Comparison:
                 f"{self.mean_diff_hi:+.2f}], {p_text(self.p_value)}: {self.verdict}")
 
 
-def compare(a: str | Strategy, b: str | Strategy, deals: int = 100, players: int = 2,
-            seed: int = 0, workers: int = 1) -> Comparison:
+def compare(a: str | Strategy, b: str | Strategy, deals: int = 100,
+            players: int = COMPARE_PLAYERS, seed: int = 0, workers: int = 1) -> Comparison:
     """``fcsim compare a b`` in this process: ``deals`` deals, each played in every seat
     rotation with ``a`` and ``b`` alternating around the table (so luck cancels)."""
     from fcsim.analysis.load import load_results

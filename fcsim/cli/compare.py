@@ -18,6 +18,7 @@ from fcsim.cli.options import (
     warn_unused,
 )
 from fcsim.cli.running import AGAIN, play_plan
+from fcsim.core.rules import COMPARE_PLAYERS
 from fcsim.runner.format import (
     MAX_GAMES,
     MAX_SEED,
@@ -27,8 +28,6 @@ from fcsim.runner.format import (
 )
 from fcsim.runner.run import deal_games
 from fcsim.strategies import display_name, parse_strategy
-
-DEFAULT_PLAYERS = 2
 
 
 def _print_comparison(paths: list[Path], a: str, b: str) -> None:
@@ -77,7 +76,7 @@ def _print_comparison(paths: list[Path], a: str, b: str) -> None:
 @click.argument("b")
 @click.option("--deals", type=Bounded(1, MAX_GAMES), default=5000, show_default=True,
               help="Deals; each is played in its distinct seat rotations.")
-@click.option("--players", type=click.IntRange(2, 7), default=DEFAULT_PLAYERS,
+@click.option("--players", type=click.IntRange(2, 7), default=COMPARE_PLAYERS,
               show_default=True, help="Seats, 2 to 7; A and B alternate around the table.")
 @click.option("--seed", type=Bounded(0, MAX_SEED, "S"), default=0, show_default=True,
               help="Root seed of the deals, 0 to 2^64 - 1.")

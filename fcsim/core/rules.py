@@ -14,6 +14,7 @@ from fcsim.errors import FcsimError
 MIN_PLAYERS = 2
 MAX_PLAYERS = 7
 DEFAULT_PLAYERS = 4  # the table when nothing sets its size
+COMPARE_PLAYERS = 2  # the table of two strategies compared, unless told otherwise
 ROUND_COUNTS = (11, 6)
 DEFAULT_TURN_CAP = 2000
 FACE = "face"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from fcsim.core.rules import (
+    COMPARE_PLAYERS,
     DEFAULT_PLAYERS,
     R_ALL_WILD_MELDS,
     R_GO_OUT_BONUS,
@@ -17,6 +18,7 @@ from fcsim.core.rules import (
     RuleSet,
     default_seats,
 )
+from tests.sources import modules_saying
 
 
 def test_defaults_are_the_rules() -> None:
@@ -141,3 +143,17 @@ def test_one_default_table_seats_every_caller() -> None:
     assert table_rules().players == Position(1, [], []).players == DEFAULT_PLAYERS
     assert make_lineup(["greedy"], None).players == DEFAULT_PLAYERS
     assert default_seats(3) == table_seats(3, None) == 3
+
+
+def test_a_comparison_seats_two_by_one_default() -> None:
+    """fcsim compare and fcsim.testing.compare seat two strategies at COMPARE_PLAYERS
+    seats unless told otherwise; no other module names a default table of its own."""
+    import inspect
+
+    from fcsim.cli.compare import compare_command
+    from fcsim.testing import compare
+
+    players = next(p for p in compare_command.params if p.name == "players")
+    assert players.default == COMPARE_PLAYERS
+    assert inspect.signature(compare).parameters["players"].default == COMPARE_PLAYERS
+    assert modules_saying("DEFAULT_PLAYERS = ") == ["fcsim/core/rules.py"]
