@@ -18,7 +18,7 @@ from fcsim.cli.options import (
     warn_unused,
 )
 from fcsim.cli.running import AGAIN, play_plan
-from fcsim.core.rules import COMPARE_PLAYERS
+from fcsim.core.rules import COMPARE_PLAYERS, MAX_PLAYERS, MIN_PLAYERS
 from fcsim.runner.format import (
     MAX_GAMES,
     MAX_SEED,
@@ -76,7 +76,7 @@ def _print_comparison(paths: list[Path], a: str, b: str) -> None:
 @click.argument("b")
 @click.option("--deals", type=Bounded(1, MAX_GAMES), default=5000, show_default=True,
               help="Deals; each is played in its distinct seat rotations.")
-@click.option("--players", type=click.IntRange(2, 7), default=COMPARE_PLAYERS,
+@click.option("--players", type=click.IntRange(MIN_PLAYERS, MAX_PLAYERS), default=COMPARE_PLAYERS,
               show_default=True, help="Seats, 2 to 7; A and B alternate around the table.")
 @click.option("--seed", type=Bounded(0, MAX_SEED, "S"), default=0, show_default=True,
               help="Root seed of the deals, 0 to 2^64 - 1.")

@@ -14,6 +14,7 @@ from rich.table import Table
 from fcsim.cli.options import Bounded, InputError, rule_options
 from fcsim.cli.running import AGAIN, play_plan, print_table
 from fcsim.cli.strategies import load_plugins_noting_failures
+from fcsim.core.rules import DEFAULT_PLAYERS, MAX_PLAYERS, MIN_PLAYERS
 from fcsim.runner.format import MAX_GAMES, MAX_SEED, refuse_a_file
 from fcsim.strategies import display_name, families, parse_strategies
 
@@ -69,7 +70,8 @@ def _leaderboard(paths: list[Path]) -> None:
 @click.option("--strategies", "specs",
               help="Comma-separated strategies (default: every fair strategy on the "
                    "leaderboard, built in or installed).")
-@click.option("--players", type=click.IntRange(2, 7), default=4, show_default=True,
+@click.option("--players", type=click.IntRange(MIN_PLAYERS, MAX_PLAYERS),
+              default=DEFAULT_PLAYERS, show_default=True,
               help="Seats at each table, 2 to 7.")
 @click.option("--games", type=Bounded(1, MAX_GAMES), default=2000, show_default=True,
               help="Games per table.")

@@ -32,6 +32,7 @@ from fcsim.cli.running import (
     say_set_aside,
     stops_saying,
 )
+from fcsim.core.rules import DEFAULT_PLAYERS, MAX_PLAYERS, MIN_PLAYERS
 from fcsim.learn.sampling import LABELS, MAX_CANDIDATES, ROLLOUTS, Sampling
 from fcsim.runner import RunFolder, RunPlan, make_plan
 from fcsim.runner.format import MAX_GAMES, MAX_SEED, RunFolderError, alternating
@@ -63,7 +64,8 @@ def _progress(label: str, unit: str) -> Progress:
               help="Root seed of the games, the sampling and the fit.")
 @click.option("--out", type=click.Path(path_type=Path), required=True,
               help="Training folder: games/, positions/, model.npz, report.md/.html.")
-@click.option("--players", type=click.IntRange(2, 7), default=4, show_default=True,
+@click.option("--players", type=click.IntRange(MIN_PLAYERS, MAX_PLAYERS),
+              default=DEFAULT_PLAYERS, show_default=True,
               help="Seats at the table.")
 @rule_options
 @click.option("--share", type=click.FloatRange(0.001, 1.0), default=0.25, show_default=True,

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import click
 import pytest
 
 from fcsim.core.rules import (
     COMPARE_PLAYERS,
     DEFAULT_PLAYERS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
     R_ALL_WILD_MELDS,
     R_GO_OUT_BONUS,
     R_PLAYERS,
@@ -143,6 +148,23 @@ def test_one_default_table_seats_every_caller() -> None:
     assert table_rules().players == Position(1, [], []).players == DEFAULT_PLAYERS
     assert make_lineup(["greedy"], None).players == DEFAULT_PLAYERS
     assert default_seats(3) == table_seats(3, None) == 3
+
+
+
+@pytest.mark.parametrize("command", ["advise", "compare", "tournament", "train"])
+def test_a_commands_table_is_sized_by_the_rules_limits(command: str) -> None:
+    """Each command's --players defaults to the rules' table and ranges over their
+    limits, never numbers of its own."""
+    import importlib
+
+    module = importlib.import_module(f"fcsim.cli.{command}")
+    players = next(p for p in getattr(module, f"{command}_command").params
+                   if p.name == "players")
+    assert players.default in (DEFAULT_PLAYERS, COMPARE_PLAYERS)
+    if isinstance(players.type, click.IntRange):
+        assert (players.type.min, players.type.max) == (MIN_PLAYERS, MAX_PLAYERS)
+    assert "default=4" not in Path(module.__file__).read_text()
+    assert "IntRange(2, 7)" not in Path(module.__file__).read_text()
 
 
 def test_a_comparison_seats_two_by_one_default() -> None:
