@@ -159,7 +159,7 @@ def _opponents(specs: str, players: int | None) -> tuple[list, int]:
                                           "the strategies listed).")
 @click.option("--seat", type=int, default=0, show_default=True,
               help="Your seat; seat 0 deals the first round, seat 1 plays first.")
-@click.option("--seed", type=click.IntRange(0, MAX_SEED),
+@click.option("--seed", type=Bounded(0, MAX_SEED, "S"),
               help="Root seed of the deal (default: a new one, shown, to play it again).")
 @click.option("--game", type=Bounded(0, MAX_GAMES - 1), default=0, show_default=True,
               help="Game index under that seed (the deal of fcsim replay --seed S --game G).")
