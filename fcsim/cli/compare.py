@@ -17,7 +17,7 @@ from fcsim.cli.options import (
     rule_options,
     warn_unused,
 )
-from fcsim.cli.running import AGAIN, play_plan
+from fcsim.cli.running import AGAIN, check_counts, play_plan
 from fcsim.core.rules import COMPARE_PLAYERS, MAX_PLAYERS, MIN_PLAYERS
 from fcsim.runner.format import (
     MAX_GAMES,
@@ -94,6 +94,7 @@ def compare_command(a, b, deals, players, seed, sources, out, workers, rules) ->
 
     Example: fcsim compare expected greedy --deals 20000 --players 4
     """
+    check_counts({}, None, None, workers)
     a, b = parse_strategy(a).spec, parse_strategy(b).spec
     if a == b:
         raise InputError(f"compare two different strategies, not {a} with itself")

@@ -12,7 +12,7 @@ import click
 from rich.table import Table
 
 from fcsim.cli.options import Bounded, InputError, rule_options
-from fcsim.cli.running import AGAIN, play_plan, print_table
+from fcsim.cli.running import AGAIN, check_counts, play_plan, print_table
 from fcsim.cli.strategies import load_plugins_noting_failures
 from fcsim.core.rules import DEFAULT_PLAYERS, MAX_PLAYERS, MIN_PLAYERS
 from fcsim.runner.format import MAX_GAMES, MAX_SEED, refuse_a_file
@@ -83,6 +83,7 @@ def _leaderboard(paths: list[Path]) -> None:
 @rule_options
 def tournament_command(specs, players, games, seed, out, workers, rules) -> None:
     """Play the strategies in rotated tables and print a leaderboard of ratings."""
+    check_counts({}, None, None, workers)
     if not specs:
         load_plugins_noting_failures()
     listed = (parse_strategies(specs) if specs else

@@ -246,3 +246,13 @@ def test_compare_stopped_says_how_to_complete_it(tmp_path, monkeypatch, keep) ->
     else:
         assert last.endswith("nothing is kept (the run's folder is temporary: give --out to "
                              "keep it)")
+
+
+@pytest.mark.parametrize("command", [["compare", "greedy", "random"],
+                                     ["tournament", "--strategies", "greedy,random"]])
+def test_workers_below_one_are_refused_as_simulate_refuses_them(command: list[str]) -> None:
+    """--workers 0 or less is one line, as on every other command (not all cores)."""
+    for workers in ("0", "-3"):
+        result = _run(*command, "--workers", workers)
+        assert result.exit_code == 2
+        assert result.output.strip() == f"Error: --workers must be at least 1, not {workers}"
