@@ -35,7 +35,7 @@ from fcsim.core.cards import (
     parse_cards,
     wild_rank,
 )
-from fcsim.core.rules import MAX_PLAYERS, MIN_PLAYERS, RuleSet
+from fcsim.core.rules import DEFAULT_PLAYERS, MAX_PLAYERS, MIN_PLAYERS, RuleSet
 from fcsim.core.solver import best_discard_kernel
 from fcsim.core.state import (
     DRAW_PILE,
@@ -81,11 +81,14 @@ class Estimate:
     @classmethod
     def of(cls, values: np.ndarray, lowest: float = -np.inf, highest: float = np.inf
            ) -> Estimate:
+        """The mean of ``values`` (one per world) and its normal 95% interval, clipped to
+        [``lowest``, ``highest``] (a share stays within 0 and 1)."""
         mean = float(values.mean())
         half = Z95 * float(values.std(ddof=1)) / np.sqrt(values.size)
         return cls(mean, max(lowest, mean - half), min(highest, mean + half))
 
     def to_json(self) -> dict:
+        """As ``fcsim advise --json`` prints it."""
         return {"mean": round(self.mean, 3), "low": round(self.low, 3),
                 "high": round(self.high, 3)}
 
@@ -100,6 +103,7 @@ class ActionAdvice:
     against_table: Estimate  # own penalty less the others' mean
 
     def to_json(self) -> dict:
+        """As ``fcsim advise --json`` prints it."""
         return {"action": self.action, "penalty": self.penalty.to_json(),
                 "out_first": self.out_first.to_json(),
                 "against_table": self.against_table.to_json()}
@@ -114,6 +118,7 @@ class CardBelief:
     known: bool  # known to be in its hand (it took it from the pile)
 
     def to_json(self) -> dict:
+        """As ``fcsim advise --json`` prints it."""
         return {"card": self.card, "share": round(self.share, 3), "known": self.known}
 
 
@@ -134,6 +139,7 @@ class SeatBeliefs:
                 for k in order if self.held[k] > 0]
 
     def to_json(self) -> dict:
+        """As ``fcsim advise --json`` prints it."""
         return {"seat": self.seat, "cards": [c.to_json() for c in self.likeliest()]}
 
 
@@ -169,6 +175,7 @@ class Advice:
 
     @property
     def best(self) -> ActionAdvice:
+        """The best action's advice (the first)."""
         return self.actions[0]
 
     @property
@@ -196,6 +203,7 @@ class Advice:
                 f"(95% CI {m.low:+.2f} to {m.high:+.2f}, {self.worlds} worlds{sure})")
 
     def to_json(self) -> dict:
+        """As ``fcsim advise --json`` prints it."""
         out = {"phase": self.phase, "worlds": self.worlds, "seconds": round(self.seconds, 3),
                "recommendation": self.recommendation,
                "actions": [a.to_json() for a in self.actions],
@@ -345,7 +353,7 @@ class Position:
     round: int
     hand: list[str]
     pile: list[str]
-    players: int = 4
+    players: int = DEFAULT_PLAYERS
     known: dict[int, list[str]] = field(default_factory=dict)
     hand_sizes: list[int] | None = None
     scores: list[int] | None = None
@@ -370,7 +378,8 @@ class Position:
                 raise PositionError(f"a position needs {key!r}")
         by_seat = {key: _seat_cards(data.get(key), key) for key in SEAT_CARDS}
         return cls(round=data["round"], hand=_cards(data["hand"], "hand"),
-                   pile=_cards(data.get("pile", []), "pile"), players=data.get("players", 4),
+                   pile=_cards(data.get("pile", []), "pile"),
+                   players=data.get("players", DEFAULT_PLAYERS),
                    hand_sizes=_per_seat(data.get("hand_sizes"), "hand_sizes"),
                    scores=_per_seat(data.get("scores"), "scores"),
                    turn=data.get("turn", 0), last_turn=_flag(data.get("last_turn", False),

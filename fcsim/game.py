@@ -21,7 +21,7 @@ import numpy as np
 
 from fcsim.core.events import TRACE_WIDTH, EventDecoder, rows_per_step
 from fcsim.core.rng import MAX_SEED, game_seed
-from fcsim.core.rules import RulesError, RuleSet
+from fcsim.core.rules import DEFAULT_PLAYERS, RulesError, RuleSet
 from fcsim.core.state import (
     OK,
     PHASE_DISCARD,
@@ -47,7 +47,7 @@ def table_rules(players: int | None = None, rules: RuleSet | None = None) -> Rul
     """``rules``, else the standard rules for ``players`` (4 if neither is given); both
     must agree."""
     if rules is None:
-        return RuleSet(players=4 if players is None else players)
+        return RuleSet(players=DEFAULT_PLAYERS if players is None else players)
     if players is not None and players != rules.players:
         raise RulesError(f"players={players} but rules.players={rules.players}: give one of "
                          f"them, or the same number")
@@ -111,6 +111,7 @@ class Game:
 
     @property
     def over(self) -> bool:
+        """Whether the last round has been scored (no seat is to move)."""
         return int(self._data.ints[Scalar.PHASE]) == PHASE_GAME_OVER
 
     @property
@@ -141,6 +142,8 @@ class Game:
         return View.of(self._data)
 
     def legal_actions(self) -> list[str]:
+        """The actions :meth:`step` takes now (:attr:`View.legal_actions`): ``"stock"`` and
+        ``"pile"`` when drawing, the distinct cards held when discarding."""
         return self.view().legal_actions
 
     def step(self, action: object) -> None:

@@ -18,7 +18,7 @@ from numba import njit, types
 from fcsim.core.cards import N_KINDS, format_card, parse_card
 from fcsim.core.engine import GameResults, play_games
 from fcsim.core.rng import game_seed
-from fcsim.core.rules import RuleSet
+from fcsim.core.rules import COMPARE_PLAYERS, RuleSet
 from fcsim.core.state import blank_shared_scratch, shared_scratch
 from fcsim.core.tables import solver_table
 from fcsim.core.view import (
@@ -237,16 +237,17 @@ class Comparison:
                 f"{self.mean_diff_hi:+.2f}], {p_text(self.p_value)}: {self.verdict}")
 
 
-def compare(a: str | Strategy, b: str | Strategy, deals: int = 100, players: int = 2,
-            seed: int = 0, workers: int = 1) -> Comparison:
+def compare(a: str | Strategy, b: str | Strategy, deals: int = 100,
+            players: int = COMPARE_PLAYERS, seed: int = 0, workers: int = 1) -> Comparison:
     """``fcsim compare a b`` in this process: ``deals`` deals, each played in every seat
     rotation with ``a`` and ``b`` alternating around the table (so luck cancels)."""
     from fcsim.analysis.load import load_results
     from fcsim.analysis.stats import paired_comparison
+    from fcsim.runner.format import alternating
     from fcsim.runner.run import deal_games, simulate
 
     a_spec, b_spec = parse_strategy(a).spec, parse_strategy(b).spec
-    seats = [a_spec if seat % 2 == 0 else b_spec for seat in range(players)]
+    seats = alternating(a_spec, b_spec, players)
     with tempfile.TemporaryDirectory(prefix="fcsim-compare-") as folder:
         simulate(seats, deal_games(seats, deals), Path(folder) / "run", seed=seed,
                  duplicate=True, rules=RuleSet(players=players), workers=workers)

@@ -5,13 +5,17 @@ and is skipped elsewhere, saying so."""
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+import fcsim
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -64,3 +68,79 @@ def test_no_page_links_outside_the_docs() -> None:
            for line in page.read_text().splitlines() if "](../" in line
            and page.parent == DOCS]
     assert bad == []
+
+
+def _documented() -> tuple[set[str], set[str]]:
+    """Every name the API reference pages show, in full (``fcsim.advice.advise``): a
+    ``::: name`` block, or the ``members: [...]`` of a ``::: module`` block; and those
+    modules."""
+    names, modules = set(), set()
+    for page in (DOCS / "reference").glob("*.md"):
+        for block in page.read_text().split(":::")[1:]:
+            target = block.split()[0]
+            members = re.search(r"members: \[([^\]]*)\]", block)
+            if members is None:
+                names.add(target)
+            else:
+                modules.add(target)
+                names.update(f"{target}.{m.strip()}" for m in members[1].split(","))
+    return names, modules
+
+
+def _resolve(name: str) -> object:
+    """The object a full name (``fcsim.core.solver.min_penalty``) names."""
+    module, attr = name.rsplit(".", 1)
+    return getattr(importlib.import_module(module), attr)
+
+
+def test_the_reference_shows_every_public_name() -> None:
+    """Each name of ``fcsim.__all__`` has its entry in docs/reference/, and so has each name
+    of the ``__all__`` of a module the reference shows by members."""
+    documented, modules = _documented()
+    public = {f"fcsim.{name}" for name in fcsim.__all__ if name != "__version__"}
+    for module in modules:
+        public.update(f"{module}.{name}"
+                      for name in getattr(importlib.import_module(module), "__all__", ()))
+    shown = {id(_resolve(name)) for name in documented}
+    assert sorted(name for name in public if id(_resolve(name)) not in shown) == []
+
+
+def test_the_architecture_places_every_package() -> None:
+    """docs/ARCHITECTURE.md's "Where the code lives" names every package of fcsim."""
+    text = (DOCS / "ARCHITECTURE.md").read_text()
+    where = text[text.index("## Where the code lives"):]
+    packages = sorted({path.parent for path in (ROOT / "fcsim").rglob("__init__.py")})
+    assert [p.name for p in packages[1:] if f"{p.name}/" not in where] == []
+
+
+# A cross-reference in a docstring by its full name: :func:`fcsim.core.solver.min_penalty`.
+FULL_REFERENCE = re.compile(r":(?:func|class|mod|data|meth|attr):`~?(fcsim(?:\.\w+)+)`")
+
+
+def _resolves(name: str) -> bool:
+    """Whether ``name`` is a module of fcsim or an attribute reached from one."""
+    module, attributes = name, []
+    while module:
+        try:
+            found: object = importlib.import_module(module)
+        except ImportError:
+            module, _, last = module.rpartition(".")
+            attributes.insert(0, last)
+            continue
+        for attribute in attributes:
+            if not hasattr(found, attribute):
+                return False
+            found = getattr(found, attribute)
+        return True
+    return False
+
+
+def test_every_full_reference_of_a_docstring_resolves() -> None:
+    """A docstring that names a module, function or class of fcsim in full names one that
+    is there (optional extras' modules are left to the builds that install them)."""
+    pytest.importorskip("pyspiel")
+    pytest.importorskip("pettingzoo")
+    broken = [f"{path.relative_to(ROOT)}: {name}"
+              for path in sorted((ROOT / "fcsim").rglob("*.py"))
+              for name in FULL_REFERENCE.findall(path.read_text()) if not _resolves(name)]
+    assert broken == []

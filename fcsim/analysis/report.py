@@ -33,14 +33,16 @@ class Section:
     chart: Path | None = None
 
 
-def _num(value: float | None, digits: int, group: str = ",") -> str:
-    return "–" if value is None or value != value else f"{value:{group}.{digits}f}"
+def _num(value: float | None, digits: int) -> str:
+    """A number of the report, thousands grouped (:func:`stats.number_cell`)."""
+    return stats.number_cell(value, digits, ",")
 
 
 def _ci(name: str, digits: int, group: str = ",") -> Cell:
     """A cell 'value [lo, hi]' from the columns name, name_lo, name_hi."""
     def cell(row: dict[str, Any]) -> str:
-        values = (_num(row[key], digits, group) for key in (name, f"{name}_lo", f"{name}_hi"))
+        values = (stats.number_cell(row[key], digits, group)
+                  for key in (name, f"{name}_lo", f"{name}_hi"))
         return "{} [{}, {}]".format(*values)
     return cell
 
@@ -66,7 +68,7 @@ def _by_round(df: pl.DataFrame, cell: Cell, key: str = "round", label: str | Non
     lookup = {(row[key], row["strategy"]): cell(row) for row in df.iter_rows(named=True)}
     present = set(df[key].to_list())
     keys = [k for k in order if k in present] if order is not None else sorted(present)
-    return [label or key, *names], [[str(k), *[lookup.get((k, n), "–") for n in names]]
+    return [label or key, *names], [[str(k), *[lookup.get((k, n), stats.NO_VALUE) for n in names]]
                                     for k in keys]
 
 

@@ -28,6 +28,9 @@ Z95 = float(ndtri(0.975))
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
 LOW_SCORE = 100
 HIGH_SCORE = 200
+NO_VALUE = "–"  # a table's cell, or a sentence's value, where there is none
+P_DIGITS = 3  # decimals of a p-value
+P_SHOWN = 0.001  # smaller p-values read "< 0.001" (a t tail underflows to 0 far beyond)
 
 Frame = pl.LazyFrame | pl.DataFrame
 
@@ -284,20 +287,23 @@ def head_to_head(data: Frame | FinishingPatterns) -> pl.DataFrame:
     return with_wilson(df, "ahead_share", "ahead", "pairs")
 
 
-P_SHOWN = 0.001  # smaller p-values read "< 0.001" (a t tail underflows to 0 far beyond)
+def number_cell(value: float | None, digits: int, style: str = "") -> str:
+    """``value`` with ``digits`` decimals (``style``: the sign or grouping of a format,
+    ``+`` or ``,``), or ``–`` where there is none (None, NaN), as every table shows it."""
+    return NO_VALUE if value is None or value != value else f"{value:{style}.{digits}f}"
 
 
 def p_cell(p: float) -> str:
-    """A p-value as the tables show it: three decimals, ``< 0.001``, or ``–`` where there is
-    none (one deal). Never ``0`` (an underflow) or ``nan``."""
+    """A p-value as a table shows it: three decimals, ``< 0.001``, or ``–`` where there is
+    none (one deal, or no spread). Never ``0`` (an underflow) or ``nan``."""
     if not np.isfinite(p):
-        return "–"
-    return f"< {P_SHOWN}" if p < P_SHOWN else f"{p:.3f}"
+        return NO_VALUE
+    return f"< {P_SHOWN}" if p < P_SHOWN else number_cell(p, P_DIGITS)
 
 
 def p_text(p: float) -> str:
-    """``p < 0.001``, or ``p = `` and three decimals (``p = –`` where there is none: one
-    deal, or no spread, as the tables show it)."""
+    """A p-value in a sentence, as :func:`p_cell` writes it: ``p < 0.001``, ``p = 0.012``,
+    ``p = –``."""
     cell = p_cell(p)
     return f"p {cell}" if cell.startswith("<") else f"p = {cell}"
 

@@ -8,7 +8,9 @@ from pathlib import Path
 
 import click
 
-from fcsim.cli.options import InputError, given_options, rule_options, warn_unused
+from fcsim.cli.options import Bounded, InputError, given_options, rule_options, warn_unused
+from fcsim.core.rng import MAX_SEED
+from fcsim.core.rules import DEFAULT_PLAYERS
 
 MAX_WORLDS = 1_000_000  # the most --worlds; with --time alone the clock decides
 
@@ -66,7 +68,7 @@ POSITION_OPTIONS = ("round_number", "hand", "pile", "known", "players", "hand_si
 @click.option("--pile", default="", help="The discard pile, bottom first (top last).")
 @click.option("--known", multiple=True, help="SEAT:CARDS known to be in another seat's "
               "hand (taken from the pile); repeatable. The advised player is seat 0.")
-@click.option("--players", type=int, default=4, show_default=True,
+@click.option("--players", type=int, default=DEFAULT_PLAYERS, show_default=True,
               help="Seats at the table, 2 to 7.")
 @click.option("--hand-sizes", help="Cards held per seat, own first [default: the round's].")
 @click.option("--scores", help="Totals before this round per seat, own first [default: 0].")
@@ -89,7 +91,7 @@ POSITION_OPTIONS = ("round_number", "hand", "pile", "known", "players", "hand_si
               help="The policy every seat plays after the action.")
 @click.option("--player", show_default="the strongest fair player",
               help="A fair strategy whose own move is shown beside the estimates.")
-@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
+@click.option("--seed", type=Bounded(0, MAX_SEED, "S"), default=0, show_default=True,
               help="Seed of the sampled worlds (the same seed, the same estimates).")
 @click.option("--evidence", type=click.FloatRange(0, 1), default=0.0, show_default=True,
               help="Weigh the other hands by the cards their seats passed up and "

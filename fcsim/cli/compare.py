@@ -17,17 +17,17 @@ from fcsim.cli.options import (
     rule_options,
     warn_unused,
 )
-from fcsim.cli.running import AGAIN, play_plan
-from fcsim.runner.format import MAX_GAMES, MAX_SEED, RunFolderError, distinct_rotations
+from fcsim.cli.running import AGAIN, check_counts, play_plan
+from fcsim.core.rules import COMPARE_PLAYERS, MAX_PLAYERS, MIN_PLAYERS
+from fcsim.runner.format import (
+    MAX_GAMES,
+    MAX_SEED,
+    RunFolderError,
+    alternating,
+    distinct_rotations,
+)
 from fcsim.runner.run import deal_games
 from fcsim.strategies import display_name, parse_strategy
-
-DEFAULT_PLAYERS = 2
-
-
-def _seating(a: str, b: str, players: int) -> list[str]:
-    """A, B, A, B, … around the table."""
-    return [a if seat % 2 == 0 else b for seat in range(players)]
 
 
 def _print_comparison(paths: list[Path], a: str, b: str) -> None:
@@ -61,7 +61,8 @@ def _print_comparison(paths: list[Path], a: str, b: str) -> None:
     click.echo(f"{a} vs {b}: {row['deals']:,} deal{'s' if row['deals'] != 1 else ''} x "
                f"{rotations} seat rotations, {players} players, {source}")
     spread = (f"95% CI [{row['mean_diff_lo']:+.2f}, {row['mean_diff_hi']:+.2f}], "
-              f"{p_text(row['p_value'])}" if row["deals"] > 1 else "no interval from one deal")
+              f"{p_text(row['p_value'])}" if row["deals"] > 1
+              else "no interval from one deal")
     click.echo(f"  {a} - {b}: {row['mean_diff']:+.2f} points per game, {spread}")
     for name in (a, b):
         s = shares[name]
@@ -75,7 +76,7 @@ def _print_comparison(paths: list[Path], a: str, b: str) -> None:
 @click.argument("b")
 @click.option("--deals", type=Bounded(1, MAX_GAMES), default=5000, show_default=True,
               help="Deals; each is played in its distinct seat rotations.")
-@click.option("--players", type=click.IntRange(2, 7), default=DEFAULT_PLAYERS,
+@click.option("--players", type=click.IntRange(MIN_PLAYERS, MAX_PLAYERS), default=COMPARE_PLAYERS,
               show_default=True, help="Seats, 2 to 7; A and B alternate around the table.")
 @click.option("--seed", type=Bounded(0, MAX_SEED, "S"), default=0, show_default=True,
               help="Root seed of the deals, 0 to 2^64 - 1.")
@@ -93,6 +94,7 @@ def compare_command(a, b, deals, players, seed, sources, out, workers, rules) ->
 
     Example: fcsim compare expected greedy --deals 20000 --players 4
     """
+    check_counts({}, None, None, workers)
     a, b = parse_strategy(a).spec, parse_strategy(b).spec
     if a == b:
         raise InputError(f"compare two different strategies, not {a} with itself")
@@ -102,7 +104,7 @@ def compare_command(a, b, deals, players, seed, sources, out, workers, rules) ->
         check_run_folders(sources)
         _print_comparison(list(sources), a, b)
         return
-    seating = _seating(a, b, players)
+    seating = alternating(a, b, players)
     games = deal_games(seating, deals)
     if games > MAX_GAMES:
         raise InputError(f"--deals {deals:,} at {players} seats are {games:,} games, more "

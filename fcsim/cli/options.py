@@ -12,7 +12,7 @@ import click
 from click.core import ParameterSource
 
 from fcsim.cli import InputError
-from fcsim.core.rules import Flag, RuleSet, rule_flags
+from fcsim.core.rules import Flag, RuleSet, default_seats, rule_flags
 
 
 class Bounded(click.ParamType):
@@ -38,6 +38,23 @@ class Bounded(click.ParamType):
         return number
 
 
+def dask_missing() -> click.ClickException:
+    """The one line of a Dask flag given where Dask is not installed."""
+    return click.ClickException("Dask is not installed: pip install 'fcsim[dask]'")
+
+
+def dask_options(verb: str) -> Callable[[Callable], Callable]:
+    """A command's --scheduler and --dask-local, the cluster ``verb`` ("run", "play")
+    on."""
+    def add(func: Callable) -> Callable:
+        func = click.option("--dask-local", type=int, metavar="N",
+                            help=f"Start a local Dask cluster of N workers and {verb} on it."
+                            )(func)
+        return click.option("--scheduler", type=SchedulerAddress(),
+                            help=f"{verb.capitalize()} on this Dask scheduler.")(func)
+    return add
+
+
 class SchedulerAddress(click.ParamType):
     """A Dask scheduler's address, SCHEME://HOST:PORT as Dask reads it (its network
     schemes: tcp, tls, ws, wss); anything else, an empty value too, is one
@@ -53,8 +70,7 @@ class SchedulerAddress(click.ParamType):
         try:
             from distributed.comm import get_address_host_port
         except ImportError:
-            raise click.ClickException("Dask is not installed: pip install 'fcsim[dask]'"
-                                       ) from None
+            raise dask_missing() from None
         try:
             host, port = get_address_host_port(value, strict=True)
         except ValueError:  # no scheme, one Dask lacks or that has no port, no port
@@ -138,6 +154,14 @@ def given_options(only: Collection[str] | None = None, exclude: Collection[str] 
             and ctx.get_parameter_source(param.name) is ParameterSource.COMMANDLINE]
 
 
+def warn_resume_flags_unused(resume: bool) -> None:
+    """Without ``--resume``, one warning line if --allow-code-change was given: it only
+    applies to a run being completed."""
+    if not resume:
+        warn_unused(given_options(only={"allow_code_change"}),
+                    "without --resume no run is resumed")
+
+
 def warn_unused(flags: list[str], because: str) -> None:
     """One line on stderr naming ``flags``, which ``because`` makes unused (none: none)."""
     if flags:
@@ -149,7 +173,7 @@ def table_seats(count: int, players: int | None) -> int:
     """Seats at the table of ``count`` listed strategies: --players, else one per listed
     strategy (4 for a single one, which then plays every seat)."""
     if players is None:
-        return count if count > 1 else 4
+        return default_seats(count)
     if count > 1 and count != players:
         raise InputError(f"{count} strategies for --players {players}: "
                          f"give one strategy, or one per player")

@@ -20,6 +20,7 @@ from fcsim.board import board, event_line, hand_text
 from fcsim.cli.options import Bounded, InputError, rule_options
 from fcsim.core.cards import CardError, format_card, parse_card, rank_name
 from fcsim.core.rng import MAX_SEED
+from fcsim.core.rules import DEFAULT_PLAYERS
 from fcsim.core.view import IllegalMoveError, decide
 from fcsim.errors import FcsimError
 from fcsim.game import Game
@@ -140,7 +141,7 @@ def _opponents(specs: str, players: int | None) -> tuple[list, int]:
     ``--players``."""
     listed = parse_strategies(specs)
     if len(listed) == 1:
-        count = 4 if players is None else players
+        count = DEFAULT_PLAYERS if players is None else players
         listed = listed * max(count - 1, 0)
     else:
         count = len(listed) + 1
@@ -158,7 +159,7 @@ def _opponents(specs: str, players: int | None) -> tuple[list, int]:
                                           "the strategies listed).")
 @click.option("--seat", type=int, default=0, show_default=True,
               help="Your seat; seat 0 deals the first round, seat 1 plays first.")
-@click.option("--seed", type=click.IntRange(0, MAX_SEED),
+@click.option("--seed", type=Bounded(0, MAX_SEED, "S"),
               help="Root seed of the deal (default: a new one, shown, to play it again).")
 @click.option("--game", type=Bounded(0, MAX_GAMES - 1), default=0, show_default=True,
               help="Game index under that seed (the deal of fcsim replay --seed S --game G).")

@@ -23,7 +23,7 @@ from rich.table import Column, Table
 from rich.text import Text
 
 from fcsim.cli import FAULT
-from fcsim.cli.options import InputError
+from fcsim.cli.options import InputError, dask_missing
 from fcsim.core.rules import RuleSet
 from fcsim.errors import Fault
 from fcsim.runner import RunFolder, RunPlan, execute, make_plan
@@ -223,5 +223,5 @@ def dask_cluster(scheduler: str | None, dask_local: int | None) -> Executor | No
     try:
         from fcsim.runner.cluster import DaskCluster
     except ImportError:
-        raise click.ClickException("Dask is not installed: pip install 'fcsim[dask]'") from None
+        raise dask_missing() from None
     return DaskCluster.local(dask_local) if dask_local else DaskCluster.connect(scheduler)

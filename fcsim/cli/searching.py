@@ -12,9 +12,10 @@ from types import TracebackType
 import click
 
 from fcsim._version import __version__
-from fcsim.cli.options import SchedulerAddress, rule_options, rule_words
+from fcsim.cli.options import Bounded, dask_options, rule_options, rule_words
 from fcsim.cli.running import dask_cluster, games_progress
 from fcsim.core.rules import RuleSet
+from fcsim.runner.format import MAX_SEED
 from fcsim.runner.lock import FolderBusyError
 from fcsim.runner.pool import Executor, LastingPool
 from fcsim.runner.run import default_workers
@@ -38,17 +39,14 @@ def search_options(func: Callable) -> Callable:
         click.option("--deals", type=int, default=DEFAULT_DEALS, show_default=True,
                      help="Deals per candidate, each played in its distinct seat rotations; every "
                           "candidate plays the same deals."),
-        click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0,
+        click.option("--seed", type=Bounded(0, MAX_SEED, "S"), default=0,
                      show_default=True, help="Root seed of the deals."),
         click.option("--out", type=click.Path(path_type=Path), required=True,
                      help="Output folder: runs, Parquet, charts, report."),
         click.option("--resume", is_flag=True, help="Continue the search already in --out."),
         click.option("--workers", type=int, help="Local worker processes [default: all cores]."),
-        click.option("--scheduler", type=SchedulerAddress(), help="Run on this Dask scheduler."),
-        click.option("--dask-local", type=int, metavar="N",
-                     help="Start a local Dask cluster of N workers and run on it."),
     ]
-    func = rule_options(func)
+    func = dask_options("run")(rule_options(func))
     for option in reversed(options):
         func = option(func)
     return func

@@ -11,12 +11,11 @@ from rich.table import Table
 
 from fcsim.cli.options import (
     Bounded,
-    SchedulerAddress,
-    given_options,
+    dask_options,
     rule_options,
     rule_words,
     table_seats,
-    warn_unused,
+    warn_resume_flags_unused,
 )
 from fcsim.cli.running import (
     check_counts,
@@ -141,9 +140,7 @@ def _report(plan: RunPlan, folder: RunFolder) -> None:
 @click.option("--allow-code-change", is_flag=True,
               help="With --resume: complete a run that other fcsim code started, mixing "
                    "the two in one run.")
-@click.option("--scheduler", type=SchedulerAddress(), help="Run on this Dask scheduler.")
-@click.option("--dask-local", type=int, metavar="N",
-              help="Start a local Dask cluster of N workers and run on it.")
+@dask_options("run")
 def simulate_command(strategies, games, seed, out, players, rules, workers, chunk_size,
                      seat_rotation, duplicate, decisions, resume, allow_code_change, scheduler,
                      dask_local) -> None:
@@ -152,9 +149,7 @@ def simulate_command(strategies, games, seed, out, players, rules, workers, chun
     Example: fcsim simulate --strategies greedy,random --games 100000 --out results/run
     """
     check_counts({}, scheduler, dask_local, workers)
-    if not resume:
-        warn_unused(given_options(only={"allow_code_change"}), "without --resume no run is "
-                    "resumed")
+    warn_resume_flags_unused(resume)
     plan = _plan(strategies, games, seed, out, players, rules, chunk_size, seat_rotation,
                  duplicate, decisions)
     try:

@@ -13,9 +13,10 @@ import click
 from rich.table import Table
 
 from fcsim.cli.options import Bounded, InputError, rule_options
-from fcsim.cli.running import AGAIN, play_plan, print_table
+from fcsim.cli.running import AGAIN, check_counts, play_plan, print_table
 from fcsim.cli.strategies import load_plugins_noting_failures
-from fcsim.runner.format import MAX_GAMES, MAX_SEED
+from fcsim.core.rules import DEFAULT_PLAYERS, MAX_PLAYERS, MIN_PLAYERS
+from fcsim.runner.format import MAX_GAMES, MAX_SEED, refuse_a_file
 from fcsim.strategies import display_name, families, parse_strategies
 
 
@@ -35,8 +36,7 @@ def table_folder(number: int) -> str:
 def _check_out(out: Path, tables: int) -> None:
     """Refuse an --out that is a file, or holds anything but this tournament's tables
     (each table's folder then refuses a different run, or resumes its own)."""
-    if out.exists() and not out.is_dir():
-        raise InputError(f"{out} is a file, not a folder; choose another --out")
+    refuse_a_file(out, InputError)
     mine = {table_folder(number) for number in range(tables)}
     other = sorted(p.name for p in out.iterdir() if p.name not in mine) if out.is_dir() else []
     if other:
@@ -76,7 +76,8 @@ def _leaderboard(paths: list[Path]) -> None:
 @click.option("--strategies", "specs",
               help="Comma-separated strategies (default: every fair strategy on the "
                    "leaderboard, built in or installed).")
-@click.option("--players", type=click.IntRange(2, 7), default=4, show_default=True,
+@click.option("--players", type=click.IntRange(MIN_PLAYERS, MAX_PLAYERS),
+              default=DEFAULT_PLAYERS, show_default=True,
               help="Seats at each table, 2 to 7.")
 @click.option("--games", type=Bounded(1, MAX_GAMES), default=2000, show_default=True,
               help="Games per table.")
@@ -88,6 +89,7 @@ def _leaderboard(paths: list[Path]) -> None:
 @rule_options
 def tournament_command(specs, players, games, seed, out, workers, rules) -> None:
     """Play the strategies in rotated tables and print a leaderboard of ratings."""
+    check_counts({}, None, None, workers)
     if not specs:
         load_plugins_noting_failures()
     listed = (parse_strategies(specs) if specs else

@@ -17,10 +17,11 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from fcsim.cli.options import (
     Bounded,
     InputError,
-    SchedulerAddress,
+    dask_options,
     given_options,
     rule_options,
     rule_words,
+    warn_resume_flags_unused,
     warn_unused,
 )
 from fcsim.cli.running import (
@@ -31,9 +32,10 @@ from fcsim.cli.running import (
     say_set_aside,
     stops_saying,
 )
+from fcsim.core.rules import DEFAULT_PLAYERS, MAX_PLAYERS, MIN_PLAYERS
 from fcsim.learn.sampling import LABELS, MAX_CANDIDATES, ROLLOUTS, Sampling
 from fcsim.runner import RunFolder, RunPlan, make_plan
-from fcsim.runner.format import MAX_GAMES, MAX_SEED, RunFolderError
+from fcsim.runner.format import MAX_GAMES, MAX_SEED, RunFolderError, alternating
 from fcsim.runner.lock import FolderBusyError, FolderLock
 from fcsim.runner.pool import ProcessPool
 from fcsim.runner.run import deal_games, default_workers
@@ -63,7 +65,8 @@ def _progress(label: str, unit: str) -> Progress:
               help="Root seed of the games, the sampling and the fit.")
 @click.option("--out", type=click.Path(path_type=Path), required=True,
               help="Training folder: games/, positions/, model.npz, report.md/.html.")
-@click.option("--players", type=click.IntRange(2, 7), default=4, show_default=True,
+@click.option("--players", type=click.IntRange(MIN_PLAYERS, MAX_PLAYERS),
+              default=DEFAULT_PLAYERS, show_default=True,
               help="Seats at the table.")
 @rule_options
 @click.option("--share", type=click.FloatRange(0.001, 1.0), default=0.25, show_default=True,
@@ -100,9 +103,7 @@ def _progress(label: str, unit: str) -> Progress:
 @click.option("--allow-code-change", is_flag=True,
               help="With --resume: complete self-play games that other fcsim code started, "
                    "mixing the two in one run (the positions are derived again).")
-@click.option("--scheduler", type=SchedulerAddress(), help="Play on this Dask scheduler.")
-@click.option("--dask-local", type=int, metavar="N",
-              help="Start a local Dask cluster of N workers and play on it.")
+@dask_options("play")
 def train_command(strategies, games, seed, out, players, rules, share, labels, candidates,
                   hidden, epochs, check_deals, pools, tables, workers, resume,
                   allow_code_change, scheduler, dask_local) -> None:
@@ -126,9 +127,7 @@ def train_command(strategies, games, seed, out, players, rules, share, labels, c
     from fcsim.strategies.learned.model import FEATURES_ONLY, RELATIVE, model_path
 
     check_counts({}, scheduler, dask_local, workers, local_steps=True)
-    if not resume:
-        warn_unused(given_options(only={"allow_code_change"}), "without --resume no run is "
-                    "resumed")
+    warn_resume_flags_unused(resume)
     if labels != ROLLOUTS:
         warn_unused(given_options(only={"candidates"}), f"--labels {labels} plays nothing out")
     if games * share < MIN_RECORDED_GAMES:
@@ -275,7 +274,7 @@ def _strength_check(out: Path, against: str, rules, seed: int, deals: int,
     learned = f"learned:model={out / MODEL}"
     if against == learned:
         return None
-    seating = [learned if seat % 2 == 0 else against for seat in range(rules.players)]
+    seating = alternating(learned, against, rules.players)
     folder = out / CHECK
 
     def play() -> None:

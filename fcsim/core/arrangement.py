@@ -16,7 +16,6 @@ from fcsim.core.cards import (
     N_KINDS,
     N_RANKS,
     N_SUITS,
-    CardError,
     format_card,
     format_cards,
     kind_at,
@@ -28,7 +27,8 @@ from fcsim.core.rules import RuleSet
 from fcsim.core.solver import (
     PLAN_BOOKS,
     PLAN_RUN_WILDS,
-    best_discard_kernel,
+    Hand,
+    discard_first,
     new_scratch,
     penalty_kernel,
     setup_hand,
@@ -57,7 +57,7 @@ class Arrangement:
         return out
 
 
-def solve(hand, round_number: int, rules: RuleSet | None = None,
+def solve(hand: Hand, round_number: int, rules: RuleSet | None = None,
           discard: bool = False) -> Arrangement:
     """The least penalty of ``hand`` with one optimal arrangement, for display.
 
@@ -69,18 +69,15 @@ def solve(hand, round_number: int, rules: RuleSet | None = None,
     scratch = new_scratch()
     discarded = None
     if discard:
-        if counts.sum() == 0:
-            raise CardError("best discard needs at least one card")
-        discarded, _ = best_discard_kernel(counts, int(round_number), wild_points, all_wild,
-                                           table, scratch)
+        discarded, _ = discard_first(counts, int(round_number), wild_points, all_wild, table,
+                                     scratch)
         counts[discarded] -= 1
     pen, left = penalty_kernel(counts, int(round_number), wild_points, all_wild, table, scratch)
     plan_books = [int(x) for x in scratch[PLAN_BOOKS:PLAN_BOOKS + N_RANKS]]
     run_wilds = int(scratch[PLAN_RUN_WILDS])
     melds, deadwood = _arrangement(counts, int(round_number), wild_points, int(left),
                                    plan_books, run_wilds, run_table())
-    return Arrangement(int(pen), melds, deadwood,
-                       None if discarded is None else int(discarded))
+    return Arrangement(int(pen), melds, deadwood, discarded)
 
 
 def _arrangement(counts, round_number, wild_points, left, plan_books, run_wilds, table):

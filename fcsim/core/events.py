@@ -18,15 +18,30 @@ from fcsim.core.arrangement import solve
 from fcsim.core.cards import DECK_SIZE, N_KINDS, format_card, format_cards, wild_rank
 from fcsim.core.rules import ROUND_COUNTS, RuleSet
 
-EV_DEAL = 1  # round, dealer, upcard
-EV_HAND = 2  # round, seat, n, kinds…
+EV_DEAL = 1  # the fields of DealRow below
+EV_HAND = 2  # the fields of HandRow, then the hand's kinds
 EV_TURN = 3  # the fields of Turn below
-EV_RESHUFFLE = 4  # round, stock size
+EV_RESHUFFLE = 4  # the fields of ReshuffleRow
 EV_CAPPED = 5  # round
-EV_SCORE = 6  # round, seat, penalty, wild_pts, joker_pts, went_out, n, kinds…
+EV_SCORE = 6  # the fields of ScoreRow, then the hand's kinds
 EV_END = 7  # totals…
-HAND_COL = 4  # EV_HAND: first kind
-SCORE_COL = 8  # EV_SCORE: first kind
+# The other rows, by name (records, as Turn below): the code and the values write_event
+# writes, in its order.
+DealRow = IntEnum("DealRow", ["CODE", "ROUND", "DEALER", "UPCARD"], start=0)
+HandRow = IntEnum("HandRow", ["CODE", "ROUND", "SEAT", "CARDS"], start=0)  # CARDS: n
+ReshuffleRow = IntEnum("ReshuffleRow", ["CODE", "ROUND", "STOCK"], start=0)
+ScoreRow = IntEnum("ScoreRow", [
+    "CODE",
+    "ROUND",
+    "SEAT",
+    "PENALTY",
+    "WILD_PTS",
+    "JOKER_PTS",
+    "WENT_OUT",  # 1 if the seat went out
+    "CARDS",  # the hand's n
+], start=0)
+HAND_COL = len(HandRow)  # EV_HAND: first kind
+SCORE_COL = len(ScoreRow)  # EV_SCORE: first kind
 # An EV_TURN row, by name (a record: see fcsim.core.records): the code and the turn as
 # write_event writes them, then the turn as the decision data records it
 # (fcsim.core.decisions; write_turn_details writes it, the event dicts leave it out).
@@ -131,15 +146,15 @@ class EventDecoder:
                 yield event
 
     def _decode_row(self, row: np.ndarray) -> dict | None:
-        code, r = int(row[0]), int(row[1])
+        code, r = int(row[Turn.CODE]), int(row[Turn.ROUND])  # the same in every record
         if code == EV_DEAL:
-            self._deal = {"event": "deal", "round": r, "dealer": int(row[2]),
+            self._deal = {"event": "deal", "round": r, "dealer": int(row[DealRow.DEALER]),
                           "wild_rank": wild_rank(r), "hands": [],
-                          "upcard": format_card(int(row[3]))}
+                          "upcard": format_card(int(row[DealRow.UPCARD]))}
             return None
         if code == EV_HAND:
             deal = self._deal
-            deal["hands"].append(_cards(row, HAND_COL, int(row[3])))
+            deal["hands"].append(_cards(row, HAND_COL, int(row[HandRow.CARDS])))
             return deal if len(deal["hands"]) == self.rules.players else None
         if code == EV_TURN:
             return {"event": "turn", "round": r, "seat": int(row[Turn.SEAT]),
@@ -148,18 +163,20 @@ class EventDecoder:
                     "discard": format_card(int(row[Turn.DISCARD])),
                     "out": bool(row[Turn.OUT]), "last_turn": bool(row[Turn.LAST_TURN])}
         if code == EV_RESHUFFLE:
-            return {"event": "reshuffle", "round": r, "stock_size": int(row[2])}
+            return {"event": "reshuffle", "round": r,
+                    "stock_size": int(row[ReshuffleRow.STOCK])}
         if code == EV_CAPPED:
             return {"event": "capped", "round": r}
         if code == EV_SCORE:
-            seat = int(row[2])
-            hand = _cards(row, SCORE_COL, int(row[7]))
-            self.totals[seat] += int(row[3])
+            seat, penalty = int(row[ScoreRow.SEAT]), int(row[ScoreRow.PENALTY])
+            hand = _cards(row, SCORE_COL, int(row[ScoreRow.CARDS]))
+            self.totals[seat] += penalty
             shown = solve(hand, r, self.rules).to_json()  # the going-out hand melds whole
             return {"event": "score", "round": r, "seat": seat, "hand": hand,
                     "melds": shown["melds"], "deadwood": shown["deadwood"],
-                    "penalty": int(row[3]), "wild_pts": int(row[4]), "joker_pts": int(row[5]),
-                    "went_out": bool(row[6]), "total": self.totals[seat]}
+                    "penalty": penalty, "wild_pts": int(row[ScoreRow.WILD_PTS]),
+                    "joker_pts": int(row[ScoreRow.JOKER_PTS]),
+                    "went_out": bool(row[ScoreRow.WENT_OUT]), "total": self.totals[seat]}
         if code == EV_END:
             totals = [int(x) for x in row[1 : 1 + self.rules.players]]
             low = min(totals)

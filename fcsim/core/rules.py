@@ -13,6 +13,8 @@ from fcsim.errors import FcsimError
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 7
+DEFAULT_PLAYERS = 4  # the table when nothing sets its size
+COMPARE_PLAYERS = 2  # the table of two strategies compared, unless told otherwise
 ROUND_COUNTS = (11, 6)
 DEFAULT_TURN_CAP = 2000
 FACE = "face"
@@ -37,6 +39,12 @@ R_ALL_WILD_MELDS = Rule.ALL_WILD_MELDS
 R_TURN_CAP = Rule.TURN_CAP
 
 FACE_VALUE = -1  # Rule.WILD_PENALTY of face-value wilds
+
+
+def default_seats(listed: int) -> int:
+    """The seats of a table of ``listed`` strategies given without a table size: one each,
+    or :data:`DEFAULT_PLAYERS` for a single one (it then plays every seat)."""
+    return listed if listed > 1 else DEFAULT_PLAYERS
 
 
 class RulesError(FcsimError, ValueError):
@@ -87,7 +95,7 @@ class RuleSet:
     turn_cap : turns after which a round nobody goes out of is stopped and flagged.
     """
 
-    players: int = 4  # no rule flag: each command seats its own table
+    players: int = DEFAULT_PLAYERS  # no rule flag: each command seats its own table
     rounds: int = field(default=11, metadata={"flag": Flag(
         "--short", "Short game: 6 rounds (3…8 cards).", sets=6)})
     wild_penalty: int | str = field(default=20, metadata={"flag": Flag(

@@ -431,6 +431,7 @@ class View:
 
     @property
     def players(self) -> int:
+        """Seats at the table (2…7)."""
         return int(self.info[Info.PLAYERS])
 
     @property
@@ -445,6 +446,7 @@ class View:
 
     @property
     def dealer(self) -> int:
+        """The seat that dealt this round (the seat after it plays first)."""
         return int(self.info[Info.DEALER])
 
     @property
@@ -501,10 +503,12 @@ class View:
 
     @property
     def hand_sizes(self) -> list[int]:
+        """Cards held by every seat, in seat order."""
         return [int(x) for x in self.info[I_HAND_SIZES : I_HAND_SIZES + self.players]]
 
     @property
     def stock_size(self) -> int:
+        """Cards left in the stock."""
         return int(self.info[Info.STOCK_SIZE])
 
     @property

@@ -48,6 +48,23 @@ def observation_space(table: Table) -> spaces.Dict:
     })
 
 
+RENDER_MODES = ["ansi"]  # the render modes of both environments: the table as text
+
+
+def check_render_mode(render_mode: str | None) -> None:
+    """Refuse (``ValueError``) a render mode the environments do not have."""
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
+
+
+def render_mode_missing(render_mode: str | None) -> bool:
+    """True, with Gymnasium's warning, when ``render()`` is called without a render mode
+    (it then returns None, as Gymnasium's own environments do)."""
+    if render_mode is None:
+        gymnasium.logger.warn("render() needs render_mode='ansi'")
+    return render_mode is None
+
+
 def render_text(table: Table, game: Game, names: list[str]) -> str:
     """The table as the seat to move sees it, or the game's end."""
     if game.over:
@@ -58,14 +75,13 @@ def render_text(table: Table, game: Game, names: list[str]) -> str:
 class raw_env(AECEnv):
     """Five Crowns for ``players`` agents under ``rules`` (see the module)."""
 
-    metadata: ClassVar[dict] = {"render_modes": ["ansi"], "render_fps": 1,
+    metadata: ClassVar[dict] = {"render_modes": RENDER_MODES, "render_fps": 1,
                                 "name": "fivecrowns_v0", "is_parallelizable": False}
 
     def __init__(self, players: int | None = None, rules: RuleSet | None = None,
                  render_mode: str | None = None, version: int = LATEST_VERSION) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
+        check_render_mode(render_mode)
         self.table = Table(table_rules(players, rules), version)
         self.metadata = {**self.metadata, "name": f"fivecrowns_v{version}"}
         self.render_mode = render_mode
@@ -114,8 +130,7 @@ class raw_env(AECEnv):
             self.agent_selection = self.possible_agents[self.game.to_move]
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() needs render_mode='ansi'")
+        if render_mode_missing(self.render_mode):
             return None
         return render_text(self.table, self.game, self.possible_agents)
 

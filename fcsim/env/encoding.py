@@ -92,7 +92,6 @@ LATEST_VERSION = VERSIONS[-1]
 # fcsim.core.records); then the hand sizes and the totals, P each.
 Obs = IntEnum("Obs", "ROUND PHASE TO_MOVE DEALER STOCK PILE TURN LAST_TURN OUT BEST_PENALTY",
               start=0)
-SCALARS = tuple(field.name.lower() for field in Obs)
 X_HAND_SIZES = len(Obs)
 # The fields under the flat names callers outside the environments import.
 X_ROUND = Obs.ROUND

@@ -36,7 +36,13 @@ from gymnasium.error import ResetNeeded
 from fcsim.agents import agent
 from fcsim.core.rules import RuleSet
 from fcsim.core.view import IllegalMoveError, decide
-from fcsim.env.aec import observation_space, render_text
+from fcsim.env.aec import (
+    RENDER_MODES,
+    check_render_mode,
+    observation_space,
+    render_mode_missing,
+    render_text,
+)
 from fcsim.env.encoding import LATEST_VERSION, N_ACTIONS
 from fcsim.env.table import Table, play_index
 from fcsim.game import table_rules
@@ -50,14 +56,13 @@ class FiveCrownsEnv(gymnasium.Env):
     nothing changes, the step returns that reward and ``info["illegal_action"]`` says why
     (for learners that do not read the mask, and for checkers that sample any action)."""
 
-    metadata: ClassVar[dict] = {"render_modes": ["ansi"], "render_fps": 1}
+    metadata: ClassVar[dict] = {"render_modes": RENDER_MODES, "render_fps": 1}
 
     def __init__(self, players: int | None = None, opponents: str | Sequence[str] = "aware",
                  rules: RuleSet | None = None, seat: int = 0,
                  render_mode: str | None = None, illegal_reward: float | None = None,
                  version: int = LATEST_VERSION) -> None:
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
+        check_render_mode(render_mode)
         self.table = Table(table_rules(players, rules), version)
         count = self.table.rules.players
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < count:
@@ -111,8 +116,7 @@ class FiveCrownsEnv(gymnasium.Env):
         return self.table.encoder.action_mask(self._state, self.seat).astype(bool)
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() needs render_mode='ansi'")
+        if render_mode_missing(self.render_mode):
             return None
         self._require_game("render")
         return render_text(self.table, self.game, self.names)

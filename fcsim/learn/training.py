@@ -58,8 +58,7 @@ ENTRIES = (GAMES, POSITIONS, MODEL, CHECK, REPORT_MD, REPORT_HTML)
 def check_training_folder(out: Path) -> None:
     """Refuse (:class:`RunFolderError`) an ``out`` that is a file, or a folder holding
     anything a training does not write: another run's, or the user's own files."""
-    if out.exists() and not out.is_dir():
-        raise fmt.RunFolderError(f"{out} is a file, not a folder; choose another --out")
+    fmt.refuse_a_file(out)
     foreign = sorted(p.name for p in out.iterdir() if p.name not in (*ENTRIES, fmt.LOCK)
                      and not fmt.is_temp(p.name)) if out.is_dir() else []
     if foreign:

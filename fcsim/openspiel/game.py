@@ -37,7 +37,9 @@ from fcsim.core.events import (
     EV_HAND,
     HAND_COL,
     TRACE_WIDTH,
+    DealRow,
     EventDecoder,
+    HandRow,
     rows_per_step,
 )
 from fcsim.core.rules import FACE, MAX_PLAYERS, MIN_PLAYERS, RulesError, RuleSet
@@ -305,7 +307,7 @@ class FiveCrownsState(pyspiel.State):
             return []
         rows = np.concatenate(blocks[::-1])
         if self._dealt is not None:  # fcsim's deal underneath is not the one being chosen
-            rows = rows[: np.flatnonzero(rows[:, 0] == EV_DEAL)[-1]]
+            rows = rows[: np.flatnonzero(rows[:, DealRow.CODE] == EV_DEAL)[-1]]
         return list(EventDecoder(self.rules).decode(rows))
 
     def _keep(self, rows: int) -> None:
@@ -342,10 +344,10 @@ class FiveCrownsState(pyspiel.State):
             state = state_views(self._data)
             r = int(self._data.ints[S_ROUND])
             for row in rows:
-                if row[0] == EV_DEAL and row[1] == r:
-                    row[3] = state.pile[0]
-                elif row[0] == EV_HAND and row[1] == r:
-                    kinds = hand_kinds(state.hands[row[2]])
+                if row[DealRow.CODE] == EV_DEAL and row[DealRow.ROUND] == r:
+                    row[DealRow.UPCARD] = state.pile[0]
+                elif row[HandRow.CODE] == EV_HAND and row[HandRow.ROUND] == r:
+                    kinds = hand_kinds(state.hands[row[HandRow.SEAT]])
                     row[HAND_COL : HAND_COL + len(kinds)] = kinds
             self._rows = _Rows(rows, self._rows.earlier)
 

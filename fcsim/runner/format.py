@@ -29,7 +29,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from numbers import Integral
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -108,6 +108,13 @@ class FormatVersionError(RunFolderError):
     """A run folder written in another run format (by an older or newer fcsim)."""
 
 
+def refuse_a_file(out: Path, error: type[FcsimError] = RunFolderError) -> None:
+    """Refuse, as ``error``, an ``--out`` that is a file: every folder fcsim writes (a run,
+    a training, a search, a tournament) needs a folder there."""
+    if out.exists() and not out.is_dir():
+        raise error(f"{out} is a file, not a folder; choose another --out")
+
+
 def result_schema(rounds: int, metadata: bytes | None = None) -> pa.Schema:
     """The Arrow schema of a run's files for games of ``rounds`` rounds (one row per game
     and seat; per round ``r`` the columns ``<family>_<r>``), with the run's JSON metadata."""
@@ -136,6 +143,15 @@ def deal_rotations(meta: Mapping[str, Any]) -> int:
     """The rotations a duplicate run plays each deal in, by its metadata (every seat's,
     for a run that records none: before distinct rotations, or one with no repeats)."""
     return int(meta.get(ROTATIONS) or len(meta["strategies"]))
+
+
+Seat = TypeVar("Seat")  # what sits in a seat: a spec, a Strategy, None for a candidate
+
+
+def alternating(a: Seat, b: Seat, players: int) -> list[Seat]:
+    """``a``, ``b``, ``a``, ``b``, … around a table of ``players`` seats: how two
+    strategies meet (compare, a search's field, a training's strength check)."""
+    return [a if seat % 2 == 0 else b for seat in range(players)]
 
 
 def distinct_rotations(seating: Sequence[object]) -> int:

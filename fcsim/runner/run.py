@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from fcsim.core.rules import RuleSet
+from fcsim.core.rules import RuleSet, default_seats
 from fcsim.runner.chunk import ChunkOutput
 from fcsim.runner.format import distinct_rotations
 from fcsim.runner.plan import RunPlan, default_chunk_size, round_up_games
@@ -173,7 +173,7 @@ def simulate(strategies: StrategyList, games: int, out: str | Path, *, seed: int
     """
     if rules is None:
         listed = _listed(strategies)
-        rules = RuleSet(players=len(listed) if len(listed) > 1 else 4)
+        rules = RuleSet(players=default_seats(len(listed)))
     plan = make_plan(strategies, rules, seed, games, duplicate=duplicate,
                      seat_rotation=seat_rotation, chunk_size=chunk_size, decisions=decisions)
     folder = RunFolder.open(Path(out), plan, resume, allow_code_change)

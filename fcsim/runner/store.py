@@ -249,8 +249,7 @@ def _inspect(path: Path, plan: RunPlan, resume: bool, allow_code_change: bool | 
              known: dict) -> FolderCheck:
     """What ``path`` holds for ``plan``, or :class:`RunFolderError` if ``plan`` must not
     write there (see :meth:`RunFolder.open`)."""
-    if path.exists() and not path.is_dir():
-        raise RunFolderError(f"{path} is a file, not a folder; choose another --out")
+    fmt.refuse_a_file(path)
     if not path.exists():
         return FolderCheck(chunks={}, problems=[])
     old = stored_plan(path)

@@ -24,6 +24,7 @@ from fcsim.strategies.base import (
     I_ROUND,
     I_SEAT,
     I_TURN,
+    TIE,
     check_slots,
     decision,
     param_slots,
@@ -85,15 +86,15 @@ def discard(hand, pile, known, info, hidden, params, table, scratch, rng):
         if j > 0:
             stop = -np.inf
             if weight_now < 1.0:
-                stop = (best_score - 1e-9 - weight_now * now[j] - feed) / (1.0 - weight_now)
+                stop = (best_score - TIE - weight_now * now[j] - feed) / (1.0 - weight_now)
         later = expected_after(hand, kinds[j], unseen, n_unseen, info, table, scratch, stop)
         score = (1.0 - weight_now) * later + weight_now * now[j] + feed
-        if later > stop and score < best_score - 1e-9 and weight_now < 1.0:
+        if later > stop and score < best_score - TIE and weight_now < 1.0:
             # Stopped early yet winning: only float rounding of ``stop`` can do that.
             later = expected_after(hand, kinds[j], unseen, n_unseen, info, table, scratch,
                                    np.inf)
             score = (1.0 - weight_now) * later + weight_now * now[j] + feed
-        if j == 0 or score < best_score - 1e-9:
+        if j == 0 or score < best_score - TIE:
             best = j
             best_score = score
     return kinds[best]

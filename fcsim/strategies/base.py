@@ -40,6 +40,10 @@ from fcsim.core.view import (
 )
 from fcsim.strategies.registry import Family, Param
 
+# Two scores of candidate moves closer than this are a tie (float rounding, not a better
+# move): the candidate met first is kept.
+TIE = 1e-9
+
 
 def param_slots(name: str, params: tuple[Param, ...]) -> type[IntEnum]:
     """An ``IntEnum`` naming each parameter's position: ``params[Slots.take_margin]``
@@ -84,6 +88,7 @@ __all__ = [
     "I_TURN_CAP",
     "I_WILD_POINTS",
     "I_WILD_RANK",
+    "TIE",
     "check_slots",
     "decision",
     "param_slots",

@@ -20,6 +20,7 @@ from fcsim.strategies.base import (
     I_ROUND,
     I_SEAT,
     I_WILD_POINTS,
+    TIE,
     decision,
     param_slots,
 )
@@ -107,8 +108,8 @@ def discard(hand, pile, known, info, hidden, params, table, scratch, rng):
                                 np.inf)
     for j in range(1, n):
         later = expected_after(hand, kinds[j], unseen, n_unseen, info, table, scratch,
-                               best_later - 1e-9)
-        if later < best_later - 1e-9:
+                               best_later - TIE)
+        if later < best_later - TIE:
             best = j
             best_later = later
     return kinds[best]

@@ -13,6 +13,7 @@ import numpy as np
 
 from fcsim.core.cards import N_KINDS
 from fcsim.core.solver import best_discard_kernel
+from fcsim.core.solver.hand import HUGE_PENALTY
 from fcsim.strategies.base import (
     DRAW_PILE,
     DRAW_STOCK,
@@ -51,7 +52,7 @@ def discard(hand, pile, known, info, hidden, params, table, scratch, rng):
     now = np.empty(N_KINDS, dtype=np.int64)
     immediate_penalties(hand, rnd, points, all_wild, table, scratch, now)
     coming = hidden[players, players - 1]
-    best, best_later = -1, 1 << 30
+    best, best_later = -1, HUGE_PENALTY
     for k in range(N_KINDS):
         if hand[k] == 0:
             continue

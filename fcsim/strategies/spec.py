@@ -153,15 +153,22 @@ def with_params(family: Family, text: str) -> Strategy:
 NESTED_SEPARATOR = ";"  # between the parameters of a strategy given as a parameter
 
 
-def _nested_spec(family: Family, key: str, raw: str) -> str:
-    """The canonical spec of the strategy given as parameter ``key`` (its own parameters
-    separated by ``;``): a numba strategy that sees no hidden cards and whose compiled
-    code calls no other's (it is compiled into the caller's)."""
+def nested_strategy(raw: str, what: str) -> Strategy:
+    """The strategy given as another's parameter (its own parameters separated by ``;``):
+    a numba strategy that sees no hidden cards and whose compiled code calls no other's
+    (it is compiled into the caller's); a :class:`StrategyError` naming it as ``what``
+    otherwise."""
     inner = parse_strategy(raw.strip().replace(NESTED_SEPARATOR, ","))
     if not inner.family.is_numba or inner.oracle or inner.family.bind is not None:
-        raise StrategyError(f"{family.name}: {key} must be a numba strategy that sees no "
-                            f"hidden cards and binds no other, not {inner.spec!r}")
-    return inner.spec.replace(",", NESTED_SEPARATOR)
+        raise StrategyError(f"{what} must be a numba strategy that sees no hidden cards "
+                            f"and binds no other, not {inner.spec!r}")
+    return inner
+
+
+def _nested_spec(family: Family, key: str, raw: str) -> str:
+    """The canonical spec of the strategy given as parameter ``key``
+    (:func:`nested_strategy`), its parameters separated by ``;``."""
+    return nested_strategy(raw, f"{family.name}: {key}").spec.replace(",", NESTED_SEPARATOR)
 
 
 def parse_strategies(text: str) -> list[Strategy]:

@@ -11,10 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from fcsim.core.rules import DEFAULT_PLAYERS
 from fcsim.errors import FcsimError
-from fcsim.runner.format import distinct_rotations
-
-DEFAULT_PLAYERS = 4
+from fcsim.runner.format import alternating, distinct_rotations
 
 
 class LineupError(FcsimError, ValueError):
@@ -67,7 +66,7 @@ def make_lineup(field: Sequence[str], players: int | None = None) -> Lineup:
         raise LineupError("--against needs at least one strategy")
     if len(field) == 1:
         seats = DEFAULT_PLAYERS if players is None else players
-        return Lineup(tuple(None if j % 2 == 0 else field[0] for j in range(seats)))
+        return Lineup(tuple(alternating(None, field[0], seats)))
     if players is not None and players != len(field) + 1:
         raise LineupError(f"--against lists {len(field)} strategies for {players} players: "
                           f"give one (the seats alternate with it) or {players - 1} "

@@ -52,8 +52,7 @@ def open_output(out: Path, record: dict[str, Any], resume: bool,
     Keys in ``free`` may differ from the stored record (a tune's ``trials``); the record
     written (durably: a crash leaves the old one or the new one) is the new one.
     """
-    if out.exists() and not out.is_dir():
-        raise OutputError(f"{out} is a file, not a folder; choose another --out")
+    fmt.refuse_a_file(out, OutputError)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as err:

@@ -11,7 +11,7 @@ from typing import Any
 import polars as pl
 
 from fcsim.analysis.report import Section, write_pages
-from fcsim.analysis.stats import p_cell, p_text
+from fcsim.analysis.stats import number_cell, p_cell, p_text
 from fcsim.strategies import display_name
 from fcsim.tune import charts
 from fcsim.tune.confirm import Confirmation
@@ -25,13 +25,9 @@ STAT_HEADER = ["diff [95% CI]", "p-value", "advantage [95% CI]", "win share [95%
                "mean total [95% CI]"]
 
 
-def _number(value: float | None, digits: int, sign: str = "") -> str:
-    return "–" if value is None or value != value else f"{value:{sign}.{digits}f}"
-
-
 def interval(row: dict[str, Any], name: str, digits: int = 2, sign: str = "+") -> str:
     """``value [lo, hi]`` from the columns ``name``, ``name_lo`` and ``name_hi`` of ``row``."""
-    low, value, high = (_number(row[key], digits, sign)
+    low, value, high = (number_cell(row[key], digits, sign)
                         for key in (f"{name}_lo", name, f"{name}_hi"))
     return f"{value} [{low}, {high}]"
 

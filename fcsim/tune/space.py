@@ -15,6 +15,7 @@ from itertools import product
 
 from fcsim.errors import FcsimError
 from fcsim.strategies import Family, Param, Strategy, StrategyError, parse_strategy
+from fcsim.strategies.family import format_value
 
 # Grid values are rounded to this many decimals, so 0:1:0.1 gives 0.3, not 0.30000000000000004.
 GRID_DECIMALS = 10
@@ -42,11 +43,7 @@ class Range:
 
     def text(self) -> str:
         """``name=low:high`` as on the command line."""
-        return f"{self.param.name}={_fmt(self.low)}:{_fmt(self.high)}"
-
-
-def _fmt(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else repr(float(value))
+        return f"{self.param.name}={format_value(self.low)}:{format_value(self.high)}"
 
 
 def _param(family: Family, name: str, verb: str) -> Param:
@@ -126,7 +123,7 @@ def parse_grid(family: Family, texts: Sequence[str]) -> list[Axis]:
             values = tuple(_value(family, param, item) for item in items)
         repeated = sorted({v for v in values if values.count(v) > 1})
         if repeated:
-            raise SpaceError(f"--grid {name} lists {_fmt(repeated[0])} twice")
+            raise SpaceError(f"--grid {name} lists {format_value(repeated[0])} twice")
         axes.append(Axis(param, values))
     if not axes:
         raise SpaceError("give at least one --grid name=v1,v2,…")

@@ -12,6 +12,8 @@ from scipy import stats as sps
 from fcsim.analysis import stats
 from fcsim.analysis.load import load_results
 from fcsim.analysis.synthetic import write_synthetic_run
+from fcsim.testing import Comparison
+from tests.sources import modules_saying
 
 from .helpers import EDGES, MIDDLE, STRONG, WEAK, table_frame
 
@@ -221,3 +223,25 @@ def test_p_cell_never_reads_0_or_nan() -> None:
     assert stats.p_cell(0.0496) == "0.050" and stats.p_text(0.0) == "p < 0.001"
     spread = np.array([300.0, 301.0, 299.0, 300.5] * 250)  # t ≈ 840 over 1,000 deals
     assert stats.mean_difference(spread).p_value == 0.0
+
+
+def test_every_p_value_is_written_by_one_rule() -> None:
+    """A table cell (:func:`p_cell`) and a sentence (:func:`p_text`) write a p-value alike:
+    compare, the report's table, a sweep's and a tune's pages and fcsim.testing's
+    Comparison all go through them, never ``1.85e-78`` beside ``p < 0.001``."""
+    assert [stats.p_cell(p) for p in (float("nan"), 1.85e-78, 0.0456)] == [
+        "–", "< 0.001", "0.046"]
+    assert modules_saying("< {P_SHOWN}") == ["fcsim/analysis/stats.py"]
+    assert modules_saying("p_value']:.3g") == modules_saying("p_value:.3g") == []
+    comparison = Comparison("greedy", "random", 30, -330.78, -353.67, -307.9, 3.31e-23, "")
+    assert "p < 0.001" in str(comparison)
+
+
+def test_a_missing_number_is_written_by_one_rule() -> None:
+    """The report's and the search pages' cells write a number, or ``–`` where there is
+    none, through :func:`number_cell`."""
+    assert [stats.number_cell(v, 2, "+") for v in (None, float("nan"), 1.5)] == [
+        "–", "–", "+1.50"]
+    assert stats.number_cell(12345.678, 1, ",") == "12,345.7"
+    assert modules_saying('"–" if value is None') == []
+    assert modules_saying('"–"') == ["fcsim/analysis/stats.py"]

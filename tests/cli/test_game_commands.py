@@ -98,6 +98,8 @@ def test_compare_reports_paired_difference(tmp_path) -> None:
     assert result.exit_code == 0, result.output
     assert "greedy - random:" in result.output and "95% CI" in result.output
     assert "verdict: greedy scores" in result.output and "less than random" in result.output
+    # one p-value, written once as every table and the verdict write it
+    assert result.output.count("p < 0.001") == 2 and "e-" not in result.output
     again = _run("compare", "greedy", "random", "--from", str(out))
     assert again.exit_code == 0 and again.output.splitlines()[-1] in result.output
 
@@ -269,3 +271,13 @@ def test_compare_stopped_says_how_to_complete_it(tmp_path, monkeypatch, keep) ->
     else:
         assert last.endswith("nothing is kept (the run's folder is temporary: give --out to "
                              "keep it)")
+
+
+@pytest.mark.parametrize("command", [["compare", "greedy", "random"],
+                                     ["tournament", "--strategies", "greedy,random"]])
+def test_workers_below_one_are_refused_as_simulate_refuses_them(command: list[str]) -> None:
+    """--workers 0 or less is one line, as on every other command (not all cores)."""
+    for workers in ("0", "-3"):
+        result = _run(*command, "--workers", workers)
+        assert result.exit_code == 2
+        assert result.output.strip() == f"Error: --workers must be at least 1, not {workers}"

@@ -14,11 +14,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import fcsim
-from fcsim.cli import cli
-from fcsim.cli.options import rule_options, rule_words
+from fcsim.cli import COMMAND_MODULES, cli
+from fcsim.cli.options import Bounded, rule_options, rule_words
 from fcsim.cli.simulate import command_line
 from fcsim.core.rules import FACE, RuleSet, rule_flags
 from fcsim.runner import make_plan
+from fcsim.runner.format import MAX_SEED
+from tests.sources import modules_saying
 
 PACKAGE = Path(fcsim.__file__).parent
 FLAGS = [flag.name for _, flag in rule_flags()]
@@ -104,3 +106,25 @@ def test_a_bad_rule_is_one_line(words: list[str], line: str) -> None:
                                 ["replay", "--seed", "1", "--strategies", "greedy,greedy",
                                  *words])
     assert (result.exit_code, result.output) == (2, line + "\n")
+
+
+def test_the_dask_flags_are_declared_in_one_place() -> None:
+    """simulate, train, sweep and tune take --scheduler and --dask-local from one
+    declaration, and say Dask is missing in one line written once."""
+    assert modules_saying("on this Dask scheduler") == ["fcsim/cli/options.py"]
+    assert modules_saying("Dask is not installed") == ["fcsim/cli/options.py"]
+
+
+def test_allow_code_change_without_resume_is_warned_of_in_one_place() -> None:
+    """simulate and train warn of --allow-code-change without --resume with one function."""
+    assert modules_saying("no run is resumed") == ["fcsim/cli/options.py"]
+
+
+@pytest.mark.parametrize("name", sorted(COMMAND_MODULES))
+def test_every_seed_is_checked_alike(name: str) -> None:
+    """A --seed out of range is the same one line on every command that takes one."""
+    command = cli.get_command(click.Context(cli), name)
+    seeds = [p for p in command.params if p.name == "seed"]
+    for seed in seeds:
+        assert isinstance(seed.type, Bounded) and (seed.type.low, seed.type.high) == (
+            0, MAX_SEED)

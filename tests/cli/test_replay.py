@@ -1,4 +1,5 @@
-"""``fcsim replay --html``: the page holds the steps of the very events ``--json`` prints."""
+"""``fcsim replay``: the ``--html`` page holds the steps of the very events ``--json`` prints;
+the text of a game (``fcsim/replay.py``) reads as the cards are written."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from fcsim.cli import cli
+from fcsim.replay import render_text
 from fcsim.viewer.steps import game_steps
+from tests.sources import modules_saying
 
 GAME = ["--seed", "7", "--game", "0", "--strategies", "greedy,expected,random,random"]
 
@@ -151,3 +154,16 @@ def test_the_text_names_an_oracle_analysis_only_as_the_page_does(tmp_path: Path)
     page = tmp_path / "o.html"
     assert _run(*game, "--html", str(page)).exit_code == 0
     assert _embedded(page)["seats"] == ["oracle (analysis only)", "greedy"]
+
+
+def _deal(round_number: int) -> dict:
+    return {"event": "deal", "round": round_number, "dealer": 0,
+            "wild_rank": round_number + 2, "upcard": "3S", "hands": [["4H"], ["5D"]]}
+
+
+def test_the_wild_rank_is_written_as_the_cards_write_it() -> None:
+    """The text of a game (``fcsim/replay.py``) names the wild rank with the cards' own rank
+    names."""
+    text = render_text([_deal(8), _deal(10)], ["greedy", "random"])
+    assert "10 cards, 10s wild" in text and "12 cards, Qs wild" in text
+    assert "fcsim/replay.py" not in modules_saying('13: "K"')

@@ -50,6 +50,16 @@ def test_the_turn_rows_flat_names_are_its_decision_fields() -> None:
             if name.startswith("TURN_")} == {f"TURN_{f.name}": f for f in decision_data}
 
 
+@pytest.mark.parametrize("record", [events.DealRow, events.HandRow, events.ReshuffleRow,
+                                    events.ScoreRow, events.Turn])
+def test_every_trace_row_is_read_by_its_record(record) -> None:
+    """Each event row is laid out by a record that starts with the code and the round (the
+    decoder reads both alike); a hand's kinds follow its record."""
+    assert [int(f) for f in record] == list(range(len(record)))
+    assert (record.CODE, record.ROUND) == (0, 1)
+    assert (len(events.HandRow), len(events.ScoreRow)) == (events.HAND_COL, events.SCORE_COL)
+
+
 def test_the_info_layout_keeps_the_decision_contract() -> None:
     assert {name: getattr(view, name) for name in INFO_POSITIONS} == INFO_POSITIONS
 

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import click
 import numpy as np
 import pytest
 
 from fcsim.core.rules import (
+    COMPARE_PLAYERS,
+    DEFAULT_PLAYERS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
     R_ALL_WILD_MELDS,
     R_GO_OUT_BONUS,
     R_PLAYERS,
@@ -15,7 +22,9 @@ from fcsim.core.rules import (
     R_WILD_PENALTY,
     RulesError,
     RuleSet,
+    default_seats,
 )
+from tests.sources import modules_saying
 
 
 def test_defaults_are_the_rules() -> None:
@@ -141,3 +150,48 @@ def test_frozen() -> None:
     rules = RuleSet()
     with pytest.raises(AttributeError):
         rules.players = 9  # type: ignore[misc]
+
+
+def test_one_default_table_seats_every_caller() -> None:
+    """A table nothing sizes has DEFAULT_PLAYERS seats, in the rules, a command, a Game, an
+    advised position and a search's lineup alike; listed strategies sit one a seat."""
+    from fcsim.advice import Position
+    from fcsim.cli.options import table_seats
+    from fcsim.game import table_rules
+    from fcsim.tune.lineup import make_lineup
+
+    assert RuleSet().players == DEFAULT_PLAYERS == default_seats(1) == table_seats(1, None)
+    assert table_rules().players == Position(1, [], []).players == DEFAULT_PLAYERS
+    assert make_lineup(["greedy"], None).players == DEFAULT_PLAYERS
+    assert default_seats(3) == table_seats(3, None) == 3
+
+
+
+@pytest.mark.parametrize("command", ["advise", "compare", "tournament", "train"])
+def test_a_commands_table_is_sized_by_the_rules_limits(command: str) -> None:
+    """Each command's --players defaults to the rules' table and ranges over their
+    limits, never numbers of its own."""
+    import importlib
+
+    module = importlib.import_module(f"fcsim.cli.{command}")
+    players = next(p for p in getattr(module, f"{command}_command").params
+                   if p.name == "players")
+    assert players.default in (DEFAULT_PLAYERS, COMPARE_PLAYERS)
+    if isinstance(players.type, click.IntRange):
+        assert (players.type.min, players.type.max) == (MIN_PLAYERS, MAX_PLAYERS)
+    assert "default=4" not in Path(module.__file__).read_text()
+    assert "IntRange(2, 7)" not in Path(module.__file__).read_text()
+
+
+def test_a_comparison_seats_two_by_one_default() -> None:
+    """fcsim compare and fcsim.testing.compare seat two strategies at COMPARE_PLAYERS
+    seats unless told otherwise; no other module names a default table of its own."""
+    import inspect
+
+    from fcsim.cli.compare import compare_command
+    from fcsim.testing import compare
+
+    players = next(p for p in compare_command.params if p.name == "players")
+    assert players.default == COMPARE_PLAYERS
+    assert inspect.signature(compare).parameters["players"].default == COMPARE_PLAYERS
+    assert modules_saying("DEFAULT_PLAYERS = ") == ["fcsim/core/rules.py"]

@@ -16,6 +16,7 @@ from pettingzoo.test import api_test, seed_test
 import fcsim
 from fcsim.env import env, raw_env
 from fcsim.env.encoding import action_index
+from tests.sources import modules_saying
 
 SHORT = fcsim.RuleSet(players=3, rounds=6, turn_cap=60)
 
@@ -171,3 +172,10 @@ def test_a_refused_seed_leaves_the_environment_as_it_was() -> None:
     again.reset()
     assert np.array_equal(table.observe(table.agent_selection)["observation"],
                           again.observe(again.agent_selection)["observation"])
+
+
+def test_both_environments_check_and_render_through_one_place() -> None:
+    """The render modes, their check and the warning of a render without a mode are
+    written once, for the AEC and the Gymnasium environment alike."""
+    assert modules_saying("render_mode must be") == ["fcsim/env/aec.py"]
+    assert modules_saying("render() needs render_mode") == ["fcsim/env/aec.py"]

@@ -15,6 +15,7 @@ import pytest
 
 from fcsim.runner import format as fmt
 from fcsim.runner.format import CHECKSUM_KEY, Chunk, Problem, RunFolderError
+from tests.sources import modules_saying
 
 
 def run_of(folder) -> dict:
@@ -204,3 +205,21 @@ def test_distinct_rotations_is_the_seating_s_period(seating, distinct) -> None:
     from fcsim.runner.format import distinct_rotations
 
     assert distinct_rotations(seating) == distinct
+
+
+def test_an_out_that_is_a_file_is_refused_in_one_place(tmp_path) -> None:
+    """A run, a training, a search and a tournament refuse a file as --out with one
+    function, each as its own kind of error."""
+    (tmp_path / "taken").write_text("")
+    with pytest.raises(RunFolderError, match="taken is a file, not a folder; choose another"):
+        fmt.refuse_a_file(tmp_path / "taken")
+    fmt.refuse_a_file(tmp_path)
+    fmt.refuse_a_file(tmp_path / "new")
+    assert modules_saying("is a file, not a folder") == ["fcsim/runner/format.py"]
+
+
+def test_two_strategies_alternate_by_one_rule() -> None:
+    """compare, a search's field, a training's check and fcsim.testing seat A, B, A, B, …
+    through :func:`alternating`."""
+    assert fmt.alternating("a", "b", 5) == ["a", "b", "a", "b", "a"]
+    assert modules_saying("% 2 == 0 else") == ["fcsim/runner/format.py"]

@@ -10,6 +10,7 @@ import pytest
 from fcsim.core.cards import N_KINDS, hand_kinds
 from fcsim.strategies.aware import feeds
 from tests.reference.strategies import aware as twin
+from tests.sources import modules_saying
 from tests.strategies.positions import DISCARD, DRAW, disagreements
 
 
@@ -42,3 +43,12 @@ def test_feeding_rule_matches_the_twin() -> None:
             assert feeds(known_row, kind, round_number - 1) == want, (round_number, known, kind)
             fed += want
     assert 0 < fed < 300 * N_KINDS
+
+
+def test_the_strategies_break_ties_by_one_tolerance() -> None:
+    """aware, expected and learned call two scores a tie within base.TIE, one number for
+    the three."""
+    assert [m for m in modules_saying("1e-9") if m.startswith("fcsim/strategies/")] == [
+        "fcsim/strategies/base.py"]
+    assert {"fcsim/strategies/aware.py", "fcsim/strategies/expected.py",
+            "fcsim/strategies/learned/__init__.py"} <= set(modules_saying("- TIE"))

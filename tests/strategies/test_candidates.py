@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from fcsim.core.cards import N_KINDS, card_points
@@ -22,6 +24,7 @@ from tests.reference.strategies.view import (
     view_from_arguments,
     without,
 )
+from tests.sources import modules_saying
 from tests.strategies.positions import DISCARD, DRAW, positions
 
 TABLE = solver_table()
@@ -63,3 +66,22 @@ def test_pile_outlook_is_the_penalty_now_and_after_taking_the_top() -> None:
         assert np.array_equal(hand, position.hand), "the hand is restored"
         assert got == (penalty(view.hand, view),
                        penalty_after_best_discard([*view.hand, view.pile[-1]], view))
+
+
+def test_a_penalty_not_found_yet_is_the_solvers_huge_penalty() -> None:
+    """The strategies start a search for the least penalty from the solver's own "none
+    yet", not from a number of their own."""
+    sources = ("fcsim/strategies/candidates.py", "fcsim/strategies/oracle.py",
+               "fcsim/strategies/search/worlds.py")
+    assert set(sources).isdisjoint(modules_saying("1 << 30"))
+    assert set(sources) <= set(modules_saying("HUGE_PENALTY"))
+
+
+def test_the_helpers_for_strategies_say_the_shapes_they_take() -> None:
+    """The kernels STRATEGIES.md offers a strategy name their arrays' shape and type."""
+    from fcsim.strategies import candidates, lookahead
+
+    helpers = (candidates.pile_outlook, candidates.immediate_penalties,
+               candidates.best_candidates, lookahead.unseen_counts,
+               lookahead.expected_draw_penalty)
+    assert [h.__name__ for h in helpers if not re.search(r"int(8|64)\[", h.__doc__)] == []

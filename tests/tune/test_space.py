@@ -6,6 +6,7 @@ import pytest
 
 from fcsim.strategies import parse_strategy
 from fcsim.tune.space import SpaceError, grid_points, inside, parse_grid, parse_ranges, with_values
+from tests.sources import modules_saying
 
 GREEDY = parse_strategy("greedy").family
 AWARE = parse_strategy("aware").family
@@ -104,3 +105,10 @@ def test_a_grid_of_a_number_parameter_needs_its_step() -> None:
     with pytest.raises(SpaceError, match=r"--grid urgency=0:1: write low:high:step \(urgency "
                                          r"takes any number: the step says which\)"):
         parse_grid(parse_strategy("aware").family, ["urgency=0:1"])
+
+
+def test_a_value_is_written_as_a_spec_writes_it() -> None:
+    """A range or a grid names its values with the registry's own writer: ``3``, not
+    ``3.0`` (one rule for a spec and a search)."""
+    assert modules_saying("is_integer() else repr(float(value))") == [
+        "fcsim/strategies/family.py"]

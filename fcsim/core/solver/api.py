@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import TypeAlias
+
 import numpy as np
 from numba import njit
 
@@ -22,6 +25,9 @@ from fcsim.core.tables import solver_table
 
 MAX_HAND = 20  # the most cards the kernels take (a combination's code fits in 30 bits)
 _MAX_ROUND = max(ROUND_COUNTS)
+Hand: TypeAlias = str | Iterable[str] | Iterable[int] | np.ndarray
+"""A hand as the Python API takes it: RULES.md notation (``"9H JS JK"``), its tokens, kind
+ids (0 … 55) or an ``int8[56]`` count vector."""
 
 
 def link_searches() -> None:
@@ -31,7 +37,7 @@ def link_searches() -> None:
     link_kernels(penalty_kernel, discard_kernel)
 
 
-def as_counts(hand: str | list | np.ndarray) -> np.ndarray:
+def as_counts(hand: Hand) -> np.ndarray:
     """A hand as an ``int8[56]`` count vector, from notation, tokens, kinds or counts."""
     if isinstance(hand, np.ndarray) and hand.shape == (N_KINDS,):
         if hand.dtype.kind not in "iuf" or not np.array_equal(hand, np.floor(hand)):
@@ -53,7 +59,8 @@ def as_counts(hand: str | list | np.ndarray) -> np.ndarray:
     return counts_from_kinds(parse_cards(" ".join(str(x) for x in items)))
 
 
-def setup_hand(hand, round_number: int, rules: RuleSet | None) -> tuple[np.ndarray, int, bool]:
+def setup_hand(hand: Hand, round_number: int,
+               rules: RuleSet | None) -> tuple[np.ndarray, int, bool]:
     """Validated counts, wild points and all-wild flag for the Python API."""
     rules = rules or RuleSet()
     if not isinstance(round_number, (int, np.integer)) or not 1 <= round_number <= _MAX_ROUND:
@@ -65,7 +72,7 @@ def setup_hand(hand, round_number: int, rules: RuleSet | None) -> tuple[np.ndarr
     return counts, rules.wild_points(int(round_number)), rules.all_wild_melds
 
 
-def min_penalty(hand, round_number: int, rules: RuleSet | None = None) -> int:
+def min_penalty(hand: Hand, round_number: int, rules: RuleSet | None = None) -> int:
     """The least penalty ``hand`` can leave in round ``round_number`` (exact).
 
     >>> min_penalty("9H JS 7D JK 7S 3H 4H", 5)  # 7s wild: 3H 4H 7S, JS 7D JK; 9H left
@@ -76,14 +83,23 @@ def min_penalty(hand, round_number: int, rules: RuleSet | None = None) -> int:
                               new_scratch())[0])
 
 
-def best_discard(hand, round_number: int, rules: RuleSet | None = None) -> tuple[str, int]:
+def best_discard(hand: Hand, round_number: int, rules: RuleSet | None = None) -> tuple[str, int]:
     """For a hand of n+1 cards, the discard leaving the least penalty and that penalty."""
     counts, wild_points, all_wild = setup_hand(hand, round_number, rules)
+    kind, pen = discard_first(counts, int(round_number), wild_points, all_wild,
+                              solver_table(), new_scratch())
+    return format_card(kind), pen
+
+
+def discard_first(counts: np.ndarray, round_number: int, wild_points: int, all_wild: bool,
+                  table: np.ndarray, scratch: np.ndarray) -> tuple[int, int]:
+    """The best discard of a validated hand of n+1 cards (:func:`setup_hand`) and the
+    penalty it leaves, as (kind, penalty); a :class:`CardError` for an empty hand."""
     if counts.sum() == 0:
         raise CardError("best discard needs at least one card")
-    kind, pen = best_discard_kernel(counts, int(round_number), wild_points, all_wild,
-                                    solver_table(), new_scratch())
-    return format_card(int(kind)), int(pen)
+    kind, pen = best_discard_kernel(counts, round_number, wild_points, all_wild, table,
+                                    scratch)
+    return int(kind), int(pen)
 
 
 @njit(cache=True)

@@ -35,6 +35,7 @@ from fcsim.strategies.base import (
     I_BEST_DISCARD,
     I_LAST_TURN,
     I_PLAYERS,
+    TIE,
     check_slots,
     decision,
     param_slots,
@@ -144,7 +145,7 @@ def discard(hand, pile, known, info, hidden, params, table, scratch, rng):
     best_value = np.inf
     for j in range(n):
         value = predict(inputs[j], net, at)
-        if value < best_value - 1e-9:
+        if value < best_value - TIE:
             best = j
             best_value = value
     return kinds[best]

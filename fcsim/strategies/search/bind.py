@@ -24,7 +24,7 @@ from types import ModuleType
 
 from fcsim._numba_cache import cache_root
 from fcsim.core.view import closed
-from fcsim.strategies.registry import NESTED_SEPARATOR, Strategy, StrategyError, parse_strategy
+from fcsim.strategies.registry import Strategy, StrategyError, nested_strategy
 from fcsim.strategies.search import kernels
 
 BOUND_MARK = "  # bound: "
@@ -42,11 +42,7 @@ def _where(dispatcher: object, role: str) -> tuple[str, str]:
 
 
 def _policy(spec: str, role: str) -> Strategy:
-    strategy = parse_strategy(spec.replace(NESTED_SEPARATOR, ","))
-    if not strategy.family.is_numba or strategy.oracle or strategy.family.bind is not None:
-        raise StrategyError(f"the search's {role} must be a numba strategy that sees no "
-                            f"hidden cards and binds no other, not {strategy.spec!r}")
-    return strategy
+    return nested_strategy(spec, f"the search's {role}")
 
 
 def _bindings(role: str, strategy: Strategy) -> dict[str, str]:

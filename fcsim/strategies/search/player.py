@@ -5,7 +5,7 @@ pile's card lowers the hand's penalty now; else there is nothing to weigh and th
 draw stands, a card near the hand taken for later included); the
 ``candidates`` discards that leave the least penalty now when discarding — adds the
 *anchor*'s move (a fast strategy's own choice), plays every candidate out to the end of
-the round in the same ``worlds`` (:func:`fcsim.strategies.search.rollout.evaluate`) and
+the round in the same ``worlds`` (:func:`fcsim.strategies.search.kernels.evaluate`) and
 takes the one with the least mean ``objective``. It leaves the anchor's move only for a
 candidate whose paired advantage is at least ``confidence`` standard errors. Effort goes
 where decisions are close: after the first quarter of the worlds, a decision that is

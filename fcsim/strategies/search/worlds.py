@@ -30,6 +30,7 @@ from fcsim.core.records import Score
 from fcsim.core.rng import randbelow, shuffle, uniform
 from fcsim.core.rules import Rule
 from fcsim.core.solver import penalty_memo
+from fcsim.core.solver.hand import HUGE_PENALTY
 from fcsim.core.state import (
     H_SIZE,
     PHASE_DISCARD,
@@ -244,7 +245,7 @@ def _least_penalty_draw(row: np.ndarray, unseen: np.ndarray, at: int, need: int,
     cards) the least penalty of ``tries`` draws of ``need`` cards from ``unseen[at:]``: the
     first is ``unseen[at : at + need]`` as it lies, the others fresh (``unseen[at:]`` is
     permuted; ``row`` is restored)."""
-    best_pen = 1 << 30
+    best_pen = HUGE_PENALTY
     for t in range(tries):
         if t > 0:
             _fresh_draw(unseen, at, need, rng)

@@ -27,6 +27,7 @@ from tests.core.solver.hands import (
     problems,
     ref_penalty,
 )
+from tests.sources import modules_saying
 
 
 def test_docstring_examples() -> None:
@@ -50,6 +51,13 @@ def test_empty_hand() -> None:
     assert best_discard_kernel(
         np.zeros(N_KINDS, np.int8), 1, 20, True, solver_table(), new_scratch()
     ) == (-1, 0)
+
+
+def test_the_discard_of_an_empty_hand_is_refused_in_one_place() -> None:
+    """``best_discard`` and ``solve(discard=True)`` make their discard through one
+    function, which alone refuses an empty hand."""
+    assert modules_saying("best discard needs at least one card") == [
+        "fcsim/core/solver/api.py"]
 
 
 def test_twenty_card_hands() -> None:

@@ -9,7 +9,8 @@ import pytest
 from fcsim._numba_cache import cache_root
 from fcsim.strategies import StrategyError, parse_strategies, parse_strategy
 from fcsim.strategies.search import kernels
-from fcsim.strategies.search.bind import bound_module, bound_source
+from fcsim.strategies.search.bind import _policy, bound_module, bound_source
+from tests.sources import modules_saying
 
 
 def test_defaults_are_the_kernels_module_itself() -> None:
@@ -47,3 +48,11 @@ def test_strategy_parameters_round_trip() -> None:
 def test_bad_policies_explain_themselves(spec: str, fragment: str) -> None:
     with pytest.raises(StrategyError, match=fragment):
         parse_strategy(spec)
+
+
+def test_a_strategy_given_as_a_parameter_is_checked_by_one_rule() -> None:
+    """The spec parser and the binding of a search's policies refuse the same nested
+    strategies through :func:`nested_strategy`, with one message."""
+    with pytest.raises(StrategyError, match="the search's rollout must be a numba strategy"):
+        _policy("oracle", "rollout")
+    assert modules_saying("binds no other") == ["fcsim/strategies/spec.py"]
