@@ -46,7 +46,9 @@ def _check_out(out: Path, tables: int) -> None:
 
 def _span(low: float, high: float) -> str:
     """A rating interval ``low-high``, or ``–`` where the games do not bound the ratings."""
-    return f"{low:.0f}-{high:.0f}" if math.isfinite(low) and math.isfinite(high) else "–"
+    from fcsim.analysis.stats import NO_VALUE
+
+    return f"{low:.0f}-{high:.0f}" if math.isfinite(low) and math.isfinite(high) else NO_VALUE
 
 
 def _leaderboard(paths: list[Path]) -> None:
