@@ -437,10 +437,18 @@ class FiveCrownsState(pyspiel.State):
         """Minus each seat's total so far."""
         return [-float(t) for t in state_views(self._data).totals]
 
+    def _check_player(self, player: int) -> None:
+        """One line naming ``player`` unless it is a seat of this game (fcsim's kernels index
+        the seats unchecked)."""
+        if not 0 <= player < self.rules.players:
+            raise pyspiel.SpielError(f"{GAME_NAME}: player {player} is not a seat of this "
+                                     f"game (0 to {self.rules.players - 1})")
+
     def resample_from_infostate(self, player_id: int, probability_sampler) -> FiveCrownsState:
         """A state ``player_id`` cannot tell from this one: the other hands (their known
         cards kept) and the stock dealt afresh from the cards it has not seen, as the
         search samples worlds (:mod:`fcsim.strategies.search.worlds`)."""
+        self._check_player(player_id)
         if self._dealt is not None or self._over:
             raise pyspiel.SpielError(f"{GAME_NAME}: resample_from_infostate needs a decision "
                                      f"node or a stock draw, not a deal or the end")

@@ -292,3 +292,14 @@ def test_an_illegal_action_names_itself_and_the_legal_ones() -> None:
     with pytest.raises(pyspiel.SpielError, match="chance outcome 57 is not a card"):
         state.apply_action(57)
     assert state.is_chance_node()  # nothing changed
+
+
+@pytest.mark.parametrize("player", [-1, 2, 7, 100])
+def test_resampling_for_a_seat_the_game_does_not_have_is_refused(player) -> None:
+    """fcsim's kernels index the seats unchecked: seat 2 of two players resampled every
+    hand (a world nobody sees), 7 read past the arrays."""
+    state = hand_made()
+    with pytest.raises(pyspiel.SpielError) as caught:
+        state.resample_from_infostate(player, lambda: 0.5)
+    assert str(caught.value) == (f"python_five_crowns: player {player} is not a seat of "
+                                 f"this game (0 to 1)")
