@@ -303,3 +303,22 @@ def test_resampling_for_a_seat_the_game_does_not_have_is_refused(player) -> None
         state.resample_from_infostate(player, lambda: 0.5)
     assert str(caught.value) == (f"python_five_crowns: player {player} is not a seat of "
                                  f"this game (0 to 1)")
+
+
+def test_the_information_state_forgets_the_cards_a_seat_was_dealt_and_drew() -> None:
+    """docs/OPENSPIEL.md's example: it is not perfect recall. Seat 1 dealt 9D JC KC draws
+    the 5H, or dealt 5H JC KC draws the 9D; either way it discards the 9D."""
+    game = pyspiel.load_game(GAME_NAME, {"players": 2})
+    states = []
+    for first, drawn in (("9D", "5H"), ("5H", "9D")):
+        state = game.new_initial_state()
+        for card in _cards(first, "8D", "JC", "10C", "KC", "QH", "6S"):
+            state.apply_action(card)
+        state.apply_action(0)
+        state.apply_action(parse_card(drawn))
+        state.apply_action(2 + parse_card("9D"))
+        states.append(state)
+    a, b = states
+    assert a.history() != b.history()
+    assert a.information_state_string(1) == b.information_state_string(1)
+    assert a.information_state_tensor(1) == b.information_state_tensor(1)
