@@ -31,6 +31,7 @@ from fcsim.core.state import copy_state, new_state, state_views
 from fcsim.core.view import I_ALL_WILD, I_GO_OUT_BONUS, View, decide
 from fcsim.env.encoding import ACTION_PILE, ACTION_STOCK, DISCARD_BASE, action_index
 from fcsim.openspiel import kernels
+from fcsim.openspiel.agents import PREFIX
 from fcsim.openspiel.game import FiveCrownsGame, FiveCrownsState
 from fcsim.strategies import parse_strategy
 
@@ -119,13 +120,23 @@ class ISMCTSBot(ismcts.ISMCTSBot):
         pass
 
 
+def _check_ismcts(**params: float) -> None:
+    """Holds ``params`` to the ranges of the ``openspiel:ismcts`` spec, by its own parser
+    (one :class:`~fcsim.strategies.registry.StrategyError` line naming the one out of
+    range)."""
+    parse_strategy(f"{PREFIX}:ismcts:" + ",".join(f"{k}={v}" for k, v in params.items()))
+
+
 def ismcts_bot(game: FiveCrownsGame, simulations: int = 100, uct_c: float = 10.0,
                max_world_samples: int = -1, final_policy: int = 2, seed: int = 0,
                take_margin: float = ROLLOUT_TAKE_MARGIN) -> ISMCTSBot:
     """OpenSpiel's ISMCTS on ``python_five_crowns``: ``simulations`` per decision, UCT
     exploration ``uct_c`` (in points: returns are minus the totals), worlds from the
     state's ``resample_from_infostate``, leaves valued by :class:`RoundRollout`; a
-    function of ``seed``."""
+    function of ``seed``. A parameter out of the range ``openspiel:ismcts`` gives it is
+    one :class:`~fcsim.strategies.registry.StrategyError` line."""
+    _check_ismcts(simulations=simulations, uct_c=uct_c, max_world_samples=max_world_samples,
+                  final_policy=final_policy, take_margin=take_margin)
     random_state = np.random.RandomState(int(seed) % 2**32)
     search = ISMCTSBot(
         game, RoundRollout(take_margin), float(uct_c), int(simulations),

@@ -15,6 +15,7 @@ import fcsim
 from fcsim.core.state import state_views
 from fcsim.openspiel import GAME_NAME, bot, ismcts_bot
 from fcsim.openspiel.bots import RoundRollout, fcsim_action, root_from_view
+from fcsim.strategies.registry import StrategyError
 
 SHORT = {"players": 3, "rounds": 6}
 
@@ -105,3 +106,16 @@ def test_openspiels_bots_play_fcsim_games_as_agents(spec) -> None:
     totals = [g.play(agents) for g in games]
     assert totals[0] == totals[1]  # a function of the game's seed
     assert games[0].events == games[1].events
+
+
+@pytest.mark.parametrize(("params", "fragment"), [
+    ({"final_policy": 4}, "final_policy must be 1 to 3, not '4'"),
+    ({"simulations": 0}, "simulations must be 1 to 1000000, not '0'"),
+    ({"uct_c": -1.0}, "uct_c must be 0 to 1000000, not '-1.0'"),
+])
+def test_ismcts_bot_refuses_a_parameter_out_of_range_in_one_line(params, fragment) -> None:
+    """final_policy=4 was a bare KeyError: 4, simulations=0 a bare AssertionError from
+    OpenSpiel's ISMCTS at the first step."""
+    game = pyspiel.load_game(GAME_NAME, SHORT)
+    with pytest.raises(StrategyError, match=fragment):
+        ismcts_bot(game, **params)
