@@ -32,7 +32,7 @@ from fcsim.core.view import I_ALL_WILD, I_GO_OUT_BONUS, View, decide
 from fcsim.env.encoding import ACTION_PILE, ACTION_STOCK, DISCARD_BASE, action_index
 from fcsim.openspiel import kernels
 from fcsim.openspiel.agents import PREFIX
-from fcsim.openspiel.game import FiveCrownsGame, FiveCrownsState
+from fcsim.openspiel.game import FiveCrownsGame, FiveCrownsState, returns_of
 from fcsim.strategies import parse_strategy
 
 FINAL_POLICIES = {1: ismcts.ISMCTSFinalPolicyType.NORMALIZED_VISITED_COUNT,
@@ -102,7 +102,7 @@ class RoundRollout:
         fixed = state._fixed
         if not kernels.rollout_round(data, self.params, fixed.table, fixed.scratch):
             raise pyspiel.SpielError("the rollout policy made an illegal move")
-        return [-float(t) for t in state_views(data).totals]
+        return returns_of(state_views(data).totals)
 
     def prior(self, state: FiveCrownsState) -> list[tuple[int, float]]:
         legal = state.legal_actions()

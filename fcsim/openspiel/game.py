@@ -135,6 +135,12 @@ def rules_of(params: dict) -> RuleSet:
         raise pyspiel.SpielError(f"{GAME_NAME}: {text}") from None
 
 
+def returns_of(totals: np.ndarray) -> list[float]:
+    """The returns of seats with these totals: minus each (a seat on 0 gets 0.0, never
+    -0.0)."""
+    return [float(-int(t)) for t in totals]
+
+
 def _worst_round(rules: RuleSet) -> int:
     wild_points = MAX_RANK if rules.wild_penalty == FACE else rules.wild_penalty
     return wild_rank(rules.rounds) * max(JOKER_PENALTY, MAX_RANK, wild_points)
@@ -435,7 +441,7 @@ class FiveCrownsState(pyspiel.State):
 
     def returns(self) -> list[float]:
         """Minus each seat's total so far."""
-        return [-float(t) for t in state_views(self._data).totals]
+        return returns_of(state_views(self._data).totals)
 
     def _check_player(self, player: int) -> None:
         """One line naming ``player`` unless it is a seat of this game (fcsim's kernels index

@@ -322,3 +322,14 @@ def test_the_information_state_forgets_the_cards_a_seat_was_dealt_and_drew() -> 
     assert a.history() != b.history()
     assert a.information_state_string(1) == b.information_state_string(1)
     assert a.information_state_tensor(1) == b.information_state_tensor(1)
+
+
+def test_a_seat_on_zero_returns_zero_not_minus_zero() -> None:
+    """evaluate_bots printed a seat that went out every round as -0.0."""
+    state = hand_made()
+    assert [str(r) for r in state.returns()] == ["0.0", "0.0"]
+    state.apply_action(1)  # seat 1 goes out
+    state.apply_action(0)
+    state.apply_action(parse_card("KS"))
+    state.apply_action(2 + parse_card("KS"))
+    assert [str(r) for r in state.returns()] == ["-30.0", "0.0"]
