@@ -138,25 +138,25 @@ def test_a_file_the_system_refuses_is_one_line_and_exit_1(monkeypatch) -> None:
         cli.FAULT, "Error: /somewhere/file: Permission denied\n")
 
 
-@pytest.mark.parametrize(("command", "folder"), [
-    (["simulate", "--strategies", "greedy", "--games", "2"], "run"),
-    (["compare", "greedy", "random", "--deals", "2"], "run"),
-    (["train", "--games", "100"], "run/games"),
-    (["sweep", "greedy", "--against", "random", "--grid", "take_margin=0,1", "--deals", "2"],
-     "run"),
-    (["tune", "greedy", "--against", "random", "--param", "take_margin=0:3", "--trials", "2",
-      "--deals", "2"], "run"),
+@pytest.mark.parametrize("command", [
+    ["simulate", "--strategies", "greedy", "--games", "2"],
+    ["compare", "greedy", "random", "--deals", "2"],
+    ["train", "--games", "100"],
+    ["sweep", "greedy", "--against", "random", "--grid", "take_margin=0,1", "--deals", "2"],
+    ["tune", "greedy", "--against", "random", "--param", "take_margin=0:3", "--trials", "2",
+     "--deals", "2"],
 ])
 def test_an_out_folder_that_cannot_be_made_is_a_fault_in_every_command(
-        command: list[str], folder: str, tmp_path) -> None:
+        command: list[str], tmp_path) -> None:
     """The same line and exit code 1 (a :class:`fcsim.errors.Fault`) whichever command
-    writes the run folder."""
+    writes the run folder, naming the folder it was given (a training, which locks its
+    folder first, named its games folder inside)."""
     (tmp_path / "file").write_text("")
     out = tmp_path / "file" / "run"
     result = CliRunner().invoke(cli.cli, [*command, "--workers", "1", "--out", str(out)])
     assert result.exit_code == cli.FAULT, result.output
     assert result.output.strip().splitlines()[-1] == (
-        f"Error: cannot write to {tmp_path / 'file' / folder}: Not a directory")
+        f"Error: cannot write to {out}: Not a directory")
 
 
 def test_a_fault_importing_a_command_is_not_an_unknown_command(monkeypatch) -> None:
