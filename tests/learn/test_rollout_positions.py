@@ -21,6 +21,8 @@ from fcsim.learn.positions import (
     MOVE_DISCARD,
     MOVE_DRAW,
     derive_chunk,
+    record_game,
+    warm_positions,
 )
 from fcsim.learn.sampling import OUTCOME, ROLLOUTS, Sampling
 from fcsim.learn.training import GAMES
@@ -179,3 +181,14 @@ def test_the_fit_reads_the_draw_rows_for_the_draw_network(trained: Path) -> None
     rows = _rows(path, MOVE_DRAW)
     assert np.array_equal(x, rows[list(DRAW_FEATURE_COLUMNS)].to_numpy(np.float64))
     assert np.array_equal(y, rows["label"].to_numpy(np.float64))
+
+
+def test_warming_compiles_the_kernel_the_chunks_are_derived_with(trained: Path) -> None:
+    """The workers deriving positions load what this process compiled: warming compiles
+    (or loads) the very signature a chunk's replay calls, and a chunk adds none."""
+    sampling = Sampling(0.5, ROLLOUTS, CANDIDATES)
+    warm_positions(_plan(), sampling)
+    signatures = list(record_game.signatures)
+    assert signatures
+    _derived(trained, 0, sampling)
+    assert list(record_game.signatures) == signatures
