@@ -96,6 +96,8 @@ META_KEY = b"fcsim.positions"
 SAMPLE_STREAM = 1 << 20  # the stream of a game seed that decides which discards are kept…
 DRAW_SAMPLE_STREAM = 1 << 21  # … and which draws
 MAX_DISCARDS_PER_GAME = 4096  # more discards (or draws) than any game under the turn cap has
+FIRST_ROOM_GAMES = 2  # a chunk's rows start with room for this many games' most, then double
+# as they fill: sized for its every game's most, a chunk of 10,000 games asked for 36 GiB
 
 # Columns of the int64 record array, beside the features and the labels.
 (M_GAME, M_ROUND, M_SEAT, M_STRATEGY, M_MOVE, M_DECISION, M_OWN, M_OUT) = range(8)
@@ -389,9 +391,8 @@ def derive_chunk(plan: RunPlan, index: int, games_file: Path, sampling: Sampling
     layout = chunk_layout(plan, index)
     replay, data = _game_recorder(plan, sampling, layout)
     totals = _run_totals(games_file, layout.game, plan.rules.players)
-    per_game = MAX_DISCARDS_PER_GAME * (sampling.rows_per_position + 1)
-    size = len(layout.game) * per_game
-    capacity = min(size, max(per_game, int(size * sampling.share * 1.5)))
+    per_game = MAX_DISCARDS_PER_GAME * (sampling.rows_per_position + 1)  # a game's most rows
+    capacity = FIRST_ROOM_GAMES * per_game
     features = np.zeros((capacity, N_COLUMNS))
     record = np.zeros((capacity, M_SIZE), np.int64)
     labels = np.zeros(capacity)
@@ -399,9 +400,8 @@ def derive_chunk(plan: RunPlan, index: int, games_file: Path, sampling: Sampling
     for g in range(len(layout.game)):
         if capacity - at < per_game:
             capacity *= 2
-            features = np.resize(features, (capacity, N_COLUMNS))
-            record = np.resize(record, (capacity, M_SIZE))
-            labels = np.resize(labels, capacity)
+            features, record, labels = (_grown(rows, capacity, at)
+                                        for rows in (features, record, labels))
         at = replay(g, features, record, labels, at)
         played = state_views(data).totals
         if at < 0 or not np.array_equal(played, totals[g]):
@@ -421,6 +421,14 @@ def derive_chunk(plan: RunPlan, index: int, games_file: Path, sampling: Sampling
     meta = {**identity(plan, sampling), "chunk": index,
             "games_sha256": chunk_checksum(games_file.read_bytes())}
     return fmt.encode(pa.table(columns, schema=positions_schema(meta)))
+
+
+def _grown(rows: np.ndarray, capacity: int, used: int) -> np.ndarray:
+    """``rows`` with room for ``capacity`` rows, its first ``used`` kept (zeros after them,
+    which the system maps only once they are written)."""
+    grown = np.zeros((capacity, *rows.shape[1:]), rows.dtype)
+    grown[:used] = rows[:used]
+    return grown
 
 
 def _run_totals(games_file: Path, games: np.ndarray, players: int) -> np.ndarray:
