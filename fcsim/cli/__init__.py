@@ -16,6 +16,7 @@ import importlib
 import sys
 from collections.abc import Iterator, MutableMapping
 from contextlib import contextmanager
+from typing import NoReturn
 
 import click
 
@@ -121,6 +122,14 @@ def one_line():
         raise InputError(str(err)) from None
     except KeyboardInterrupt:
         raise Interrupted() from None
+
+
+def exit_stopped(what: str) -> NoReturn:
+    """Leave a command that Ctrl-C or SIGTERM stopped: ``Interrupted: what`` (or
+    ``Terminated: what``) on stderr, exit code 130 (or 143)."""
+    word, code = how_stopped()
+    click.echo(f"{word}: {what}", err=True)
+    sys.exit(code)
 
 
 def system_refusal(err: OSError) -> str:

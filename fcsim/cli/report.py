@@ -12,9 +12,8 @@ from pathlib import Path
 
 import click
 
-from fcsim.cli import system_refusal
+from fcsim.cli import exit_stopped, system_refusal
 from fcsim.cli.options import check_run_folders
-from fcsim.cli.running import exit_stopped
 from fcsim.runner.durable import replace_folder
 
 REPORT_SUFFIXES = (".md", ".html", ".png")  # all a report folder holds
@@ -51,14 +50,15 @@ def report_command(paths: tuple[Path, ...], out_dir: Path) -> None:
     Several folders are combined; they must share their rules and hold different games.
     Every chunk is checked first. Ctrl-C leaves the previous report as it was.
     """
-    # imported here: the analysis stack (scipy, matplotlib) would slow every other command
+    check_run_folders(paths)
+    _check_out(out_dir)
+    # imported here, after the paths are checked: the analysis stack (scipy, matplotlib)
+    # would slow every other command, and a mistyped path
     import polars as pl
 
     from fcsim.analysis.load import RunFolderError
     from fcsim.analysis.report import build_report, unfinished_runs
 
-    check_run_folders(paths)
-    _check_out(out_dir)
     try:
         out_dir.parent.mkdir(parents=True, exist_ok=True)
         temp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", suffix=".tmp",

@@ -7,7 +7,6 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
-from typing import NoReturn
 
 import click
 from rich.console import Console
@@ -22,7 +21,7 @@ from rich.progress import (
 from rich.table import Column, Table
 from rich.text import Text
 
-from fcsim.cli import FAULT
+from fcsim.cli import FAULT, exit_stopped
 from fcsim.cli.options import InputError, dask_missing
 from fcsim.core.rules import RuleSet
 from fcsim.errors import Fault
@@ -30,7 +29,6 @@ from fcsim.runner import RunFolder, RunPlan, execute, make_plan
 from fcsim.runner.format import ASIDE, Problem
 from fcsim.runner.pool import Executor, compile_once
 from fcsim.runner.run import default_workers, local_executor
-from fcsim.runner.stops import how_stopped
 
 __all__ = ["InputError", "check_counts", "dask_cluster", "exit_stopped", "games_progress",
            "play_folder", "play_plan", "prepare_here", "say_set_aside", "stops_saying"]
@@ -169,14 +167,6 @@ def stops_saying(kept: Callable[[], str]) -> Iterator[None]:
     except Fault as err:
         click.echo(f"Error: {err}: {kept()}", err=True)
         sys.exit(FAULT)
-
-
-def exit_stopped(what: str) -> NoReturn:
-    """Leave a command that Ctrl-C or SIGTERM stopped: ``Interrupted: what`` (or
-    ``Terminated: what``) on stderr, exit code 130 (or 143)."""
-    word, code = how_stopped()
-    click.echo(f"{word}: {what}", err=True)
-    sys.exit(code)
 
 
 def play_plan(specs: Sequence[str], rules: RuleSet, seed: int, games: int, out: Path, *,

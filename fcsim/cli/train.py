@@ -191,7 +191,8 @@ def train_command(strategies, games, seed, out, players, rules, share, labels, c
         with _progress("positions", "games") as progress:
             task = progress.add_task("positions", total=plan.games)
             paths = derive_positions(plan, out, sampling, workers or default_workers(),
-                                     lambda n: progress.advance(task, n))
+                                     lambda n: progress.advance(task, n),
+                                     lambda: _say_compiling_positions(plan))
         paths += [path for pooled_paths, _ in pooled for path in pooled_paths]
         rollouts = labels == ROLLOUTS  # the draws are recorded with rollouts only
         with _progress("fit", "epochs") as progress:
@@ -211,6 +212,14 @@ def train_command(strategies, games, seed, out, players, rules, share, labels, c
                f"predicting the mean {result.baseline_loss:.1f}); report: {out / REPORT_MD}")
     if check is not None:
         click.echo(f"strength check: {check['line']}")
+
+
+def _say_compiling_positions(plan: RunPlan) -> None:
+    """Say that the kernels deriving the positions are compiled (once, in this process,
+    before the workers start), as the games' kernels are announced."""
+    click.echo(f"compiling the kernels that derive the positions of {', '.join(plan.lineup)} "
+               f"at {plan.players} seats; this happens once, later runs load them from the "
+               f"cache", err=True)
 
 
 def _hold_training_folder(out: Path) -> None:

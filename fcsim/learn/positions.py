@@ -31,6 +31,7 @@ never mixes runs.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -78,7 +79,7 @@ from fcsim.core.view import (
 from fcsim.errors import FcsimError
 from fcsim.learn.sampling import ROLLOUTS, Sampling
 from fcsim.runner import format as fmt
-from fcsim.runner.plan import RunPlan, chunk_layout
+from fcsim.runner.plan import Layout, RunPlan, chunk_layout
 from fcsim.runner.store import write_file
 from fcsim.strategies.expected import discard_candidates
 from fcsim.strategies.learned.draw_features import (
@@ -95,6 +96,8 @@ META_KEY = b"fcsim.positions"
 SAMPLE_STREAM = 1 << 20  # the stream of a game seed that decides which discards are kept…
 DRAW_SAMPLE_STREAM = 1 << 21  # … and which draws
 MAX_DISCARDS_PER_GAME = 4096  # more discards (or draws) than any game under the turn cap has
+FIRST_ROOM_GAMES = 2  # a chunk's rows start with room for this many games' most, then double
+# as they fill: sized for its every game's most, a chunk of 10,000 games asked for 36 GiB
 
 # Columns of the int64 record array, beside the features and the labels.
 (M_GAME, M_ROUND, M_SEAT, M_STRATEGY, M_MOVE, M_DECISION, M_OWN, M_OUT) = range(8)
@@ -348,25 +351,48 @@ def identity(plan: RunPlan, sampling: Sampling) -> dict[str, Any]:
             "run": plan.metadata()}
 
 
-def derive_chunk(plan: RunPlan, index: int, games_file: Path, sampling: Sampling) -> bytes:
-    """The positions of chunk ``index`` of ``plan`` (its games replayed; their totals
-    checked against ``games_file``), encoded as a checksummed Parquet file."""
+def _game_recorder(plan: RunPlan, sampling: Sampling, layout: Layout
+                   ) -> tuple[Callable[..., int], Any]:
+    """``(replay, data)``: ``replay(g, features, record, labels, at)`` plays game ``g`` of
+    ``layout`` again by :func:`record_game` on ``plan``'s strategies, in the state ``data``,
+    recording ``sampling``'s positions from row ``at``; it returns the next free row."""
     from fcsim.runner.chunk import prepare
 
-    layout = chunk_layout(plan, index)
-    strategies = prepare(plan)
-    draws, discards, params, sees, _ = decision_tables(strategies)
+    draws, discards, params, sees, _ = decision_tables(prepare(plan))
     rules = plan.rules
     data, roll_data = new_state(rules), new_state(rules)
     table, scratch = solver_table(), new_scratch()
     info, roll_info = np.zeros(INFO_SIZE, np.int64), np.zeros(INFO_SIZE, np.int64)
     hidden = np.full((rules.players + 1, DECK_SIZE), -1, np.int8)
     trace = np.zeros((0, TRACE_WIDTH), np.int16)  # no trace: the run has the games
-    totals = _run_totals(games_file, layout.game, rules.players)
     candidates = sampling.candidates if sampling.labels == ROLLOUTS else 0
-    per_game = MAX_DISCARDS_PER_GAME * (sampling.rows_per_position + 1)
-    size = len(layout.game) * per_game
-    capacity = min(size, max(per_game, int(size * sampling.share * 1.5)))
+
+    def replay(g: int, features: np.ndarray, record: np.ndarray, labels: np.ndarray,
+               at: int) -> int:
+        return record_game(data, roll_data, layout.seeds[g], layout.game[g],
+                           layout.seating[g], draws, discards, params, sees, info, roll_info,
+                           hidden, table, scratch, trace, sampling.share, candidates,
+                           features, record, labels, at)
+
+    return replay, data
+
+
+def warm_positions(plan: RunPlan, sampling: Sampling) -> None:
+    """Load (or compile) the kernel that derives ``plan``'s positions in this process, by
+    replaying its first game with no row to record into: processes that derive positions
+    afterwards load it from the cache instead of each compiling it."""
+    replay, _ = _game_recorder(plan, sampling, chunk_layout(plan, 0))
+    replay(0, np.zeros((0, N_COLUMNS)), np.zeros((0, M_SIZE), np.int64), np.zeros(0), 0)
+
+
+def derive_chunk(plan: RunPlan, index: int, games_file: Path, sampling: Sampling) -> bytes:
+    """The positions of chunk ``index`` of ``plan`` (its games replayed; their totals
+    checked against ``games_file``), encoded as a checksummed Parquet file."""
+    layout = chunk_layout(plan, index)
+    replay, data = _game_recorder(plan, sampling, layout)
+    totals = _run_totals(games_file, layout.game, plan.rules.players)
+    per_game = MAX_DISCARDS_PER_GAME * (sampling.rows_per_position + 1)  # a game's most rows
+    capacity = FIRST_ROOM_GAMES * per_game
     features = np.zeros((capacity, N_COLUMNS))
     record = np.zeros((capacity, M_SIZE), np.int64)
     labels = np.zeros(capacity)
@@ -374,13 +400,9 @@ def derive_chunk(plan: RunPlan, index: int, games_file: Path, sampling: Sampling
     for g in range(len(layout.game)):
         if capacity - at < per_game:
             capacity *= 2
-            features = np.resize(features, (capacity, N_COLUMNS))
-            record = np.resize(record, (capacity, M_SIZE))
-            labels = np.resize(labels, capacity)
-        at = record_game(data, roll_data, layout.seeds[g], layout.game[g], layout.seating[g],
-                         draws, discards, params, sees, info, roll_info, hidden, table,
-                         scratch, trace, sampling.share, candidates, features, record,
-                         labels, at)
+            features, record, labels = (_grown(rows, capacity, at)
+                                        for rows in (features, record, labels))
+        at = replay(g, features, record, labels, at)
         played = state_views(data).totals
         if at < 0 or not np.array_equal(played, totals[g]):
             raise PositionsError(f"game {layout.game[g]} replayed to totals "
@@ -399,6 +421,14 @@ def derive_chunk(plan: RunPlan, index: int, games_file: Path, sampling: Sampling
     meta = {**identity(plan, sampling), "chunk": index,
             "games_sha256": chunk_checksum(games_file.read_bytes())}
     return fmt.encode(pa.table(columns, schema=positions_schema(meta)))
+
+
+def _grown(rows: np.ndarray, capacity: int, used: int) -> np.ndarray:
+    """``rows`` with room for ``capacity`` rows, its first ``used`` kept (zeros after them,
+    which the system maps only once they are written)."""
+    grown = np.zeros((capacity, *rows.shape[1:]), rows.dtype)
+    grown[:used] = rows[:used]
+    return grown
 
 
 def _run_totals(games_file: Path, games: np.ndarray, players: int) -> np.ndarray:

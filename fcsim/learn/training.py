@@ -29,6 +29,7 @@ from fcsim.learn.positions import (
     derive_chunk,
     identity,
     recorded_sampling,
+    warm_positions,
     write_chunk,
 )
 from fcsim.learn.sampling import Sampling
@@ -36,6 +37,7 @@ from fcsim.runner import format as fmt
 from fcsim.runner.plan import RunPlan
 from fcsim.runner.pool import (
     IN_FLIGHT_PER_WORKER,
+    on_first_compile,
     terminate_pool,
     wait_alive,
     watch_parent,
@@ -85,10 +87,13 @@ def derived_chunks(out: Path, plan: RunPlan) -> int:
 
 
 def derive_positions(plan: RunPlan, out: Path, sampling: Sampling, workers: int = 1,
-                     on_chunk: Callable[[int], None] = lambda games: None) -> list[Path]:
+                     on_chunk: Callable[[int], None] = lambda games: None,
+                     on_compile: Callable[[], None] = lambda: None) -> list[Path]:
     """The positions chunk of every games chunk of ``out``: kept if whole and of this run,
     else derived again, on ``workers`` processes (this one if 1) and written here, one
-    writer. ``on_chunk(games)`` hears each chunk done. Returns their paths."""
+    writer. ``on_chunk(games)`` hears each chunk done. The kernels are loaded (or compiled)
+    here first, so the workers only load them; ``on_compile()`` is called first if anything
+    has to be compiled. Returns their paths."""
     games_dir, folder = out / GAMES, positions_folder(out)
     new_folder(folder)
     expected = identity(plan, sampling)
@@ -101,6 +106,9 @@ def derive_positions(plan: RunPlan, out: Path, sampling: Sampling, workers: int 
             on_chunk(_chunk_games(plan, index))
         else:
             missing.append(index)
+    if missing:
+        with on_first_compile(on_compile):
+            warm_positions(plan, sampling)
     for index, data in _derived(plan, games_dir, missing, sampling, workers):
         write_chunk(folder, index, data)
         on_chunk(_chunk_games(plan, index))

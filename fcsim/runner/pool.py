@@ -161,7 +161,7 @@ def compile_once(plan: RunPlan, on_compile: Callable[[], None] = lambda: None) -
         on_compile()
 
     try:
-        with event.install_listener("numba:compile", _FirstCompile(first_compile)):
+        with on_first_compile(first_compile):
             prepare(plan)
             chunk_layout(plan, 0)  # the game seeds' kernel
             if helper.pid is not None:
@@ -170,6 +170,14 @@ def compile_once(plan: RunPlan, on_compile: Callable[[], None] = lambda: None) -
     finally:
         if helper.pid is not None and helper.is_alive():
             helper.kill()
+
+
+@contextmanager
+def on_first_compile(say: Callable[[], None]) -> Iterator[None]:
+    """Within the block, call ``say()`` when numba first starts compiling something (not
+    when it loads from the cache), once."""
+    with event.install_listener("numba:compile", _FirstCompile(say)):
+        yield
 
 
 class ProcessPool:

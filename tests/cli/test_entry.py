@@ -62,7 +62,7 @@ def _assert_interrupted(proc: subprocess.Popen) -> None:
     (SOLVE, "numba"),  # importing the command's modules
     (["--help"], "numba"),  # listing the commands imports each
     (["info", "nowhere"], "fcsim.runner.store"),
-    (["report", "nowhere"], "polars"),
+    (["report", ".", "--out", "nowhere/report"], "polars"),  # once the paths are checked
 ])
 def test_ctrl_c_during_an_import_exits_130_with_one_line(args: list[str], target: str) -> None:
     code = textwrap.dedent(INTERRUPTED_AT_IMPORT).format(target=target, args=args)

@@ -6,6 +6,9 @@ from __future__ import annotations
 import errno
 import os
 import shutil
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -136,3 +139,28 @@ def test_an_incomplete_run_is_reported_as_such(run, tmp_path):
     assert f"**Incomplete:** {part} is incomplete (3 of 4 chunks played)" in page
     whole = report(str(run), "--out", str(tmp_path / "whole"))
     assert whole.stderr == "" and "Incomplete" not in (tmp_path / "whole" / "report.md").read_text()
+
+
+# Runs ``fcsim report ARGS`` in a fresh interpreter, then names the modules it loaded of
+# those a report never needs (the engine, the strategies) or needs only for a real folder.
+LOADED_BY_REPORT = """
+    import sys
+    from fcsim.cli import main
+    sys.argv = ["fcsim", "report", *{args!r}]
+    try:
+        main()
+    except SystemExit:
+        pass
+    print(" ".join(name for name in ("fcsim.core.engine", "fcsim.strategies", "polars",
+                                     "matplotlib") if name in sys.modules))
+"""
+
+
+@pytest.mark.parametrize("args", [["nowhere"], ["--help"]])
+def test_a_mistyped_path_or_the_help_loads_no_engine_and_no_analysis(args: list[str]) -> None:
+    """They took a second and more, loading the game engine, every strategy and the
+    analysis stack (polars, scipy, matplotlib) before refusing a path that is no folder."""
+    code = textwrap.dedent(LOADED_BY_REPORT).format(args=args)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.splitlines()[-1] == ""

@@ -4,6 +4,7 @@ number of processes deriving them."""
 
 from __future__ import annotations
 
+import tracemalloc
 from pathlib import Path
 
 import numpy as np
@@ -14,13 +15,20 @@ from click.testing import CliRunner
 
 from fcsim.cli import cli
 from fcsim.core.rules import RuleSet
+from fcsim.learn import positions
 from fcsim.learn.fit import DRAWS, read_inputs
 from fcsim.learn.positions import (
     DRAW_FEATURE_COLUMNS,
     FEATURE_COLUMNS,
+    FIRST_ROOM_GAMES,
+    M_SIZE,
+    MAX_DISCARDS_PER_GAME,
     MOVE_DISCARD,
     MOVE_DRAW,
+    N_COLUMNS,
     derive_chunk,
+    record_game,
+    warm_positions,
 )
 from fcsim.learn.sampling import OUTCOME, ROLLOUTS, Sampling
 from fcsim.learn.training import GAMES
@@ -179,3 +187,41 @@ def test_the_fit_reads_the_draw_rows_for_the_draw_network(trained: Path) -> None
     rows = _rows(path, MOVE_DRAW)
     assert np.array_equal(x, rows[list(DRAW_FEATURE_COLUMNS)].to_numpy(np.float64))
     assert np.array_equal(y, rows["label"].to_numpy(np.float64))
+
+
+def test_warming_compiles_the_kernel_the_chunks_are_derived_with(trained: Path) -> None:
+    """The workers deriving positions load what this process compiled: warming compiles
+    (or loads) the very signature a chunk's replay calls, and a chunk adds none."""
+    sampling = Sampling(0.5, ROLLOUTS, CANDIDATES)
+    warm_positions(_plan(), sampling)
+    signatures = list(record_game.signatures)
+    assert signatures
+    _derived(trained, 0, sampling)
+    assert list(record_game.signatures) == signatures
+
+
+def test_a_chunk_asks_for_the_room_its_rows_take_not_every_games_most(trained: Path) -> None:
+    """Sized for every game's most rows, chunk 0 of ``fcsim train --games 320000`` (10,000
+    games) asked for 28.8 GiB at once and was refused; the rows start with room for
+    FIRST_ROOM_GAMES games' most, whatever the chunk's games."""
+    sampling = Sampling(0.5, ROLLOUTS, CANDIDATES)
+    _derived(trained, 0, sampling)  # the kernels loaded first
+    tracemalloc.start()
+    try:
+        _derived(trained, 0, sampling)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    row_bytes = (N_COLUMNS + M_SIZE + 1) * np.dtype(np.float64).itemsize
+    game_room = MAX_DISCARDS_PER_GAME * (sampling.rows_per_position + 1) * row_bytes
+    assert peak < (FIRST_ROOM_GAMES + 1) * game_room
+
+
+def test_rows_that_outgrow_their_room_are_the_same_rows(trained: Path, monkeypatch) -> None:
+    sampling = Sampling(0.5, ROLLOUTS, CANDIDATES)
+    whole = _derived(trained, 0, sampling)
+    most = 80  # still above a game's discards here (a game past its room would lose rows)
+    monkeypatch.setattr(positions, "MAX_DISCARDS_PER_GAME", most)
+    grown = _derived(trained, 0, sampling)
+    assert len(whole) > FIRST_ROOM_GAMES * most * (sampling.rows_per_position + 1)  # it grew
+    assert grown.equals(whole)

@@ -12,6 +12,7 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
+from numba.core import event
 
 from fcsim.cli import cli
 from fcsim.errors import WorkerLost
@@ -116,6 +117,32 @@ def test_a_worker_lost_while_deriving_positions_is_one_line(trained: Path, tmp_p
     assert result.output.strip().splitlines()[-1] == (  # after the positions' progress bar
         f"Error: {WORKER_LOST}: the games and the positions done are kept in {copy}; run "
         f"the same command with --resume to complete it.")
+
+
+def test_the_positions_kernels_are_compiled_here_first_saying_so(trained: Path, tmp_path: Path,
+                                                                monkeypatch) -> None:
+    """Before any positions chunk is derived (in workers, which then only load them) the
+    kernels are compiled in this process, with a line saying so, not silently in each
+    worker behind a bar standing at 0."""
+    copy = tmp_path / "run"
+    shutil.copytree(trained, copy)
+    (copy / "positions" / "part-000000.parquet").unlink()
+    steps = []
+
+    def compiling(plan, sampling) -> None:
+        event.start_event("numba:compile")
+        event.end_event("numba:compile")
+        steps.append("warm")
+
+    derive = training.derive_chunk
+    monkeypatch.setattr(training, "warm_positions", compiling)
+    monkeypatch.setattr(training, "derive_chunk",
+                        lambda *args: steps.append("derive") or derive(*args))
+    result = train(copy, "--resume")
+    assert result.exit_code == 0, result.output
+    assert steps[:2] == ["warm", "derive"]
+    assert ("compiling the kernels that derive the positions of aware, expected at 3 seats; "
+            "this happens once") in result.output
 
 
 @pytest.mark.parametrize("lost", ["positions/part-000000.parquet", "model.npz"])
