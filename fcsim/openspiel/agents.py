@@ -10,20 +10,8 @@ this package fails with one line naming the extra, which the parser passes on.
 
 from __future__ import annotations
 
-from fcsim.strategies.registry import Family, Param, StrategyError
-
-PREFIX = "openspiel"
-
-ISMCTS_PARAMS = (
-    Param("simulations", 100, "ISMCTS simulations per decision", low=1, high=1_000_000),
-    Param("uct_c", 10.0, "UCT exploration constant, in points (returns are minus the "
-          "totals)", integer=False, low=0, high=1e6),
-    Param("max_world_samples", -1, "worlds sampled at the root and reused (-1: a new one "
-          "every simulation)", low=-1, high=1_000_000),
-    Param("final_policy", 2, "the move played: 1 by normalized visit counts, 2 the most "
-          "visited, 3 the best valued", low=1, high=3),
-    Param("take_margin", 8, "the greedy rollout policy's take margin", low=0, high=100),
-)
+from fcsim.openspiel.params import ISMCTS_PARAMS, PREFIX
+from fcsim.strategies.registry import Family, StrategyError
 
 
 def _ismcts(**params: float) -> object:

@@ -31,8 +31,8 @@ from fcsim.core.state import copy_state, new_state, state_views
 from fcsim.core.view import I_ALL_WILD, I_GO_OUT_BONUS, View, decide
 from fcsim.env.encoding import ACTION_PILE, ACTION_STOCK, DISCARD_BASE, action_index
 from fcsim.openspiel import kernels
-from fcsim.openspiel.agents import PREFIX
 from fcsim.openspiel.game import FiveCrownsGame, FiveCrownsState, returns_of
+from fcsim.openspiel.params import PREFIX
 from fcsim.strategies import parse_strategy
 
 FINAL_POLICIES = {1: ismcts.ISMCTSFinalPolicyType.NORMALIZED_VISITED_COUNT,
