@@ -53,7 +53,7 @@ def report_command(paths: tuple[Path, ...], out_dir: Path) -> None:
     check_run_folders(paths)
     _check_out(out_dir)
     # imported here, after the paths are checked: the analysis stack (scipy, matplotlib)
-    # would slow every other command, and a mistyped path
+    # would slow every other command, and the one line a mistyped path gets
     import polars as pl
 
     from fcsim.analysis.load import RunFolderError

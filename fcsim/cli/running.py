@@ -30,7 +30,7 @@ from fcsim.runner.format import ASIDE, Problem
 from fcsim.runner.pool import Executor, compile_once
 from fcsim.runner.run import default_workers, local_executor
 
-__all__ = ["InputError", "check_counts", "dask_cluster", "exit_stopped", "games_progress",
+__all__ = ["InputError", "check_counts", "dask_cluster", "games_progress",
            "play_folder", "play_plan", "prepare_here", "say_set_aside", "stops_saying"]
 
 

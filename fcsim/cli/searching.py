@@ -130,8 +130,7 @@ def describe_row(row: dict) -> str:
     from fcsim.tune.page import interval
 
     return (f"{display_name(row['spec'])}: {interval(row, 'diff')} points per game vs the "
-            f"reference "
-            f"({p_text(row['p_value'])}), win share {interval(row, 'win_share', 3, '')}, "
+            f"reference ({p_text(row['p_value'])}), win share {interval(row, 'win_share', 3, '')}, "
             f"mean total {row['mean_total']:.1f}")
 
 

@@ -28,7 +28,7 @@ from fcsim.core.solver import (
     PLAN_BOOKS,
     PLAN_RUN_WILDS,
     Hand,
-    discard_first,
+    best_discard_of_counts,
     new_scratch,
     penalty_kernel,
     setup_hand,
@@ -69,8 +69,8 @@ def solve(hand: Hand, round_number: int, rules: RuleSet | None = None,
     scratch = new_scratch()
     discarded = None
     if discard:
-        discarded, _ = discard_first(counts, int(round_number), wild_points, all_wild, table,
-                                     scratch)
+        discarded, _ = best_discard_of_counts(counts, int(round_number), wild_points,
+                                              all_wild, table, scratch)
         counts[discarded] -= 1
     pen, left = penalty_kernel(counts, int(round_number), wild_points, all_wild, table, scratch)
     plan_books = [int(x) for x in scratch[PLAN_BOOKS:PLAN_BOOKS + N_RANKS]]

@@ -86,13 +86,14 @@ def min_penalty(hand: Hand, round_number: int, rules: RuleSet | None = None) -> 
 def best_discard(hand: Hand, round_number: int, rules: RuleSet | None = None) -> tuple[str, int]:
     """For a hand of n+1 cards, the discard leaving the least penalty and that penalty."""
     counts, wild_points, all_wild = setup_hand(hand, round_number, rules)
-    kind, pen = discard_first(counts, int(round_number), wild_points, all_wild,
-                              solver_table(), new_scratch())
+    kind, pen = best_discard_of_counts(counts, int(round_number), wild_points, all_wild,
+                                       solver_table(), new_scratch())
     return format_card(kind), pen
 
 
-def discard_first(counts: np.ndarray, round_number: int, wild_points: int, all_wild: bool,
-                  table: np.ndarray, scratch: np.ndarray) -> tuple[int, int]:
+def best_discard_of_counts(counts: np.ndarray, round_number: int, wild_points: int,
+                           all_wild: bool, table: np.ndarray, scratch: np.ndarray
+                           ) -> tuple[int, int]:
     """The best discard of a validated hand of n+1 cards (:func:`setup_hand`) and the
     penalty it leaves, as (kind, penalty); a :class:`CardError` for an empty hand."""
     if counts.sum() == 0:
