@@ -22,7 +22,7 @@ import click
 
 from fcsim._version import __version__
 from fcsim.errors import Fault, FcsimError
-from fcsim.runner.stops import how_stopped, stop_on_sigterm
+from fcsim.runner.stops import how_stopped, watch_stops
 
 FAULT = click.ClickException.exit_code  # a command stopped by a fault, not its input
 
@@ -163,7 +163,8 @@ def cli() -> None:
 def main() -> None:
     """Console-script entry point.
 
-    SIGTERM stops a command as Ctrl-C does (:func:`~fcsim.runner.stops.stop_on_sigterm`).
+    SIGTERM stops a command as Ctrl-C does, and a stop whose exception Python lost is
+    raised again where the command next waits (:func:`~fcsim.runner.stops.watch_stops`).
     Ctrl-C in the few steps of click's before and after the group's own handling is one
     line and exit code 130 too (only Python's start-up and the 15 ms of importing this
     module, without numba, come before this function). The process's objects are
@@ -171,7 +172,7 @@ def main() -> None:
     holds many of numba's and LLVM's, and collecting them for nothing took 1.2 s of
     every first run's exit (0.3 s once they load from the cache).
     """
-    stop_on_sigterm()
+    watch_stops()
     try:
         cli()
     except KeyboardInterrupt:

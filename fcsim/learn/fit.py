@@ -27,6 +27,7 @@ from fcsim.learn.positions import (
     MOVE_DISCARD,
     MOVE_DRAW,
 )
+from fcsim.runner.stops import heed_stop
 from fcsim.strategies.learned.model import FEATURES_ONLY, RELATIVE
 
 HELD_OUT_EVERY = 10  # one game in ten is held out
@@ -126,6 +127,7 @@ def fit(files: Sequence[Path], *, seed: int, hidden: int = 24, epochs: int = 6,
     for epoch in range(epochs):
         sq, count = 0.0, 0
         for i in rng.permutation(len(files)):
+            heed_stop()
             x, y, held = read_inputs(files[i], inputs)
             x, y = (x[~held] - mean) / scale, y[~held]
             order = rng.permutation(x.shape[0])

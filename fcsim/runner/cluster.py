@@ -34,7 +34,7 @@ from fcsim.errors import Fault, FcsimError, WorkerLost
 from fcsim.runner.chunk import ChunkOutput, prepare, run_chunk
 from fcsim.runner.plan import RunPlan, this_code
 from fcsim.runner.pool import IN_FLIGHT_PER_WORKER, PROGRESS_WAIT_S, Progress
-from fcsim.runner.stops import stops_held_for_children
+from fcsim.runner.stops import heed_stop, stops_held_for_children
 from fcsim.strategies import StrategyError
 
 
@@ -248,6 +248,7 @@ class DaskCluster:
             queue = as_completed(submit(IN_FLIGHT_PER_WORKER * self.workers))
             while not queue.is_empty():
                 done = queue.next_batch(block=False)
+                heed_stop()
                 pass_on()
                 if not done:
                     alone.check()

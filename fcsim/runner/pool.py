@@ -35,7 +35,7 @@ from fcsim.core.solver import link_searches
 from fcsim.errors import WorkerLost
 from fcsim.runner.chunk import ChunkOutput, prepare, run_chunk
 from fcsim.runner.plan import RunPlan, chunk_layout
-from fcsim.runner.stops import stops_left_to_parent
+from fcsim.runner.stops import heed_stop, stops_left_to_parent
 
 MANAGER_GRACE_S = 0.2  # how long the pool's manager thread gets to end on its own
 MANAGER_UNBLOCK_S = 10.0  # how long filler is written to unblock it
@@ -74,6 +74,7 @@ class InProcess:
     def run(self, plan: RunPlan, indices: Iterable[int],
             on_progress: Progress | None = None) -> Iterator[ChunkOutput]:
         for index in indices:
+            heed_stop()
             report = None if on_progress is None else (
                 lambda games, index=index: on_progress(index, games))
             yield run_chunk(plan, index, report)
@@ -207,6 +208,7 @@ class ProcessPool:
                     pending = submit(IN_FLIGHT_PER_WORKER * self.workers)
                 while pending:
                     done, pending = wait_alive(pool, pending)
+                    heed_stop()
                     _pass_on(progress, on_progress)
                     for future in done:
                         pending |= submit(1)
@@ -261,6 +263,7 @@ class LastingPool:
                 pending = submit(IN_FLIGHT_PER_WORKER * self.workers)
                 while pending:
                     done, pending = wait_alive(pool, pending)
+                    heed_stop()
                     for future in done:
                         pending |= submit(1)
                         yield future.result()

@@ -1,12 +1,15 @@
 """Stopping from outside: Ctrl-C (SIGINT), and SIGTERM (``kill``, a batch scheduler's time
 limit, a container's stop), which the command line makes stop a command the same way.
 
-Python raises ``KeyboardInterrupt`` on SIGINT; once :func:`stop_on_sigterm` is called it
+Python raises ``KeyboardInterrupt`` on SIGINT; once :func:`watch_stops` is called it
 raises it on SIGTERM too, so every path that keeps what is done on Ctrl-C keeps it on
 SIGTERM, and :func:`how_stopped` gives the word and the exit code (128 + the signal's
-number: 130 and 143) to report it with. Writes that must be whole hold both signals back
-(:func:`stops_deferred`); worker processes leave both to their parent
-(:func:`stops_left_to_parent`, :func:`stops_held_for_children`), which stops them.
+number: 130 and 143) to report it with. A stop whose ``KeyboardInterrupt`` was lost (raised
+in a garbage-collection callback or a ``__del__``, where Python prints "Exception ignored"
+and goes on) is raised again at the next :func:`heed_stop`, which the loops that wait for
+work call. Writes that must be whole hold both signals back (:func:`stops_deferred`);
+worker processes leave both to their parent (:func:`stops_left_to_parent`,
+:func:`stops_held_for_children`), which stops them.
 """
 
 from __future__ import annotations
@@ -22,24 +25,45 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 STOP_WORDS = {signal.SIGINT: "Interrupted", signal.SIGTERM: "Terminated"}
 SIGNAL_EXIT_BASE = 128  # a shell's exit code for a process stopped by signal N is 128 + N
 
+_DEFAULT_HANDLERS = {signal.SIGINT: signal.default_int_handler, signal.SIGTERM: signal.SIG_DFL}
+
 _last_stop = [signal.SIGINT]  # the signal of the latest stop (Ctrl-C unless SIGTERM came)
+_unreported = [False]  # a stop came that no one has reported yet (its exception may be lost)
 
 
 def _stop(number: int, frame: FrameType | None) -> None:
     _last_stop[0] = signal.Signals(number)
+    _unreported[0] = True
     raise KeyboardInterrupt
 
 
-def stop_on_sigterm() -> None:
-    """Make SIGTERM raise ``KeyboardInterrupt`` in the main thread, as Ctrl-C does,
-    unless SIGTERM is ignored (as a parent may have asked)."""
-    if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
-        signal.signal(signal.SIGTERM, _stop)
+def watch_stops() -> None:
+    """Make Ctrl-C and SIGTERM raise ``KeyboardInterrupt`` in the main thread and be
+    remembered until reported (:func:`how_stopped`), so that :func:`heed_stop` raises one
+    whose exception was lost. A signal the process was started ignoring (as a parent may
+    ask: ``nohup``, a background job) stays ignored."""
+    for number, default in _DEFAULT_HANDLERS.items():
+        if signal.getsignal(number) is default:
+            signal.signal(number, _stop)
+
+
+def heed_stop() -> None:
+    """Raise ``KeyboardInterrupt`` again if a stop came that no one has reported.
+
+    Python cannot raise an exception out of a garbage-collection callback or a
+    ``__del__``: a stop that lands in one (an SQLAlchemy callback, under Optuna, or Dask's)
+    is printed as "Exception ignored" and the command would go on as if none had come.
+    Loops that wait for work call this between steps; it costs a list lookup.
+    """
+    if _unreported[0]:
+        raise KeyboardInterrupt
 
 
 def how_stopped() -> tuple[str, int]:
     """The word and the exit code for the stop under way: ``("Interrupted", 130)`` for
-    Ctrl-C, ``("Terminated", 143)`` for SIGTERM."""
+    Ctrl-C, ``("Terminated", 143)`` for SIGTERM. Asking reports the stop: :func:`heed_stop`
+    no longer raises it."""
+    _unreported[0] = False
     number = _last_stop[0]
     return STOP_WORDS[number], SIGNAL_EXIT_BASE + int(number)
 

@@ -1,8 +1,9 @@
 """Stops from outside: SIGTERM raised as Ctrl-C is, held back by whole writes, reported
-with its own word and exit code."""
+with its own word and exit code, raised again where its exception was lost."""
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
 import subprocess
@@ -11,25 +12,29 @@ import threading
 
 import pytest
 
-from fcsim.runner import stops
+from fcsim.runner import pool, stops
 from fcsim.runner.stops import (
+    heed_stop,
     how_stopped,
-    stop_on_sigterm,
     stops_deferred,
     stops_held_for_children,
     stops_left_to_parent,
+    watch_stops,
 )
 
 
 @pytest.fixture
 def sigterm_stops():
-    """SIGTERM as the command line handles it, for one test; the last stop forgotten after."""
-    previous = signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    stop_on_sigterm()
+    """Both stops as the command line handles them, for one test; forgotten after."""
+    previous = {number: signal.signal(number, default)
+                for number, default in stops._DEFAULT_HANDLERS.items()}
+    watch_stops()
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+        how_stopped()  # reported: heed_stop raises nothing in the next test
         stops._last_stop[0] = signal.SIGINT
 
 
@@ -40,13 +45,16 @@ def test_sigterm_stops_as_ctrl_c_with_its_own_word_and_exit_code(sigterm_stops) 
     assert how_stopped() == ("Terminated", 143)
 
 
-def test_an_ignored_sigterm_stays_ignored() -> None:
-    previous = signal.signal(signal.SIGTERM, signal.SIG_IGN)
+@pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM])
+def test_an_ignored_stop_stays_ignored(number) -> None:
+    """As ``nohup`` or a shell's background job asks."""
+    previous = {number: signal.signal(number, signal.SIG_IGN) for number in stops.STOP_SIGNALS}
     try:
-        stop_on_sigterm()
-        assert signal.getsignal(signal.SIGTERM) is signal.SIG_IGN
+        watch_stops()
+        assert signal.getsignal(number) is signal.SIG_IGN
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for each, handler in previous.items():
+            signal.signal(each, handler)
 
 
 @pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM])
@@ -105,3 +113,60 @@ def test_a_stop_while_children_start_is_kept_and_they_never_see_it(sigterm_stops
     thread.join()
     assert seen[0] == "the rest of the start" and how_stopped()[1] == 128 + number
     assert seen[1].strip() == str(sorted(int(n) for n in stops.STOP_SIGNALS))
+
+
+LOST = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+
+
+def _lost(number: int) -> None:
+    """A stop that lands where Python cannot raise it: a garbage-collection callback."""
+    def callback(phase: str, info: dict) -> None:
+        if phase == "start":
+            called.append(phase)
+            os.kill(os.getpid(), number)
+    called: list[str] = []
+    gc.callbacks.append(callback)
+    try:
+        gc.collect()
+    finally:
+        gc.callbacks.remove(callback)
+    assert called  # the callback ran; the exception it raised was printed, not raised
+
+
+@LOST
+@pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM])
+def test_a_stop_whose_exception_was_lost_is_raised_at_the_next_wait(sigterm_stops,
+                                                                    number) -> None:
+    """As a Ctrl-C in SQLAlchemy's collection callback under fcsim tune once was: the run
+    went on to its end and exited 0."""
+    _lost(number)
+    with pytest.raises(KeyboardInterrupt):
+        heed_stop()
+    assert how_stopped()[1] == 128 + number
+    heed_stop()  # reported: no longer raised
+
+
+@LOST
+def test_a_run_stops_between_chunks_after_a_lost_stop(sigterm_stops, monkeypatch) -> None:
+    played: list[int] = []
+    monkeypatch.setattr(pool, "run_chunk", lambda plan, index, report: index)
+
+    def chunks():
+        for index in range(3):
+            if index == 1:
+                _lost(signal.SIGINT)
+            played.append(index)
+            yield index
+
+    with pytest.raises(KeyboardInterrupt):
+        for _ in pool.InProcess().run(None, chunks()):
+            pass
+    assert played == [0, 1]
+
+
+def test_a_stop_without_the_command_line_is_not_remembered() -> None:
+    """In a library's process (no watch_stops) Ctrl-C is Python's own; heed_stop is silent."""
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    with pytest.raises(KeyboardInterrupt):
+        os.kill(os.getpid(), signal.SIGINT)
+    heed_stop()
