@@ -46,6 +46,7 @@ def test_the_entry_point_freezes_the_collector_before_exiting(monkeypatch) -> No
     frozen out of the collector first, whichever way the command ends."""
     frozen = []
     monkeypatch.setattr(gc, "freeze", lambda: frozen.append(True))
+    monkeypatch.setattr(cli, "watch_stops", lambda: None)  # the test process's signals stay
     monkeypatch.setattr(sys, "argv", ["fcsim", "--version"])
     with pytest.raises(SystemExit):
         cli.main()

@@ -166,7 +166,10 @@ def test_a_run_stops_between_chunks_after_a_lost_stop(sigterm_stops, monkeypatch
 
 def test_a_stop_without_the_command_line_is_not_remembered() -> None:
     """In a library's process (no watch_stops) Ctrl-C is Python's own; heed_stop is silent."""
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
-    with pytest.raises(KeyboardInterrupt):
-        os.kill(os.getpid(), signal.SIGINT)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            os.kill(os.getpid(), signal.SIGINT)
+    finally:
+        signal.signal(signal.SIGINT, previous)
     heed_stop()
