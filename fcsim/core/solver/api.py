@@ -25,6 +25,7 @@ from fcsim.core.tables import solver_table
 
 MAX_HAND = 20  # the most cards the kernels take (a combination's code fits in 30 bits)
 _MAX_ROUND = max(ROUND_COUNTS)
+NO_DISCARD = "best discard needs at least one card"
 Hand: TypeAlias = str | Iterable[str] | Iterable[int] | np.ndarray
 """A hand as the Python API takes it: RULES.md notation (``"9H JS JK"``), its tokens, kind
 ids (0 … 55) or an ``int8[56]`` count vector."""
@@ -37,13 +38,18 @@ def link_searches() -> None:
     link_kernels(penalty_kernel, discard_kernel)
 
 
+def _check_whole_counts(counts: np.ndarray) -> None:
+    """Refuse counts that are not whole numbers of cards, or negative (any shape, not empty)."""
+    if counts.dtype.kind not in "iuf" or not np.array_equal(counts, np.floor(counts)):
+        raise CardError("a count vector holds whole numbers of cards")
+    if counts.min() < 0:
+        raise CardError("a hand cannot hold a negative number of cards")
+
+
 def as_counts(hand: Hand) -> np.ndarray:
     """A hand as an ``int8[56]`` count vector, from notation, tokens, kinds or counts."""
     if isinstance(hand, np.ndarray) and hand.shape == (N_KINDS,):
-        if hand.dtype.kind not in "iuf" or not np.array_equal(hand, np.floor(hand)):
-            raise CardError("a count vector holds whole numbers of cards")
-        if hand.min() < 0:
-            raise CardError("a hand cannot hold a negative number of cards")
+        _check_whole_counts(hand)
         if hand.max() > MAX_HAND:
             raise CardError(f"a hand holds at most {MAX_HAND} cards, not {int(hand.max())} "
                             f"of one kind")
@@ -59,17 +65,39 @@ def as_counts(hand: Hand) -> np.ndarray:
     return counts_from_kinds(parse_cards(" ".join(str(x) for x in items)))
 
 
+def _check_round(round_number: int) -> None:
+    if not isinstance(round_number, (int, np.integer)) or not 1 <= round_number <= _MAX_ROUND:
+        raise RulesError(f"round must be 1 to {_MAX_ROUND}, not {round_number!r}")
+
+
 def setup_hand(hand: Hand, round_number: int,
                rules: RuleSet | None) -> tuple[np.ndarray, int, bool]:
     """Validated counts, wild points and all-wild flag for the Python API."""
     rules = rules or RuleSet()
-    if not isinstance(round_number, (int, np.integer)) or not 1 <= round_number <= _MAX_ROUND:
-        raise RulesError(f"round must be 1 to {_MAX_ROUND}, not {round_number!r}")
+    _check_round(round_number)
     counts = as_counts(hand)
     size = int(counts.sum())
     if size > MAX_HAND:
         raise CardError(f"a hand holds at most {MAX_HAND} cards, not {size}")
     return counts, rules.wild_points(int(round_number)), rules.all_wild_melds
+
+
+def as_count_rows(hands: np.ndarray) -> np.ndarray:
+    """Hands as rows of counts (``[N, 56]`` of whole numbers), checked as the kernels need
+    them: the kernels index by these counts unchecked, so a wrong shape or count would read
+    past their tables, not raise. Returns a contiguous ``int8[N, 56]``."""
+    rows = np.asarray(hands)
+    if rows.ndim != 2 or rows.shape[1] != N_KINDS:
+        raise CardError(f"hands are rows of {N_KINDS} counts (shape [N, {N_KINDS}]), not "
+                        f"shape {list(rows.shape)}")
+    if rows.size:
+        _check_whole_counts(rows)
+        sizes = rows.sum(axis=1)
+        if sizes.max() > MAX_HAND:
+            row = int(np.argmax(sizes))
+            raise CardError(f"a hand holds at most {MAX_HAND} cards, not {int(sizes[row])} "
+                            f"(row {row})")
+    return np.ascontiguousarray(rows, dtype=np.int8)
 
 
 def min_penalty(hand: Hand, round_number: int, rules: RuleSet | None = None) -> int:
@@ -97,7 +125,7 @@ def best_discard_of_counts(counts: np.ndarray, round_number: int, wild_points: i
     """The best discard of a validated hand of n+1 cards (:func:`setup_hand`) and the
     penalty it leaves, as (kind, penalty); a :class:`CardError` for an empty hand."""
     if counts.sum() == 0:
-        raise CardError("best discard needs at least one card")
+        raise CardError(NO_DISCARD)
     kind, pen = best_discard_kernel(counts, round_number, wild_points, all_wild, table,
                                     scratch)
     return int(kind), int(pen)
@@ -136,7 +164,8 @@ def min_penalty_batch(hands: np.ndarray, round_number: int,
                       rules: RuleSet | None = None) -> np.ndarray:
     """:func:`min_penalty` of every row of ``hands`` (``int8[N, 56]``) -> ``int32[N]``."""
     rules = rules or RuleSet()
-    return penalty_batch_kernel(np.ascontiguousarray(hands, dtype=np.int8), int(round_number),
+    _check_round(round_number)
+    return penalty_batch_kernel(as_count_rows(hands), int(round_number),
                                 rules.wild_points(round_number), rules.all_wild_melds,
                                 solver_table())
 
@@ -145,6 +174,9 @@ def best_discard_batch(hands: np.ndarray, round_number: int,
                        rules: RuleSet | None = None) -> np.ndarray:
     """:func:`best_discard` of every row of ``hands`` -> ``int32[N, 2]`` of (kind, penalty)."""
     rules = rules or RuleSet()
-    return best_discard_batch_kernel(np.ascontiguousarray(hands, dtype=np.int8),
-                                     int(round_number), rules.wild_points(round_number),
+    _check_round(round_number)
+    rows = as_count_rows(hands)
+    if rows.shape[0] and rows.sum(axis=1).min() == 0:
+        raise CardError(f"{NO_DISCARD} (row {int(np.argmin(rows.sum(axis=1)))} is empty)")
+    return best_discard_batch_kernel(rows, int(round_number), rules.wild_points(round_number),
                                      rules.all_wild_melds, solver_table())

@@ -150,3 +150,35 @@ def test_a_count_vector_it_cannot_read_exactly_is_refused(counts, says) -> None:
         vector[kind] = count
     with pytest.raises(CardError, match=says):
         min_penalty(vector, 1)
+
+
+def _rows(*hands: str) -> np.ndarray:
+    return np.stack([as_counts(hand) for hand in hands])
+
+
+@pytest.mark.parametrize("batch", [min_penalty_batch, best_discard_batch])
+@pytest.mark.parametrize(("hands", "round_number", "error", "says"), [
+    (_rows("3S 4S"), 0, ValueError, "round must be 1 to 11, not 0"),
+    (_rows("3S 4S"), 12, ValueError, "round must be 1 to 11, not 12"),
+    (_rows("3S 4S")[:, :55], 1, CardError, r"shape \[N, 56\]\), not shape \[1, 55\]"),
+    (as_counts("3S 4S"), 1, CardError, r"not shape \[56\]"),
+    (_rows("3S 4S") * 0.5, 1, CardError, "whole numbers of cards"),
+    (-_rows("3S 4S").astype(np.int64), 1, CardError, "negative number of cards"),
+    (np.vstack([_rows("3S"), np.full((1, N_KINDS), 1)]), 1, CardError,
+     r"at most 20 cards, not 56 \(row 1\)"),
+    (np.eye(1, N_KINDS, 55, dtype=np.int64) * 256, 1, CardError,
+     "at most 20 cards, not 256"),  # would wrap to 0 as int8
+])
+def test_a_batch_the_kernels_cannot_read_is_refused(batch, hands, round_number, error,
+                                                    says) -> None:
+    """The batch kernels index by the counts unchecked: a wrong round, shape or count
+    would read past their tables instead of raising."""
+    with pytest.raises(error, match=says):
+        batch(hands, round_number)
+
+
+def test_a_batch_discard_of_an_empty_hand_names_its_row() -> None:
+    with pytest.raises(CardError, match=r"at least one card \(row 1 is empty\)"):
+        best_discard_batch(np.vstack([_rows("3S 4S"), np.zeros((1, N_KINDS), np.int8)]), 2)
+    assert min_penalty_batch(np.zeros((1, N_KINDS), np.int8), 2).tolist() == [0]
+    assert min_penalty_batch(np.zeros((0, N_KINDS), np.int8), 2).tolist() == []
