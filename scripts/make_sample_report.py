@@ -14,8 +14,10 @@ Five duplicate-format runs (the same deals in every seat rotation), then one rep
   ``oracle`` (they see hidden cards; the report marks them so) with ``aware``.
 
 The runs go to ``results/sample-runs/`` (not tracked); the report (Markdown, HTML, PNGs)
-to ``results/sample/``. ``--scale`` shrinks the runs for a quick look. It prints one stable
-line per step: ``step=… games=… wall_s=…``.
+to ``results/sample/``. ``--scale`` shrinks the runs for a quick look, into
+``results/sample-scaled-runs/`` and ``results/sample-scaled/`` (not tracked), so the
+tracked sample is only ever written whole. It prints one stable line per step:
+``step=… games=… wall_s=…``.
 """
 
 from __future__ import annotations
@@ -55,12 +57,18 @@ def simulate(strategies: str, games: int, seed: int, chunk_size: int, path: Path
     return int(read_metadata(path)["games"])
 
 
+def destinations(scale: float) -> tuple[Path, Path]:
+    """Where the runs and the report go: the tracked sample at full scale only."""
+    name = "sample" if scale == 1 else "sample-scaled"
+    return ROOT / "results" / f"{name}-runs", ROOT / "results" / name
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=summary(__doc__))
-    parser.add_argument("--scale", type=positive, default=1.0)
+    parser.add_argument("--scale", type=positive, default=1.0,
+                        help="multiply every run's games (not 1: into results/sample-scaled/)")
     args = parser.parse_args()
-    runs_dir = ROOT / "results" / "sample-runs"
-    report_dir = ROOT / "results" / "sample"
+    runs_dir, report_dir = destinations(args.scale)
     shutil.rmtree(runs_dir, ignore_errors=True)
     paths = []
     for name, strategies, games, seed, chunk_size in RUNS:
@@ -73,7 +81,8 @@ def main() -> None:
     shutil.rmtree(report_dir, ignore_errors=True)
     start = time.perf_counter()
     _fcsim("report", *paths, "--out", str(report_dir))
-    print(f"step=report wall_s={time.perf_counter() - start:.1f}", flush=True)
+    print(f"step=report wall_s={time.perf_counter() - start:.1f} "
+          f"out={report_dir.relative_to(ROOT)}", flush=True)
 
 
 if __name__ == "__main__":

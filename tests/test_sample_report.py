@@ -30,3 +30,12 @@ def test_a_step_says_the_games_its_run_holds(tmp_path: Path) -> None:
     run = tmp_path / "run"
     strategies = "random,greedy,greedy:take_margin=0,greedy:take_margin=15"
     assert make_sample_report.simulate(strategies, 5, 1, 10, run) == 8
+
+
+def test_only_a_full_scale_run_writes_the_tracked_sample() -> None:
+    """A quick look (``--scale``) must not leave a shrunken report where git tracks one."""
+    results = ROOT / "results"
+    assert make_sample_report.destinations(1.0) == (results / "sample-runs",
+                                                    results / "sample")
+    assert make_sample_report.destinations(0.01) == (results / "sample-scaled-runs",
+                                                     results / "sample-scaled")
