@@ -61,7 +61,7 @@ def _assert_interrupted(proc: subprocess.Popen) -> None:
 
 @pytest.mark.parametrize(("args", "target"), [
     (SOLVE, "numba"),  # importing the command's modules
-    (["--help"], "numba"),  # listing the commands imports each
+    (["simulate", "--help"], "numba"),  # a command's help imports its module
     (["info", "nowhere"], "fcsim.runner.store"),
     (["report", ".", "--out", "nowhere/report"], "polars"),  # once the paths are checked
 ])
@@ -171,3 +171,47 @@ def test_a_fault_importing_a_command_is_not_an_unknown_command(monkeypatch) -> N
     with pytest.raises(ImportError, match=r"importing the compare command .*'depth'"):
         commands.get("compare")
     assert commands.get("no-such-command") is None
+
+
+HELP_IMPORTS = """
+    import sys
+    from fcsim.cli import main
+    sys.argv = ["fcsim", "--help"]
+    try:
+        main()
+    except SystemExit:
+        pass
+    print(sorted(m for m in sys.modules if m.startswith(("numba", "polars", "fcsim.cli."))))
+"""
+
+
+def test_the_group_s_help_imports_no_command() -> None:
+    """``fcsim --help`` took about a second importing every command (numba among them)."""
+    proc = subprocess.run([sys.executable, "-c", textwrap.dedent(HELP_IMPORTS)], text=True,
+                          capture_output=True, check=True)
+    assert "Commands:" in proc.stdout and proc.stdout.splitlines()[-1] == "[]"
+
+
+def test_the_group_s_help_lists_what_click_would() -> None:
+    """Each command's line, read from its source, is the imported command's own."""
+    ctx = cli.cli.make_context("fcsim", [], resilient_parsing=True)
+    formatter = ctx.make_formatter()
+    cli.cli.format_commands(ctx, formatter)
+    fresh = cli.LazyCommands(cli.COMMAND_MODULES)
+    assert all(fresh.short_help(name) is not None for name in cli.COMMAND_MODULES)
+    clicks = ctx.make_formatter()
+    cli.click.Group.format_commands(cli.cli, ctx, clicks)
+    assert formatter.getvalue() == clicks.getvalue() and "train" in clicks.getvalue()
+
+
+def test_a_command_whose_line_is_not_declared_plainly_is_imported_for_it() -> None:
+    """A computed ``short_help`` (or none) is asked of the command itself."""
+    function = cli.ast.parse(textwrap.dedent("""
+        @click.command("x", short_help=LINE)
+        def x_command(): ...
+        @click.command("y", hidden=True, short_help="y")
+        def y_command(): ...
+        @click.command("z", short_help="  Do z.  ")
+        def z_command(): ...
+    """)).body
+    assert [cli._declared_short_help(f) for f in function] == [None, None, "Do z."]
