@@ -101,7 +101,9 @@ def _header(folders: Sequence[Path], metas: Sequence[dict[str, Any]], rows: int,
         "**Rules:** " + ", ".join(f"{k} {v}" for k, v in rules.items()),
         f"**Strategies:** {', '.join(strategies)}",
         "Lower totals win. Intervals are 95% (Wilson for shares, Student t for means, "
-        "bootstrap over games for ratings).",
+        "bootstrap over games for ratings); a strategy's win share and totals vary by "
+        "deal (its rotations' games count as one), the other tables' rows as if "
+        "independent.",
     ]
 
 

@@ -3,12 +3,17 @@
 Every function takes the game × seat rows (a polars LazyFrame or DataFrame, as from
 :func:`fcsim.analysis.load.load_results`), aggregates lazily in polars and returns a small
 DataFrame. Intervals are 95%: Wilson score intervals for shares, Student t intervals for
-means. Rows of one game are not independent (seats share a deal; in the duplicate format
-the rotations of a deal share its cards), so intervals over game × seat rows treat them as
-if they were. That misstates the width by a factor more games do not shrink: measured
-against intervals over whole deals, a duplicate run's win-share intervals are 1.3 to 6
-times too wide (about 2 at A, B, A, B) and a strategy's mean-total interval up to 1.3
-times too narrow where it holds 2 of 3 seats. The paired comparison works over deals.
+means, both over deals. The rows of one deal are not independent (seats share its cards,
+and in the duplicate format so do its rotations): where a deal's luck goes to A and B in
+turn, rows taken as independent gave win-share intervals 1.3 to 6 times too wide (about 2
+at A, B, A, B), and where A holds 2 of 3 seats a mean-total interval up to 1.3 times too
+narrow, a factor more games do not shrink. So a strategy's share or mean is its sum over
+its seat-games divided by their number, and its variance comes from how each deal's sum
+strays from what that mean predicts for the deal's seat-games (the ratio estimator's
+sandwich variance, deals as clusters): :func:`deal_variance`. Where each deal holds one
+seat-game of the strategy, the intervals are the classic ones over seat-games. The paired
+comparison works over deals too. The other tables (by round, by seat, head to head, the
+decisions') still take their rows as independent (:func:`with_wilson`, :func:`with_t`).
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from typing import NamedTuple
 
 import numpy as np
 import polars as pl
+import polars.selectors as cs
 from scipy.special import ndtri, stdtr, stdtrit  # t and normal tables: lighter than scipy.stats
 
 from fcsim.analysis.load import game_keys, rounds_of
@@ -59,14 +65,80 @@ def t_interval(mean: np.ndarray, sd: np.ndarray, n: np.ndarray, level: float = 0
     return mean - half, mean + half
 
 
+DEV2 = "_dev2"  # a value's squared deviations over deals (:func:`deal_variance`)
+
+
+def deal_keys(lf: pl.LazyFrame) -> list[str]:
+    """The columns that identify one deal: all its rotations in the duplicate format, its
+    one game otherwise (``run`` too when runs are combined)."""
+    return [*game_keys(lf)[:-1], "deal"]
+
+
+def deal_variance(lf: pl.LazyFrame, values: dict[str, pl.Expr]) -> pl.DataFrame:
+    """Per strategy: ``seat_games``, ``deals``, and for each value (an expression over the
+    game × seat rows) its sum over the strategy's seat-games and ``{name}_dev2``: the sum
+    over deals of (the deal's sum − mean × the deal's seat-games)², mean being the
+    strategy's sum / seat-games. ``dev2 / seat_games²`` is the mean's variance with deals
+    as the independent units (no small-sample factor)."""
+    per_deal = (lf.group_by(pl.col("strategy").cast(pl.String), *deal_keys(lf))
+                .agg(n=pl.len(), **{name: expr.sum() for name, expr in values.items()}))
+    n = pl.col("n")
+    return (per_deal.group_by("strategy")
+            .agg(seat_games=n.sum(), deals=pl.len(),
+                 **{name: pl.col(name).sum() for name in values},
+                 **{f"{name}{DEV2}": ((pl.col(name) - pl.col(name).sum() / n.sum() * n) ** 2)
+                    .sum() for name in values})
+            .sort("strategy").collect())
+
+
 def with_wilson(df: pl.DataFrame, name: str, successes: str, n: str) -> pl.DataFrame:
+    """Add ``{name}_lo`` and ``_hi``: the Wilson interval of ``successes / n``, the rows
+    taken as independent."""
     lo, hi = wilson_interval(df[successes].to_numpy(), df[n].to_numpy())
     return df.with_columns(pl.Series(f"{name}_lo", lo), pl.Series(f"{name}_hi", hi))
 
 
 def with_t(df: pl.DataFrame, name: str, sd: str, n: str) -> pl.DataFrame:
+    """Add ``{name}_lo`` and ``_hi``: the Student t interval of the mean ``name``, the rows
+    taken as independent."""
     lo, hi = t_interval(df[name].to_numpy(), df[sd].to_numpy(), df[n].to_numpy())
     return df.with_columns(pl.Series(f"{name}_lo", lo), pl.Series(f"{name}_hi", hi))
+
+
+def with_deal_wilson(df: pl.DataFrame, name: str, successes: str, n: str) -> pl.DataFrame:
+    """Add ``{name}_lo`` and ``_hi``: the Wilson interval of ``successes / n`` over deals.
+
+    The deals' variance (``{successes}_dev2``, :func:`deal_variance`) sets an effective
+    number of seat-games, p(1 − p) / variance, in Wilson's formula (a design effect): the
+    classic interval where each deal holds one seat-game of a strategy that never ties.
+    A share that never varies from deal to deal has no width; a share of 0 or 1, which
+    says nothing of the variance, takes the deals as its seat-games.
+    """
+    successes_, n_ = df[successes].to_numpy(), df[n].to_numpy().astype(float)
+    share = successes_ / n_
+    variance = df[f"{successes}{DEV2}"].to_numpy() / n_ ** 2
+    spread = share * (1 - share)
+    fixed = (variance <= 0) & (spread > 0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        n_eff = np.where(spread > 0, spread / variance, df["deals"].to_numpy())
+    n_eff = np.where(fixed, 1.0, n_eff)  # any n: the share is set to ``share`` below
+    lo, hi = wilson_interval(share * n_eff, n_eff)
+    return df.with_columns(pl.Series(f"{name}_lo", np.where(fixed, share, lo)),
+                           pl.Series(f"{name}_hi", np.where(fixed, share, hi)))
+
+
+def with_deal_t(df: pl.DataFrame, name: str, total: str) -> pl.DataFrame:
+    """Add ``{name}`` (``total / seat_games``) and its Student t interval over deals, from
+    ``{total}_dev2`` (:func:`deal_variance`) with D − 1 degrees of freedom for D deals: the
+    classic interval where each deal holds one seat-game of the strategy."""
+    deals = df["deals"].to_numpy().astype(float)
+    n = df["seat_games"].to_numpy().astype(float)
+    mean = df[total].to_numpy() / n
+    with np.errstate(invalid="ignore", divide="ignore"):
+        sd = np.sqrt(df[f"{total}{DEV2}"].to_numpy() * deals / (deals - 1) / n ** 2 * deals)
+    lo, hi = t_interval(mean, sd, deals)
+    return df.with_columns(pl.Series(name, mean), pl.Series(f"{name}_lo", lo),
+                           pl.Series(f"{name}_hi", hi))
 
 
 def players_of(frame: Frame) -> int:
@@ -88,31 +160,35 @@ def _with_shared_win(lf: pl.LazyFrame) -> pl.LazyFrame:
 
 def win_share(frame: Frame) -> pl.DataFrame:
     """Share of seat-games won per strategy (a win shared by k seats counts 1/k), with Wilson
-    intervals; ``fair_share`` = 1/P is what equal strategies would get."""
+    intervals over deals (:func:`with_deal_wilson`); ``fair_share`` = 1/P is what equal
+    strategies would get."""
     lf = frame.lazy()
-    df = (_with_shared_win(lf).group_by(pl.col("strategy").cast(pl.String))
-          .agg(seat_games=pl.len(), wins=pl.col("shared_win").sum())
-          .sort("strategy").collect()
+    df = (deal_variance(_with_shared_win(lf), {"wins": pl.col("shared_win")})
           .with_columns(win_share=pl.col("wins") / pl.col("seat_games"),
                         fair_share=pl.lit(1 / players_of(lf))))
-    return with_wilson(df, "win_share", "wins", "seat_games")
+    return with_deal_wilson(df, "win_share", "wins", "seat_games").drop(cs.ends_with(DEV2))
 
 
 def score_summary(frame: Frame) -> pl.DataFrame:
-    """Final totals per strategy: mean with t interval, quantiles, and the shares of games
-    finished under 100 and over 200 points with Wilson intervals."""
+    """Final totals per strategy: mean with t interval over deals (:func:`with_deal_t`),
+    quantiles, and the shares of games finished under 100 and over 200 points with Wilson
+    intervals over deals."""
+    lf = frame.lazy()
     total = pl.col("total")
-    df = (frame.lazy().group_by(pl.col("strategy").cast(pl.String))
-          .agg(seat_games=pl.len(), mean_total=total.mean(), sd_total=total.std(),
-               **{f"q{round(q * 100):02d}": total.quantile(q, interpolation="linear")
-                  for q in QUANTILES},
-               n_under=(total < LOW_SCORE).sum(), n_over=(total > HIGH_SCORE).sum())
-          .sort("strategy").collect()
+    df = deal_variance(lf, {"total": total, "n_under": (total < LOW_SCORE).cast(pl.Int64),
+                            "n_over": (total > HIGH_SCORE).cast(pl.Int64)})
+    spread = (lf.group_by(pl.col("strategy").cast(pl.String))
+              .agg(sd_total=total.std(),
+                   **{f"q{round(q * 100):02d}": total.quantile(q, interpolation="linear")
+                      for q in QUANTILES})
+              .collect())
+    df = (df.join(spread, on="strategy").sort("strategy")
           .with_columns(under_100=pl.col("n_under") / pl.col("seat_games"),
                         over_200=pl.col("n_over") / pl.col("seat_games")))
-    df = with_t(df, "mean_total", "sd_total", "seat_games")
-    df = with_wilson(df, "under_100", "n_under", "seat_games")
-    return with_wilson(df, "over_200", "n_over", "seat_games")
+    df = with_deal_t(df, "mean_total", "total")
+    df = with_deal_wilson(df, "under_100", "n_under", "seat_games")
+    df = with_deal_wilson(df, "over_200", "n_over", "seat_games")
+    return df.drop("total", cs.ends_with(DEV2))
 
 
 def _per_round(frame: Frame, exprs: dict[str, Callable[[int], pl.Expr]]) -> pl.DataFrame:
@@ -345,7 +421,7 @@ def paired_comparison(frame: Frame, pairs: list[tuple[str, str]] | None = None) 
     wanted = sorted({name for pair in pairs for name in pair})
     strategy = pl.col("strategy").cast(pl.String)
     # one row per deal, one mean-total column per strategy (by position: names are free text)
-    per_deal = (lf.group_by(*game_keys(lf)[:-1], "deal")
+    per_deal = (lf.group_by(*deal_keys(lf))
                 .agg(*[pl.col("total").filter(strategy == name).mean().alias(str(i))
                        for i, name in enumerate(wanted)])
                 .collect())

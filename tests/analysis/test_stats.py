@@ -47,9 +47,81 @@ def test_win_share_splits_ties() -> None:
     assert got["z"]["wins"] == pytest.approx(1 / 3)
     assert got["x"]["win_share"] == pytest.approx((1.5 + 1 / 3) / 3)
     assert got["x"]["fair_share"] == pytest.approx(1 / 3)
-    lo, hi = stats.wilson_interval(1.5 + 1 / 3, 3)
+    lo, hi = deal_wilson(np.array([0.5, 1, 1 / 3]), np.arange(3))  # ties vary less than 0/1
     assert (got["x"]["win_share_lo"], got["x"]["win_share_hi"]) == (pytest.approx(lo),
                                                                     pytest.approx(hi))
+
+
+def _deal_sums(values: np.ndarray, deals: np.ndarray) -> tuple[float, float, int]:
+    """The share or mean of ``values`` (one per seat-game), and its variance with the deals
+    as the independent units, written out deal by deal; and the number of deals."""
+    mean = values.sum() / values.size
+    dev2 = sum((values[deals == d].sum() - mean * (deals == d).sum()) ** 2
+               for d in np.unique(deals))
+    return mean, dev2 / values.size ** 2, np.unique(deals).size
+
+
+def deal_wilson(values: np.ndarray, deals: np.ndarray) -> tuple[float, float]:
+    """Wilson's interval at the effective number of seat-games p(1 - p) / variance."""
+    share, variance, _ = _deal_sums(values, deals)
+    n_eff = share * (1 - share) / variance
+    lo, hi = stats.wilson_interval(share * n_eff, n_eff)
+    return float(lo), float(hi)
+
+
+def deal_t(values: np.ndarray, deals: np.ndarray) -> tuple[float, float]:
+    mean, variance, count = _deal_sums(values, deals)
+    scale = np.sqrt(variance * count / (count - 1))
+    return sps.t.interval(0.95, count - 1, loc=mean, scale=scale)
+
+
+def test_one_seat_a_deal_gives_the_classic_intervals() -> None:
+    """Deals of one seat-game each: Wilson's and Student's intervals over seat-games."""
+    df = table_frame([[10, 20], [30, 5], [7, 9], [12, 40]], ["x", "y"])
+    row = stats.win_share(df).filter(pl.col("strategy") == "y").row(0, named=True)
+    lo, hi = stats.wilson_interval(1, 4)
+    assert (row["win_share_lo"], row["win_share_hi"]) == (pytest.approx(lo), pytest.approx(hi))
+    x = np.array([20, 5, 9, 40], dtype=float)
+    row = stats.score_summary(df).filter(pl.col("strategy") == "y").row(0, named=True)
+    lo, hi = sps.t.interval(0.95, 3, loc=x.mean(), scale=sps.sem(x))
+    assert (row["mean_total_lo"], row["mean_total_hi"]) == (pytest.approx(lo),
+                                                            pytest.approx(hi))
+
+
+def test_a_tie_s_share_varies_less_than_a_win_or_a_loss() -> None:
+    """Half a win, as often as a whole one, is a narrower interval than 0s and 1s give."""
+    halves = stats.win_share(table_frame([[5, 5], [5, 5]], ["x", "y"])).row(0, named=True)
+    wholes = stats.win_share(table_frame([[1, 9], [9, 1]], ["x", "y"])).row(0, named=True)
+    assert halves["win_share"] == wholes["win_share"] == 0.5
+    assert halves["win_share_hi"] - halves["win_share_lo"] == 0  # the same share each deal
+    assert wholes["win_share_hi"] - wholes["win_share_lo"] > 0.5
+
+
+def test_a_balanced_duplicate_run_s_mean_is_a_mean_over_deal_means(planted_run: Path) -> None:
+    """Where the strategy holds the same seats in every deal, the interval of its mean
+    total is Student's over the deals' means: the deal is the unit."""
+    df = load_results(planted_run).collect()
+    row = stats.score_summary(df).filter(pl.col("strategy") == WEAK).row(0, named=True)
+    means = (df.filter(pl.col("strategy") == WEAK).group_by("deal")
+             .agg(pl.col("total").mean())["total"].to_numpy())
+    lo, hi = sps.t.interval(0.95, means.size - 1, loc=means.mean(), scale=sps.sem(means))
+    assert row["deals"] == 300 and row["mean_total"] == pytest.approx(means.mean())
+    assert (row["mean_total_lo"], row["mean_total_hi"]) == (pytest.approx(lo),
+                                                            pytest.approx(hi))
+
+
+def test_a_strategy_in_every_seat_wins_its_fair_share_exactly() -> None:
+    """Its share is 1/P in every deal by construction: the interval has no width."""
+    row = stats.win_share(table_frame([[1, 2], [5, 3], [4, 4]], ["s", "s"])).row(0, named=True)
+    assert row["win_share"] == row["win_share_lo"] == row["win_share_hi"] == 0.5
+
+
+def test_a_share_of_none_takes_the_deals_as_its_seat_games() -> None:
+    """A share of 0 says nothing of its variance: Wilson's interval over the deals."""
+    df = table_frame([[1, 9], [2, 9], [3, 9]], ["x", "y"])
+    row = stats.win_share(df).filter(pl.col("strategy") == "y").row(0, named=True)
+    assert row["win_share_lo"] == 0 and row["win_share_hi"] == pytest.approx(
+        float(stats.wilson_interval(0, 3)[1]))
 
 
 def test_win_shares_add_to_one_game_per_game(planted_run: Path) -> None:
@@ -70,9 +142,13 @@ def test_score_summary_matches_numpy(planted_run: Path) -> None:
             assert row[f"q{round(q * 100):02d}"] == pytest.approx(np.quantile(x, q))
         assert row["under_100"] == pytest.approx(np.mean(x < 100))
         assert row["over_200"] == pytest.approx(np.mean(x > 200))
-        lo, hi = sps.t.interval(0.95, x.size - 1, loc=x.mean(), scale=sps.sem(x))
-        assert (row["mean_total_lo"], row["mean_total_hi"]) == (pytest.approx(lo),
-                                                                pytest.approx(hi))
+        deals = df.filter(pl.col("strategy") == row["strategy"])["deal"].to_numpy()
+        for name, values in (("mean_total", None), ("under_100", x < 100),
+                             ("over_200", x > 200)):
+            lo, hi = (deal_t(x, deals) if values is None
+                      else deal_wilson(values.astype(float), deals))
+            assert (row[f"{name}_lo"], row[f"{name}_hi"]) == (pytest.approx(lo),
+                                                              pytest.approx(hi))
 
 
 def test_quantiles_on_a_tiny_frame() -> None:
