@@ -101,9 +101,9 @@ def _header(folders: Sequence[Path], metas: Sequence[dict[str, Any]], rows: int,
         "**Rules:** " + ", ".join(f"{k} {v}" for k, v in rules.items()),
         f"**Strategies:** {', '.join(strategies)}",
         "Lower totals win. Intervals are 95% (Wilson for shares, Student t for means, "
-        "bootstrap over games for ratings); a strategy's win share and totals vary by "
-        "deal (its rotations' games count as one), the other tables' rows as if "
-        "independent.",
+        "bootstrap over games for ratings), taken over deals (a deal's rotations vary "
+        "together) except in the head to head and the decisions' tables, whose rows "
+        "count as if independent.",
     ]
 
 

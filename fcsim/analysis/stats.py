@@ -12,13 +12,13 @@ its seat-games divided by their number, and its variance comes from how each dea
 strays from what that mean predicts for the deal's seat-games (the ratio estimator's
 sandwich variance, deals as clusters): :func:`deal_variance`. Where each deal holds one
 seat-game of the strategy, the intervals are the classic ones over seat-games. The paired
-comparison works over deals too. The other tables (by round, by seat, head to head, the
-decisions') still take their rows as independent (:func:`with_wilson`, :func:`with_t`).
+comparison works over deals too, and so do the tables by seat and by round. The head to
+head and the decisions' tables still take their rows as independent (:func:`with_wilson`,
+:func:`with_t`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import combinations
 from typing import NamedTuple
@@ -66,6 +66,7 @@ def t_interval(mean: np.ndarray, sd: np.ndarray, n: np.ndarray, level: float = 0
 
 
 DEV2 = "_dev2"  # a value's squared deviations over deals (:func:`deal_variance`)
+CODE = "_code"  # a strategy's category code, while rows are grouped
 
 
 def deal_keys(lf: pl.LazyFrame) -> list[str]:
@@ -74,21 +75,29 @@ def deal_keys(lf: pl.LazyFrame) -> list[str]:
     return [*game_keys(lf)[:-1], "deal"]
 
 
-def deal_variance(lf: pl.LazyFrame, values: dict[str, pl.Expr]) -> pl.DataFrame:
-    """Per strategy: ``seat_games``, ``deals``, and for each value (an expression over the
-    game × seat rows) its sum over the strategy's seat-games and ``{name}_dev2``: the sum
-    over deals of (the deal's sum − mean × the deal's seat-games)², mean being the
-    strategy's sum / seat-games. ``dev2 / seat_games²`` is the mean's variance with deals
-    as the independent units (no small-sample factor)."""
-    per_deal = (lf.group_by(pl.col("strategy").cast(pl.String), *deal_keys(lf))
-                .agg(n=pl.len(), **{name: expr.sum() for name, expr in values.items()}))
+def deal_variance(lf: pl.LazyFrame, values: dict[str, pl.Expr],
+                  by: str | None = "strategy") -> pl.DataFrame:
+    """Per group of rows (``by``: a column, or None for all rows): ``seat_games`` (the
+    rows), ``deals``, and for each value (an expression over the rows) its sum and
+    ``{name}_dev2``: the sum over deals of (the deal's sum − mean × the deal's rows)², mean
+    being the group's sum / rows. ``dev2 / seat_games²`` is the mean's variance with the
+    deals as the independent units (no small-sample factor)."""
+    # a strategy is grouped by its category's code (twice as fast as by its name)
+    key = {None: [], "strategy": [pl.col("strategy").to_physical().alias(CODE)]}.get(by, [by])
+    named = [pl.col("strategy").first()] if by == "strategy" else []
+    per_deal = (lf.group_by(*key, *deal_keys(lf))
+                .agg(*named, n=pl.len(), **{name: expr.sum() for name, expr in values.items()}))
     n = pl.col("n")
-    return (per_deal.group_by("strategy")
-            .agg(seat_games=n.sum(), deals=pl.len(),
-                 **{name: pl.col(name).sum() for name in values},
-                 **{f"{name}{DEV2}": ((pl.col(name) - pl.col(name).sum() / n.sum() * n) ** 2)
-                    .sum() for name in values})
-            .sort("strategy").collect())
+    sums = [n.sum().alias("seat_games"), pl.len().alias("deals"),
+            *[pl.col(name).sum() for name in values],
+            *[((pl.col(name) - pl.col(name).sum() / n.sum() * n) ** 2).sum()
+              .alias(f"{name}{DEV2}") for name in values]]
+    if by is None:
+        return per_deal.select(sums).collect()
+    if by != "strategy":
+        return per_deal.group_by(by).agg(sums).sort(by).collect()
+    return (per_deal.group_by(CODE).agg(pl.col("strategy").first().cast(pl.String), *sums)
+            .drop(CODE).sort("strategy").collect())
 
 
 def with_wilson(df: pl.DataFrame, name: str, successes: str, n: str) -> pl.DataFrame:
@@ -191,45 +200,42 @@ def score_summary(frame: Frame) -> pl.DataFrame:
     return df.drop("total", cs.ends_with(DEV2))
 
 
-def _per_round(frame: Frame, exprs: dict[str, Callable[[int], pl.Expr]]) -> pl.DataFrame:
-    """Aggregate ``exprs[name](r)`` for every round r in one pass over the wide rows, then
-    reshape to one row per strategy × round (never materialising a long frame)."""
-    lf = frame.lazy()
-    rounds = range(1, rounds_of(lf) + 1)
-    wide = (lf.group_by(pl.col("strategy").cast(pl.String))
-            .agg(pl.len().alias("seat_games"),
-                 *[make(r).alias(f"{name}@{r}") for r in rounds for name, make in exprs.items()])
-            .collect())
-    parts = [wide.select("strategy", "seat_games", pl.lit(r, pl.Int32).alias("round"),
-                         *[pl.col(f"{name}@{r}").alias(name) for name in exprs])
-             for r in rounds]
-    return pl.concat(parts).sort("strategy", "round")
-
-
 def _went_out(r: int) -> pl.Expr:
     return pl.col(f"out_seat_{r}") == pl.col("seat")
 
 
 def round_stats(frame: Frame) -> pl.DataFrame:
-    """Per strategy and round: mean penalty (t interval), go-out rate (Wilson interval), and
-    the penalty's composition: mean points per seat-round from natural cards, wild-rank
-    cards and jokers, plus the go-out bonus (0 unless that variant is on). The four
-    components add up to the mean penalty. One pass over the rows computes all of it."""
-    df = _per_round(frame, {
-        "penalty": lambda r: pl.col(f"penalty_{r}").mean(),
-        "sd_penalty": lambda r: pl.col(f"penalty_{r}").std(),
-        "went_out": lambda r: _went_out(r).sum(),
-        "wild_pts": lambda r: pl.col(f"wild_pts_{r}").mean(),
-        "joker_pts": lambda r: pl.col(f"joker_pts_{r}").mean(),
+    """Per strategy and round: mean penalty (t interval), go-out rate (Wilson interval),
+    both over deals, and the penalty's composition: mean points per seat-round from natural
+    cards, wild-rank cards and jokers, plus the go-out bonus (0 unless that variant is on).
+    The four components add up to the mean penalty. Two passes over the rows compute all
+    of it (the intervals' per deal, the components' per strategy); the wide results are
+    then reshaped to one row per strategy × round."""
+    lf = frame.lazy()
+    rounds = range(1, rounds_of(lf) + 1)
+    spread = deal_variance(lf, {**{f"penalty@{r}": pl.col(f"penalty_{r}") for r in rounds},
+                                **{f"went_out@{r}": _went_out(r).cast(pl.Int64)
+                                   for r in rounds}})
+    components = (lf.group_by(pl.col("strategy").cast(pl.String)).agg(
+        *[pl.col(f"{kind}_pts_{r}").mean().alias(f"{kind}_pts@{r}")
+          for r in rounds for kind in ("wild", "joker")],
         # the seat that went out scores the bonus and has no wild or joker points
-        "bonus_pts": lambda r: (pl.col(f"penalty_{r}") * _went_out(r).cast(pl.Int16)).mean(),
-    }).with_columns(
-        go_out_rate=pl.col("went_out") / pl.col("seat_games"),
-        natural_pts=pl.col("penalty") - pl.col("wild_pts") - pl.col("joker_pts")
-        - pl.col("bonus_pts"),
-    )
-    df = with_t(df, "penalty", "sd_penalty", "seat_games")
-    return with_wilson(df, "go_out_rate", "went_out", "seat_games")
+        *[(pl.col(f"penalty_{r}") * _went_out(r).cast(pl.Int16)).mean().alias(f"bonus_pts@{r}")
+          for r in rounds]).collect())
+    wide = spread.join(components, on="strategy")
+    parts = [wide.select("strategy", "seat_games", "deals", pl.lit(r, pl.Int32).alias("round"),
+                         *[pl.col(f"{name}@{r}{suffix}").alias(f"{name}{suffix}")
+                           for name in ("penalty", "went_out") for suffix in ("", DEV2)],
+                         *[pl.col(f"{name}@{r}").alias(name)
+                           for name in ("wild_pts", "joker_pts", "bonus_pts")])
+             for r in rounds]
+    df = (pl.concat(parts).sort("strategy", "round")
+          .with_columns(go_out_rate=pl.col("went_out") / pl.col("seat_games")))
+    df = with_deal_t(df, "penalty", "penalty")
+    df = with_deal_wilson(df, "go_out_rate", "went_out", "seat_games")
+    return (df.with_columns(natural_pts=pl.col("penalty") - pl.col("wild_pts")
+                            - pl.col("joker_pts") - pl.col("bonus_pts"))
+            .drop(cs.ends_with(DEV2)))
 
 
 COMPONENTS = ("natural_pts", "wild_pts", "joker_pts", "bonus_pts")
@@ -243,34 +249,34 @@ def composition_per_game(rounds: pl.DataFrame) -> pl.DataFrame:
 
 
 def seat_advantage(frame: Frame) -> pl.DataFrame:
-    """Per seat (seat 0 deals round 1): win share (Wilson) and mean total (t interval)."""
+    """Per seat (seat 0 deals round 1): win share (Wilson) and mean total (t interval),
+    both over deals."""
     lf = frame.lazy()
-    df = (_with_shared_win(lf).group_by("seat")
-          .agg(seat_games=pl.len(), wins=pl.col("shared_win").sum(),
-               mean_total=pl.col("total").mean(), sd_total=pl.col("total").std())
-          .sort("seat").collect()
+    df = (deal_variance(_with_shared_win(lf), {"wins": pl.col("shared_win"),
+                                               "total": pl.col("total")}, by="seat")
           .with_columns(win_share=pl.col("wins") / pl.col("seat_games")))
-    df = with_wilson(df, "win_share", "wins", "seat_games")
-    return with_t(df, "mean_total", "sd_total", "seat_games")
+    df = with_deal_wilson(df, "win_share", "wins", "seat_games")
+    return with_deal_t(df, "mean_total", "total").drop("total", cs.ends_with(DEV2))
 
 
 def round_length(frame: Frame) -> pl.DataFrame:
-    """Per round: mean player turns (t interval) and share of rounds stopped at the turn cap."""
+    """Per round: mean player turns (t interval) and share of rounds stopped at the turn
+    cap (Wilson), both over deals."""
     lf = frame.lazy().filter(pl.col("seat") == 0)  # round columns repeat on every seat's row
     rounds = range(1, rounds_of(lf) + 1)
-    wide = lf.select(
-        games=pl.len(),
-        **{f"turns@{r}": pl.col(f"turns_{r}").mean() for r in rounds},
-        **{f"sd@{r}": pl.col(f"turns_{r}").std() for r in rounds},
-        **{f"capped@{r}": pl.col(f"capped_{r}").sum() for r in rounds},
-    ).collect()
-    df = pl.concat([wide.select(pl.lit(r, pl.Int32).alias("round"), "games",
-                                pl.col(f"turns@{r}").alias("mean_turns"),
-                                pl.col(f"sd@{r}").alias("sd_turns"),
-                                pl.col(f"capped@{r}").alias("capped"))
-                    for r in rounds]).with_columns(capped_share=pl.col("capped") / pl.col("games"))
-    df = with_t(df, "mean_turns", "sd_turns", "games")
-    return with_wilson(df, "capped_share", "capped", "games")
+    wide = deal_variance(lf, {**{f"turns@{r}": pl.col(f"turns_{r}") for r in rounds},
+                              **{f"capped@{r}": pl.col(f"capped_{r}").cast(pl.Int64)
+                                 for r in rounds}}, by=None)
+    parts = [wide.select(pl.lit(r, pl.Int32).alias("round"), "deals",
+                         pl.col("seat_games").alias("games"),
+                         *[pl.col(f"{name}@{r}{suffix}").alias(f"{name}{suffix}")
+                           for name in ("turns", "capped") for suffix in ("", DEV2)])
+             for r in rounds]
+    df = (pl.concat(parts).rename({"games": "seat_games"})
+          .with_columns(capped_share=pl.col("capped") / pl.col("seat_games")))
+    df = with_deal_t(df, "mean_turns", "turns")
+    df = with_deal_wilson(df, "capped_share", "capped", "seat_games")
+    return df.drop("turns", cs.ends_with(DEV2)).rename({"seat_games": "games"})
 
 
 def score_histogram(frame: Frame, bin_width: int = 10) -> pl.DataFrame:

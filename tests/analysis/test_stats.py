@@ -321,3 +321,29 @@ def test_a_missing_number_is_written_by_one_rule() -> None:
     assert stats.number_cell(12345.678, 1, ",") == "12,345.7"
     assert modules_saying('"–" if value is None') == []
     assert modules_saying('"–"') == ["fcsim/analysis/stats.py"]
+
+
+def test_the_tables_by_seat_and_round_have_their_intervals_over_deals(planted_run: Path
+                                                                      ) -> None:
+    """Each interval equals the one written out deal by deal (``deal_t``, ``deal_wilson``)."""
+    df = load_results(planted_run).collect()
+    seat = stats.seat_advantage(df).row(2, named=True)
+    rows = df.filter(pl.col("seat") == 2)
+    wins = (df.with_columns(share=pl.col("win") / pl.col("win").sum().over("game"))
+            .filter(pl.col("seat") == 2)["share"].to_numpy())
+    assert (seat["win_share_lo"], seat["win_share_hi"]) == pytest.approx(
+        deal_wilson(wins, rows["deal"].to_numpy()))
+    assert (seat["mean_total_lo"], seat["mean_total_hi"]) == pytest.approx(
+        deal_t(rows["total"].to_numpy().astype(float), rows["deal"].to_numpy()))
+    rounds = stats.round_stats(df).filter((pl.col("strategy") == STRONG)
+                                          & (pl.col("round") == 7)).row(0, named=True)
+    rows = df.filter(pl.col("strategy") == STRONG)
+    assert (rounds["penalty_lo"], rounds["penalty_hi"]) == pytest.approx(
+        deal_t(rows["penalty_7"].to_numpy().astype(float), rows["deal"].to_numpy()))
+    out = (rows["out_seat_7"] == rows["seat"]).to_numpy().astype(float)
+    assert (rounds["go_out_rate_lo"], rounds["go_out_rate_hi"]) == pytest.approx(
+        deal_wilson(out, rows["deal"].to_numpy()))
+    length = stats.round_length(df).row(4, named=True)
+    rows = df.filter(pl.col("seat") == 0)
+    assert (length["mean_turns_lo"], length["mean_turns_hi"]) == pytest.approx(
+        deal_t(rows["turns_5"].to_numpy().astype(float), rows["deal"].to_numpy()))
