@@ -82,7 +82,7 @@ def deal_variance(lf: pl.LazyFrame, values: dict[str, pl.Expr],
     ``{name}_dev2``: the sum over deals of (the deal's sum − mean × the deal's rows)², mean
     being the group's sum / rows. ``dev2 / seat_games²`` is the mean's variance with the
     deals as the independent units (no small-sample factor)."""
-    # a strategy is grouped by its category's code (twice as fast as by its name)
+    # a strategy is grouped by its category's code: 1.5 times as fast as by its name
     key = {None: [], "strategy": [pl.col("strategy").to_physical().alias(CODE)]}.get(by, [by])
     named = [pl.col("strategy").first()] if by == "strategy" else []
     per_deal = (lf.group_by(*key, *deal_keys(lf))
@@ -144,8 +144,8 @@ def with_deal_t(df: pl.DataFrame, name: str, total: str) -> pl.DataFrame:
     n = df["seat_games"].to_numpy().astype(float)
     mean = df[total].to_numpy() / n
     with np.errstate(invalid="ignore", divide="ignore"):
-        sd = np.sqrt(df[f"{total}{DEV2}"].to_numpy() * deals / (deals - 1) / n ** 2 * deals)
-    lo, hi = t_interval(mean, sd, deals)
+        standard_error = np.sqrt(df[f"{total}{DEV2}"].to_numpy() * deals / (deals - 1)) / n
+    lo, hi = t_interval(mean, standard_error * np.sqrt(deals), deals)  # t_interval takes sd
     return df.with_columns(pl.Series(name, mean), pl.Series(f"{name}_lo", lo),
                            pl.Series(f"{name}_hi", hi))
 
