@@ -195,9 +195,9 @@ class FcsimGroup(click.Group):
         if not names:
             return
         limit = formatter.width - 6 - max(len(name) for name in names)  # as click's own
+        lazy = self.commands if isinstance(self.commands, LazyCommands) else None
         rows = []
         for name in names:
-            lazy = self.commands if isinstance(self.commands, LazyCommands) else None
             text = lazy.short_help(name) if lazy is not None else None
             if text is None:
                 command = self.get_command(ctx, name)

@@ -84,8 +84,8 @@ def setup_hand(hand: Hand, round_number: int,
 
 def as_count_rows(hands: np.ndarray) -> np.ndarray:
     """Hands as rows of counts (``[N, 56]`` of whole numbers), checked as the kernels need
-    them: the kernels index by these counts unchecked, so a wrong shape or count would read
-    past their tables, not raise. Returns a contiguous ``int8[N, 56]``."""
+    them: the kernels trust what they are given, so a wrong shape or count would be read
+    wrongly, not refused. Returns a contiguous ``int8[N, 56]``."""
     rows = np.asarray(hands)
     if rows.ndim != 2 or rows.shape[1] != N_KINDS:
         raise CardError(f"hands are rows of {N_KINDS} counts (shape [N, {N_KINDS}]), not "
