@@ -123,17 +123,25 @@ def with_deal_wilson(df: pl.DataFrame, name: str, successes: str, n: str) -> pl.
     A share that never varies from deal to deal has no width; a share of 0 or 1, which
     says nothing of the variance, takes the deals as its seat-games.
     """
-    successes_, n_ = df[successes].to_numpy(), df[n].to_numpy().astype(float)
-    share = successes_ / n_
-    variance = df[f"{successes}{DEV2}"].to_numpy() / n_ ** 2
+    seat_games = df[n].to_numpy().astype(float)
+    lo, hi = deal_wilson_interval(df[successes].to_numpy() / seat_games,
+                                  df[f"{successes}{DEV2}"].to_numpy() / seat_games ** 2,
+                                  df["deals"].to_numpy())
+    return df.with_columns(pl.Series(f"{name}_lo", lo), pl.Series(f"{name}_hi", hi))
+
+
+def deal_wilson_interval(share: np.ndarray, variance: np.ndarray, deals: np.ndarray
+                         ) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson interval of ``share`` whose ``variance`` was taken over ``deals`` (see
+    :func:`with_deal_wilson`)."""
+    share, variance = np.asarray(share, dtype=float), np.asarray(variance, dtype=float)
     spread = share * (1 - share)
     fixed = (variance <= 0) & (spread > 0)
     with np.errstate(invalid="ignore", divide="ignore"):
-        n_eff = np.where(spread > 0, spread / variance, df["deals"].to_numpy())
+        n_eff = np.where(spread > 0, spread / variance, deals)
     n_eff = np.where(fixed, 1.0, n_eff)  # any n: the share is set to ``share`` below
     lo, hi = wilson_interval(share * n_eff, n_eff)
-    return df.with_columns(pl.Series(f"{name}_lo", np.where(fixed, share, lo)),
-                           pl.Series(f"{name}_hi", np.where(fixed, share, hi)))
+    return np.where(fixed, share, lo), np.where(fixed, share, hi)
 
 
 def with_deal_t(df: pl.DataFrame, name: str, total: str) -> pl.DataFrame:

@@ -3,8 +3,9 @@
 ``advantage``: the candidate's mean total minus the field's, points per game, with its 95%
 t interval over deals. ``diff``: the advantage minus the reference's on the same deals
 (paired, with interval and two-sided p-value): negative means better than the reference.
-``win_share``: the candidate's share of its seat-games won (Wilson interval);
-``mean_total``: its mean final total (t interval). Lower totals are better throughout.
+``win_share``: the candidate's share of its seat-games won (Wilson interval over deals,
+as :func:`fcsim.analysis.stats.with_deal_wilson`); ``mean_total``: its mean final total
+(t interval over deals). Lower totals are better throughout.
 """
 
 from __future__ import annotations
@@ -13,7 +14,12 @@ from typing import Any
 
 import numpy as np
 
-from fcsim.analysis.stats import MeanDifference, mean_difference, t_interval, wilson_interval
+from fcsim.analysis.stats import (
+    MeanDifference,
+    deal_wilson_interval,
+    mean_difference,
+    t_interval,
+)
 from fcsim.tune.deals import DealResults
 
 STAT_COLUMNS = ("deals", "advantage", "advantage_lo", "advantage_hi", "diff", "diff_lo",
@@ -33,7 +39,10 @@ def statistics(results: DealResults, reference: DealResults) -> dict[str, Any]:
     advantage = mean_difference(results.advantage)
     diff = paired(results, reference)
     wins, seat_games = results.wins.sum(), results.seat_games.sum()
-    share_lo, share_hi = wilson_interval(wins, seat_games)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        share = wins / seat_games
+        variance = ((results.wins - share * results.seat_games) ** 2).sum() / seat_games ** 2
+    share_lo, share_hi = deal_wilson_interval(share, variance, results.deals)
     total = results.total
     sd = float(total.std(ddof=1)) if total.size > 1 else float("nan")
     mean = float(total.mean()) if total.size else float("nan")

@@ -7,7 +7,7 @@ import pytest
 from scipy import stats as sps
 
 from fcsim.analysis import load_results
-from fcsim.analysis.stats import paired_comparison
+from fcsim.analysis.stats import paired_comparison, wilson_interval
 from fcsim.tune.confirm import confirm, confirmation_seed
 from fcsim.tune.deals import DealResults
 from fcsim.tune.output import run_folder
@@ -44,10 +44,26 @@ def test_statistics_intervals_match_scipy() -> None:
     assert (row["advantage_lo"], row["advantage_hi"]) == (pytest.approx(low), pytest.approx(high))
     assert row["diff"] == pytest.approx(advantage.mean()) and row["p_value"] == pytest.approx(
         test.pvalue)
-    binom = sps.binomtest(6, 12).proportion_ci(method="wilson")
-    assert row["win_share"] == 0.5
+    assert row["win_share"] == 0.5  # 1 of 2 seat-games won in every deal: no width
+    assert row["win_share_lo"] == row["win_share_hi"] == 0.5
+
+
+def test_the_win_share_s_interval_is_over_deals() -> None:
+    """Wilson's at the effective number of seat-games that the deals' spread gives, as
+    ``fcsim.analysis.stats.win_share``: 0/1 wins of one seat-game a deal, the classic one."""
+    won = np.array([1.0, 0, 0, 1, 1, 0, 1, 1])
+    row = statistics(DealResults(np.arange(8), np.zeros(8), np.full(8, 100.0), won,
+                                 np.ones(8, np.int64)), _results(np.arange(8), np.zeros(8)))
+    binom = sps.binomtest(5, 8).proportion_ci(method="wilson")
     assert (row["win_share_lo"], row["win_share_hi"]) == (pytest.approx(binom.low),
                                                           pytest.approx(binom.high))
+    two_seats = np.array([2.0, 0, 1, 1, 2, 0, 1.5, 0.5])  # of 2 seat-games a deal
+    row = statistics(DealResults(np.arange(8), np.zeros(8), np.full(8, 100.0), two_seats,
+                                 np.full(8, 2, np.int64)), _results(np.arange(8), np.zeros(8)))
+    share = two_seats.sum() / 16
+    n_eff = share * (1 - share) / (((two_seats - 2 * share) ** 2).sum() / 16 ** 2)
+    lo, hi = wilson_interval(share * n_eff, n_eff)
+    assert (row["win_share_lo"], row["win_share_hi"]) == (pytest.approx(lo), pytest.approx(hi))
 
 
 def test_confirmation_on_fresh_deals_is_compare_s_paired_comparison(tmp_path) -> None:
