@@ -130,6 +130,16 @@ def with_deal_wilson(df: pl.DataFrame, name: str, successes: str, n: str) -> pl.
     return df.with_columns(pl.Series(f"{name}_lo", lo), pl.Series(f"{name}_hi", hi))
 
 
+def share_variance(successes: np.ndarray, seat_games: np.ndarray) -> float:
+    """The variance of ``successes.sum() / seat_games.sum()`` with the deals as the units,
+    from per-deal arrays (``float64[D]``, ``int64[D]``): what :func:`deal_variance` gives
+    as ``dev2 / seat_games²`` from the rows."""
+    total = seat_games.sum()
+    with np.errstate(invalid="ignore", divide="ignore"):
+        share = successes.sum() / total
+        return float(((successes - share * seat_games) ** 2).sum() / total ** 2)
+
+
 def deal_wilson_interval(share: np.ndarray, variance: np.ndarray, deals: np.ndarray
                          ) -> tuple[np.ndarray, np.ndarray]:
     """Wilson interval of ``share`` whose ``variance`` was taken over ``deals`` (see

@@ -18,6 +18,7 @@ from fcsim.analysis.stats import (
     MeanDifference,
     deal_wilson_interval,
     mean_difference,
+    share_variance,
     t_interval,
 )
 from fcsim.tune.deals import DealResults
@@ -39,10 +40,9 @@ def statistics(results: DealResults, reference: DealResults) -> dict[str, Any]:
     advantage = mean_difference(results.advantage)
     diff = paired(results, reference)
     wins, seat_games = results.wins.sum(), results.seat_games.sum()
-    with np.errstate(invalid="ignore", divide="ignore"):
-        share = wins / seat_games
-        variance = ((results.wins - share * results.seat_games) ** 2).sum() / seat_games ** 2
-    share_lo, share_hi = deal_wilson_interval(share, variance, results.deals)
+    share_lo, share_hi = deal_wilson_interval(
+        wins / seat_games if seat_games else float("nan"),
+        share_variance(results.wins, results.seat_games), results.deals)
     total = results.total
     sd = float(total.std(ddof=1)) if total.size > 1 else float("nan")
     mean = float(total.mean()) if total.size else float("nan")
