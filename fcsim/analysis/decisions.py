@@ -2,9 +2,11 @@
 
 Each function takes the decision rows (a polars LazyFrame or DataFrame, as from
 :func:`load_decisions`), some also the game × seat rows, aggregates lazily in polars and
-returns a small DataFrame with 95% intervals (Wilson for shares, Student t for means, as in
-:mod:`fcsim.analysis.stats`). Card kinds are those of :mod:`fcsim.core.cards` (naturals
-``suit * 11 + rank - 3``, joker 55); the wild rank of round ``r`` is ``r + 2``.
+returns a small DataFrame with 95% intervals over deals (Wilson for shares, Student t for
+means, as in :mod:`fcsim.analysis.stats`: the decisions of one deal share its cards, so a
+deal, not a decision, is the independent unit). Card kinds are those of
+:mod:`fcsim.core.cards` (naturals ``suit * 11 + rank - 3``, joker 55); the wild rank of
+round ``r`` is ``r + 2``.
 """
 
 from __future__ import annotations
@@ -13,9 +15,17 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import polars as pl
+import polars.selectors as cs
 
 from fcsim.analysis.load import PathLike, check_run, distinct_games, long_rounds, run_names
-from fcsim.analysis.stats import HIGH_SCORE, Frame, with_t, with_wilson
+from fcsim.analysis.stats import (
+    DEV2,
+    HIGH_SCORE,
+    Frame,
+    deal_variance,
+    with_deal_t,
+    with_deal_wilson,
+)
 from fcsim.runner import format as fmt
 
 N_RANKS = 11  # natural ranks 3 … K (fcsim.core.cards; the analysis layer loads no numba)
@@ -57,17 +67,17 @@ def _players(lf: pl.LazyFrame) -> int:
 
 
 def _share(lf: pl.LazyFrame, by: list[str | pl.Expr], hit: pl.Expr, name: str) -> pl.DataFrame:
-    """Share of rows where ``hit`` holds, per ``by``, with Wilson intervals."""
-    df = (lf.group_by(by).agg(n=pl.len(), hits=hit.cast(pl.Int64).sum())
-          .collect().with_columns((pl.col("hits") / pl.col("n")).alias(name)))
-    return with_wilson(df, name, "hits", "n").sort(df.columns[: len(by)])
+    """Share of rows where ``hit`` holds, per ``by``, with Wilson intervals over deals."""
+    df = (deal_variance(lf, {"hits": hit.cast(pl.Int64)}, by=by).rename({"seat_games": "n"})
+          .with_columns((pl.col("hits") / pl.col("n")).alias(name)))
+    return with_deal_wilson(df, name, "hits", "n").drop(cs.ends_with(DEV2))
 
 
 def _mean(lf: pl.LazyFrame, by: list[str | pl.Expr], value: pl.Expr, name: str) -> pl.DataFrame:
-    """Mean of ``value`` per ``by``, with t intervals."""
-    df = (lf.group_by(by).agg(n=pl.len(), **{name: value.mean(), "sd": value.std()})
-          .collect())
-    return with_t(df, name, "sd", "n").sort(df.columns[: len(by)])
+    """Mean of ``value`` per ``by``, with t intervals over deals."""
+    df = deal_variance(lf, {"sum": value}, by=by)
+    return (with_deal_t(df, name, "sum").drop("sum", cs.ends_with(DEV2))
+            .rename({"seat_games": "n"}))
 
 
 def take_rate_by_round(decisions: Frame) -> pl.DataFrame:
@@ -100,12 +110,17 @@ DISCARD_KINDS = (*RANK_LABELS.values(), "wild rank", "joker")
 def discards(decisions: Frame) -> pl.DataFrame:
     """Share of each strategy's discards by kind: naturals by rank (the round's wild rank
     excluded), wild-rank cards, jokers; columns ``strategy, kind, share`` and its interval."""
-    lf = decisions.lazy().with_columns(kind=_discard_kind())
-    df = (lf.group_by(_strategy(), "kind").agg(hits=pl.len())
-          .with_columns(n=pl.col("hits").sum().over("strategy")).collect()
+    kind = _discard_kind()
+    wide = deal_variance(decisions.lazy(),
+                         {k: (kind == k).cast(pl.Int64) for k in DISCARD_KINDS})
+    df = pl.concat([wide.select("strategy", "deals", pl.lit(k).alias("kind"),
+                                pl.col("seat_games").alias("n"), pl.col(k).alias("hits"),
+                                pl.col(f"{k}{DEV2}").alias(f"hits{DEV2}"))
+                    for k in DISCARD_KINDS])
+    df = (df.filter(pl.col("hits") > 0)
           .with_columns(share=pl.col("hits") / pl.col("n")))
     order = {k: i for i, k in enumerate(DISCARD_KINDS)}
-    df = with_wilson(df, "share", "hits", "n")
+    df = with_deal_wilson(df, "share", "hits", "n").drop(cs.ends_with(DEV2))
     return df.sort("strategy", pl.col("kind").replace_strict(order, return_dtype=pl.Int32))
 
 
@@ -130,43 +145,42 @@ def turns_to_go_out(decisions: Frame) -> pl.DataFrame:
 def caught_points(decisions: Frame, games: Frame) -> pl.DataFrame:
     """Points caught holding on the last turn, after another seat went out: per strategy,
     the mean natural, wild-rank and joker points of those hands (from the game rows, joined
-    on game, round and seat) and their total with a t interval."""
+    on game, round and seat) and their total with a t interval over deals."""
     keys = [k for k in ("run", "game") if k in decisions.lazy().collect_schema().names()]
     last = (decisions.lazy().filter(pl.col("last_turn"))
-            .select(*keys, pl.col("round").cast(pl.Int8), "seat", _strategy()))
-    scores = long_rounds(games).select(*keys, "round", "seat", "natural_pts", "wild_pts",
-                                       "joker_pts", "penalty")
+            .select(*keys, "deal", pl.col("round").cast(pl.Int8), "seat", _strategy()))
+    parts = ("natural_pts", "wild_pts", "joker_pts")
+    scores = long_rounds(games).select(*keys, "round", "seat", *parts, "penalty")
     joined = last.join(scores, on=[*keys, "round", "seat"])
-    df = (joined.group_by("strategy")
-          .agg(n=pl.len(), natural_pts=pl.col("natural_pts").mean(),
-               wild_pts=pl.col("wild_pts").mean(), joker_pts=pl.col("joker_pts").mean(),
-               caught=pl.col("penalty").mean(), sd=pl.col("penalty").std()).collect())
-    return with_t(df, "caught", "sd", "n").sort("strategy")
+    df = (deal_variance(joined, {"penalty": pl.col("penalty"), **{p: pl.col(p) for p in parts}})
+          .with_columns(pl.col(p) / pl.col("seat_games") for p in parts))
+    return (with_deal_t(df, "caught", "penalty").drop("penalty", cs.ends_with(DEV2))
+            .rename({"seat_games": "n"}))
 
 
 def rule_of_thumb(decisions: Frame, games: Frame) -> pl.DataFrame:
     """The rule of thumb "a total over 200 means wilds were held too long", tested: per
     strategy and whether the seat's final total was over :data:`HIGH_SCORE`, the mean
     wild points (wild-rank and joker) the seat scored in the game and the mean wilds it
-    held after each discard, with t intervals; ``share_wild`` is the share of the total
-    that wild points make."""
+    held after each discard, with t intervals over deals; ``share_wild`` is the share of
+    the total that wild points make."""
     lf = games.lazy()
     keys = [k for k in ("run", "game") if k in lf.collect_schema().names()]
     names = lf.collect_schema().names()
     wild_cols = [c for c in names if c.startswith(("wild_pts_", "joker_pts_"))]
     held = (decisions.lazy().group_by(*keys, "seat")
             .agg(held=(pl.col("wilds").cast(pl.Float64) + pl.col("jokers")).mean()))
-    seats = (lf.select(*keys, "seat", _strategy(), over_200=pl.col("total") > HIGH_SCORE,
+    seats = (lf.select(*keys, "deal", "seat", _strategy(),
+                       over_200=pl.col("total") > HIGH_SCORE,
                        total=pl.col("total").cast(pl.Float64),
                        wild_points=pl.sum_horizontal(wild_cols).cast(pl.Float64))
              .join(held, on=[*keys, "seat"]))
-    df = (seats.group_by("strategy", "over_200")
-          .agg(n=pl.len(), wild_points=pl.col("wild_points").mean(),
-               sd=pl.col("wild_points").std(), wilds_held=pl.col("held").mean(),
-               sd_held=pl.col("held").std(),
-               share_wild=pl.col("wild_points").sum() / pl.col("total").sum()).collect())
-    df = with_t(df, "wild_points", "sd", "n")
-    return with_t(df, "wilds_held", "sd_held", "n").sort("strategy", "over_200")
+    df = (deal_variance(seats, {"wild": pl.col("wild_points"), "held": pl.col("held"),
+                                "total": pl.col("total")}, by=["strategy", "over_200"])
+          .with_columns(share_wild=pl.col("wild") / pl.col("total")))
+    df = with_deal_t(with_deal_t(df, "wild_points", "wild"), "wilds_held", "held")
+    return (df.drop("wild", "held", "total", cs.ends_with(DEV2))
+            .rename({"seat_games": "n"}).sort("strategy", "over_200"))
 
 
 def over_200_by_wild_points(games: Frame) -> pl.DataFrame:

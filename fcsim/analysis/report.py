@@ -101,9 +101,8 @@ def _header(folders: Sequence[Path], metas: Sequence[dict[str, Any]], rows: int,
         "**Rules:** " + ", ".join(f"{k} {v}" for k, v in rules.items()),
         f"**Strategies:** {', '.join(strategies)}",
         "Lower totals win. Intervals are 95% (Wilson for shares, Student t for means, "
-        "bootstrap over games for ratings), taken over deals (a deal's rotations vary "
-        "together) except in the head to head and the decisions' tables, whose rows "
-        "count as if independent.",
+        "bootstrap for ratings), all taken over deals: a deal's rotations, a game's seats "
+        "and its decisions vary together.",
     ]
 
 

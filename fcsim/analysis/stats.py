@@ -12,13 +12,13 @@ its seat-games divided by their number, and its variance comes from how each dea
 strays from what that mean predicts for the deal's seat-games (the ratio estimator's
 sandwich variance, deals as clusters): :func:`deal_variance`. Where each deal holds one
 seat-game of the strategy, the intervals are the classic ones over seat-games. The paired
-comparison works over deals too, and so do the tables by seat and by round. The head to
-head and the decisions' tables still take their rows as independent (:func:`with_wilson`,
-:func:`with_t`).
+comparison works over deals too, and so do the tables by seat and by round, the head to
+head (its seat pairs' shares), the ratings' bootstrap and the decisions' tables.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from typing import NamedTuple
@@ -76,42 +76,30 @@ def deal_keys(lf: pl.LazyFrame) -> list[str]:
 
 
 def deal_variance(lf: pl.LazyFrame, values: dict[str, pl.Expr],
-                  by: str | None = "strategy") -> pl.DataFrame:
-    """Per group of rows (``by``: a column, or None for all rows): ``seat_games`` (the
-    rows), ``deals``, and for each value (an expression over the rows) its sum and
-    ``{name}_dev2``: the sum over deals of (the deal's sum − mean × the deal's rows)², mean
-    being the group's sum / rows. ``dev2 / seat_games²`` is the mean's variance with the
-    deals as the independent units (no small-sample factor)."""
-    # a strategy is grouped by its category's code: 1.5 times as fast as by its name
-    key = {None: [], "strategy": [pl.col("strategy").to_physical().alias(CODE)]}.get(by, [by])
-    named = [pl.col("strategy").first()] if by == "strategy" else []
-    per_deal = (lf.group_by(*key, *deal_keys(lf))
-                .agg(*named, n=pl.len(), **{name: expr.sum() for name, expr in values.items()}))
+                  by: str | Sequence[str | pl.Expr] | None = "strategy") -> pl.DataFrame:
+    """Per group of rows (``by``: a column, columns or expressions, or None for all rows):
+    ``seat_games`` (the rows), ``deals``, and for each value (an expression over the rows)
+    its sum and ``{name}_dev2``: the sum over deals of (the deal's sum − mean × the deal's
+    rows)², mean being the group's sum / rows. ``dev2 / seat_games²`` is the mean's
+    variance with the deals as the independent units (no small-sample factor)."""
     n = pl.col("n")
     sums = [n.sum().alias("seat_games"), pl.len().alias("deals"),
             *[pl.col(name).sum() for name in values],
             *[((pl.col(name) - pl.col(name).sum() / n.sum() * n) ** 2).sum()
               .alias(f"{name}{DEV2}") for name in values]]
-    if by is None:
+    per_value = {name: expr.sum() for name, expr in values.items()}
+    if by == "strategy":  # grouped by its category's code: 1.5 times as fast as by its name
+        return (lf.group_by(pl.col("strategy").to_physical().alias(CODE), *deal_keys(lf))
+                .agg(pl.col("strategy").first(), n=pl.len(), **per_value)
+                .group_by(CODE).agg(pl.col("strategy").first().cast(pl.String), *sums)
+                .drop(CODE).sort("strategy").collect())
+    keys = [pl.col(k) if isinstance(k, str) else k
+            for k in ([] if by is None else [by] if isinstance(by, str) else by)]
+    per_deal = lf.group_by(*keys, *deal_keys(lf)).agg(n=pl.len(), **per_value)
+    if not keys:
         return per_deal.select(sums).collect()
-    if by != "strategy":
-        return per_deal.group_by(by).agg(sums).sort(by).collect()
-    return (per_deal.group_by(CODE).agg(pl.col("strategy").first().cast(pl.String), *sums)
-            .drop(CODE).sort("strategy").collect())
-
-
-def with_wilson(df: pl.DataFrame, name: str, successes: str, n: str) -> pl.DataFrame:
-    """Add ``{name}_lo`` and ``_hi``: the Wilson interval of ``successes / n``, the rows
-    taken as independent."""
-    lo, hi = wilson_interval(df[successes].to_numpy(), df[n].to_numpy())
-    return df.with_columns(pl.Series(f"{name}_lo", lo), pl.Series(f"{name}_hi", hi))
-
-
-def with_t(df: pl.DataFrame, name: str, sd: str, n: str) -> pl.DataFrame:
-    """Add ``{name}_lo`` and ``_hi``: the Student t interval of the mean ``name``, the rows
-    taken as independent."""
-    lo, hi = t_interval(df[name].to_numpy(), df[sd].to_numpy(), df[n].to_numpy())
-    return df.with_columns(pl.Series(f"{name}_lo", lo), pl.Series(f"{name}_hi", hi))
+    names = [k.meta.output_name() for k in keys]
+    return per_deal.group_by(names).agg(sums).sort(names).collect()
 
 
 def with_deal_wilson(df: pl.DataFrame, name: str, successes: str, n: str) -> pl.DataFrame:
@@ -120,8 +108,9 @@ def with_deal_wilson(df: pl.DataFrame, name: str, successes: str, n: str) -> pl.
     The deals' variance (``{successes}_dev2``, :func:`deal_variance`) sets an effective
     number of seat-games, p(1 − p) / variance, in Wilson's formula (a design effect): the
     classic interval where each deal holds one seat-game of a strategy that never ties.
-    A share that never varies from deal to deal has no width; a share of 0 or 1, which
-    says nothing of the variance, takes the deals as its seat-games.
+    A share that never varies from deal to deal has no width; a share of 0 or 1, or one
+    measured on a single deal, which say nothing of the variance, take the deals as their
+    seat-games.
     """
     seat_games = df[n].to_numpy().astype(float)
     lo, hi = deal_wilson_interval(df[successes].to_numpy() / seat_games,
@@ -146,9 +135,10 @@ def deal_wilson_interval(share: np.ndarray, variance: np.ndarray, deals: np.ndar
     :func:`with_deal_wilson`)."""
     share, variance = np.asarray(share, dtype=float), np.asarray(variance, dtype=float)
     spread = share * (1 - share)
-    fixed = (variance <= 0) & (spread > 0)
+    measured = (spread > 0) & (np.asarray(deals) > 1)  # one deal says nothing of the spread
+    fixed = (variance <= 0) & measured
     with np.errstate(invalid="ignore", divide="ignore"):
-        n_eff = np.where(spread > 0, spread / variance, deals)
+        n_eff = np.where(measured, spread / variance, deals)
     n_eff = np.where(fixed, 1.0, n_eff)  # any n: the share is set to ``share`` below
     lo, hi = wilson_interval(share * n_eff, n_eff)
     return np.where(fixed, share, lo), np.where(fixed, share, hi)
@@ -312,23 +302,29 @@ def score_histogram(frame: Frame, bin_width: int = 10) -> pl.DataFrame:
 
 @dataclass(frozen=True)
 class FinishingPatterns:
-    """Every distinct (strategy, place) layout of a table and how many games had it.
+    """Every distinct (strategy, place) layout of a table, how many games had it, and how
+    the deals group them.
 
     ``strategy[i, s]`` indexes ``strategies`` for seat s of pattern i, ``place[i, s]`` is
     that seat's place (1 = lowest total; ties share a place); ``games[i]`` counts games.
-    A run of millions of games has only hundreds to thousands of patterns, so pairwise
-    counts and bootstraps over games work on these small arrays."""
+    A deal's games (its rotations in the duplicate format, its one game otherwise) make
+    its deal pattern: ``deal_patterns[d]`` lists the pattern of each of its games (sorted,
+    ``NO_GAME`` where a deal has fewer games than the most), ``deals[d]`` counts the deals
+    that had it. Deals are the independent units of the intervals (see the module's
+    docstring). A run of millions of games has only hundreds to thousands of patterns and
+    deals repeat their patterns, so pair counts and bootstraps work on these small arrays."""
 
     strategies: list[str]
     strategy: np.ndarray
     place: np.ndarray
     games: np.ndarray
+    deal_patterns: np.ndarray
+    deals: np.ndarray
 
-    def pair_counts(self, weights: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """``(ahead, met)`` K × K matrices over ordered seat pairs: ``met[a, b]`` counts seat
-        pairs (a's seat, b's seat), ``ahead[a, b]`` those where a finished strictly ahead of
-        b, ties counting one half. Patterns are weighted by ``weights`` (default: their game
-        counts); a stack of weight vectors (bootstrap replicates) gives stacked matrices."""
+    def pattern_pairs(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(ahead, met)``, float64[N, K, K] for N patterns and K strategies: ``met[i, a, b]``
+        counts the ordered seat pairs (a's seat, b's seat) of pattern i, ``ahead[i, a, b]``
+        those where a finished strictly ahead of b, ties counting one half."""
         n, players = self.strategy.shape
         k = len(self.strategies)
         ahead = np.zeros((n, k, k))
@@ -341,12 +337,31 @@ class FinishingPatterns:
                     pi, pj = self.place[:, i], self.place[:, j]
                     ahead[rows, a, b] += (pi < pj) + 0.5 * (pi == pj)
                     met[rows, a, b] += 1.0
+        return ahead, met
+
+    def pair_counts(self, weights: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """``(ahead, met)`` K × K matrices of :meth:`pattern_pairs` summed over the games.
+        Patterns are weighted by ``weights`` (default: their game counts); a stack of
+        weight vectors (bootstrap replicates) gives stacked matrices."""
+        ahead, met = self.pattern_pairs()
         w = self.games if weights is None else weights
         return np.einsum("...n,nab->...ab", w, ahead), np.einsum("...n,nab->...ab", w, met)
 
+    def deal_pair_counts(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(ahead, met)`` of one deal of each deal pattern, float64[D, K, K]: the sums of
+        :meth:`pattern_pairs` over its games."""
+        ahead, met = self.pattern_pairs()
+        none = np.zeros((1, *ahead.shape[1:]))  # the last row: what NO_GAME (-1) indexes
+        return (np.concatenate([ahead, none])[self.deal_patterns].sum(axis=1),
+                np.concatenate([met, none])[self.deal_patterns].sum(axis=1))
+
+
+NO_GAME = -1  # a deal pattern's place for a game its deal did not have
+
 
 def finishing_patterns(frame: Frame) -> FinishingPatterns:
-    """Group games by their (strategy, place) layout in one lazy pass (see FinishingPatterns)."""
+    """Group games by their (strategy, place) layout, and deals by their games' layouts, in
+    one lazy pass (see FinishingPatterns)."""
     lf = frame.lazy()
     names = strategies_of(lf)
     players = players_of(lf)
@@ -356,12 +371,26 @@ def finishing_patterns(frame: Frame) -> FinishingPatterns:
     code = (pl.col("strategy").cast(pl.String).cast(pl.Enum(names)).to_physical().cast(pl.Int64)
             * players + pl.col("place").cast(pl.Int64) - 1)
     weight = pl.lit(base, pl.Int64) ** pl.col("seat").cast(pl.Int64)
-    df = (lf.group_by(game_keys(lf)).agg((code * weight).sum().alias("key"))
-          .group_by("key").agg(games=pl.len()).sort("key").collect())
-    keys = df["key"].to_numpy()
-    digits = (keys[:, None] // base ** np.arange(players)[None, :]) % base
+    per_deal = (lf.group_by(game_keys(lf))
+                .agg((code * weight).sum().alias("key"), pl.col("deal").first())
+                .group_by(deal_keys(lf)).agg(pl.col("key").sort())
+                .group_by("key").agg(deals=pl.len()).collect())
+    width = int(per_deal["key"].list.len().max())
+    keys = per_deal.select(pl.col("key").list.get(r, null_on_oob=True).fill_null(NO_GAME)
+                           .alias(str(r)) for r in range(width)).to_numpy()
+    played = keys != NO_GAME
+    pattern_keys = np.unique(keys[played])
+    deal_patterns = np.where(played, np.searchsorted(pattern_keys, keys), NO_GAME)
+    order = np.lexsort(deal_patterns.T[::-1])  # one order, whatever order polars grouped in
+    deal_patterns = deal_patterns[order]
+    deals = per_deal["deals"].to_numpy().astype(np.int64)[order]
+    played = deal_patterns != NO_GAME
+    games = np.bincount(deal_patterns[played], minlength=pattern_keys.size,
+                        weights=np.broadcast_to(deals[:, None], played.shape)[played])
+    digits = (pattern_keys[:, None] // base ** np.arange(players)[None, :]) % base
     return FinishingPatterns(strategies=names, strategy=digits // players,
-                             place=digits % players + 1, games=df["games"].to_numpy())
+                             place=digits % players + 1, games=games.astype(np.int64),
+                             deal_patterns=deal_patterns, deals=deals)
 
 
 def as_patterns(data: Frame | FinishingPatterns) -> FinishingPatterns:
@@ -371,20 +400,28 @@ def as_patterns(data: Frame | FinishingPatterns) -> FinishingPatterns:
 
 def head_to_head(data: Frame | FinishingPatterns) -> pl.DataFrame:
     """For each ordered pair (a, b) of different strategies met at a table: share of seat
-    pairs where a finished strictly ahead of b (ties count one half), with a Wilson interval.
+    pairs where a finished strictly ahead of b (ties count one half), with a Wilson interval
+    over deals (:func:`deal_wilson_interval`: the seat pairs of one deal are not
+    independent) and the number of ``deals`` where they met.
 
     A strategy at several seats is compared seat by seat, so ``pairs`` can exceed games.
     ``data`` is the rows or their :func:`finishing_patterns` (to share that pass)."""
     patterns = as_patterns(data)
-    ahead, met = patterns.pair_counts()
-    k = len(patterns.strategies)
-    rows = [(patterns.strategies[a], patterns.strategies[b], met[a, b], ahead[a, b])
-            for a in range(k) for b in range(k) if a != b and met[a, b] > 0]
-    df = pl.DataFrame(rows, schema={"a": pl.String, "b": pl.String, "pairs": pl.Float64,
-                                    "ahead": pl.Float64}, orient="row")
-    df = df.with_columns(pl.col("pairs").cast(pl.Int64),
-                         ahead_share=pl.col("ahead") / pl.col("pairs"))
-    return with_wilson(df, "ahead_share", "ahead", "pairs")
+    deal_ahead, deal_met = patterns.deal_pair_counts()
+    count = patterns.deals.astype(float)
+    ahead, met = np.einsum("d,dab->ab", count, deal_ahead), np.einsum("d,dab->ab", count,
+                                                                        deal_met)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        share = ahead / met
+        variance = np.einsum("d,dab->ab", count, (deal_ahead - share * deal_met) ** 2) / met**2
+    deals = np.einsum("d,dab->ab", patterns.deals, deal_met > 0)
+    lo, hi = deal_wilson_interval(share, variance, deals)
+    a, b = np.nonzero((met > 0) & ~np.eye(len(patterns.strategies), dtype=bool))
+    names = pl.Series(patterns.strategies, dtype=pl.String)
+    return pl.DataFrame({"a": names.gather(a), "b": names.gather(b),
+                         "pairs": met[a, b].astype(np.int64), "deals": deals[a, b],
+                         "ahead": ahead[a, b], "ahead_share": share[a, b],
+                         "ahead_share_lo": lo[a, b], "ahead_share_hi": hi[a, b]})
 
 
 def number_cell(value: float | None, digits: int, style: str = "") -> str:

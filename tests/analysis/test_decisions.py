@@ -14,6 +14,8 @@ from fcsim.analysis.report import build_report
 from fcsim.analysis.synthetic import write_synthetic_run
 from fcsim.runner.format import RunFolderError
 
+from .helpers import deal_t, deal_wilson
+
 # Two seats, one game, round 1 (3s wild) then round 2 (4s wild). Kinds: 0 = 3 of spades,
 # 1 = 4 of spades, 10 = K of spades, 55 = joker.
 ROWS = [  # round, turn, seat, strategy, source, discard, before, after, wilds, jokers, out, last
@@ -32,8 +34,8 @@ COLUMNS = ("round", "turn", "seat", "strategy", "source", "discard", "penalty_be
 @pytest.fixture()
 def frame() -> pl.DataFrame:
     df = pl.DataFrame(ROWS, schema=COLUMNS, orient="row")
-    return df.with_columns(game=pl.lit(0, pl.Int64), round=pl.col("round").cast(pl.Int8),
-                           seat=pl.col("seat").cast(pl.Int8),
+    return df.with_columns(game=pl.lit(0, pl.Int64), deal=pl.lit(0, pl.Int64),
+                           round=pl.col("round").cast(pl.Int8), seat=pl.col("seat").cast(pl.Int8),
                            strategy=pl.col("strategy").cast(pl.Categorical))
 
 
@@ -41,7 +43,7 @@ def frame() -> pl.DataFrame:
 def games() -> pl.DataFrame:
     """The game rows of that game: seat 0 (b) is caught twice, seat 1 (a) goes out twice."""
     return pl.DataFrame({
-        "game": [0, 0], "seat": pl.Series([0, 1], dtype=pl.Int8),
+        "game": [0, 0], "deal": [0, 0], "seat": pl.Series([0, 1], dtype=pl.Int8),
         "strategy": pl.Series(["b", "a"], dtype=pl.Categorical), "total": [238, 0],
         "penalty_1": [13, 0], "wild_pts_1": [0, 0], "joker_pts_1": [0, 0],
         "out_seat_1": [1, 1], "turns_1": [4, 4], "capped_1": [False, False],
@@ -108,6 +110,23 @@ def test_synthetic_decisions_match_the_game_rows(decided_run):
     counts = rows.group_by("game", "round").len().collect()
     games = load_results(decided_run).filter(pl.col("seat") == 0).collect()
     assert counts["len"].sum() == sum(games[f"turns_{r}"].sum() for r in range(1, 12))
+
+
+def test_the_decisions_intervals_are_over_deals(decided_run):
+    """A game's decisions share its cards: each interval equals the one written out deal by
+    deal (``deal_wilson``, ``deal_t``), not the one over decisions."""
+    rows = decisions.load_decisions(decided_run).collect()
+    x = rows.filter((pl.col("strategy") == "x") & (pl.col("round") == 5))
+    take = decisions.take_rate_by_round(rows).filter(strategy="x", round=5).row(0, named=True)
+    taken = (x["source"] == 1).to_numpy().astype(float)
+    assert (take["take_rate_lo"], take["take_rate_hi"]) == pytest.approx(
+        deal_wilson(taken, x["deal"].to_numpy()))
+    assert take["n"] == x.height and take["deals"] == x["deal"].n_unique()
+    going = decisions.turns_to_go_out(rows).filter(strategy="x", round=5).row(0, named=True)
+    out = x.filter(pl.col("went_out") & ~pl.col("last_turn"))
+    turns = ((out["turn"].to_numpy() - 1) // 3 + 1).astype(float)
+    assert (going["own_turns_lo"], going["own_turns_hi"]) == pytest.approx(
+        deal_t(turns, out["deal"].to_numpy()))
 
 
 def test_the_report_has_the_decisions_part(decided_run, tmp_path):

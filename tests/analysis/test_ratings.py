@@ -1,11 +1,12 @@
 """Bradley–Terry ratings: the MM fit against a direct optimiser, the Elo scale, the planted
-order, ties, and a deterministic bootstrap."""
+order, ties, and a deterministic bootstrap over deals."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import numpy as np
+import polars as pl
 import pytest
 from scipy.optimize import minimize
 
@@ -67,6 +68,28 @@ def test_bootstrap_is_deterministic(planted_run: Path) -> None:
     first = ratings.rate_strategies(lf, bootstrap=50, seed=1)
     assert first.equals(ratings.rate_strategies(lf, bootstrap=50, seed=1))
     assert not first.equals(ratings.rate_strategies(lf, bootstrap=50, seed=2))
+
+
+def test_the_bootstrap_resamples_whole_deals() -> None:
+    """Each deal's luck goes to x in one rotation and to y in the other: every deal is
+    level, so resampled deals give the ratings no width (resampled games would: 10 of 20
+    games drawn at random are rarely level)."""
+    rotations = table_frame([[1, 9], [9, 1]] * 10, ["x", "y"])
+    deals = rotations.with_columns(deal=pl.col("game") // 2)
+    table = ratings.rate_strategies(deals, bootstrap=50)
+    assert (table["rating_lo"] == 1500).all() and (table["rating_hi"] == 1500).all()
+    games = ratings.rate_strategies(rotations, bootstrap=50)
+    assert (games["rating_hi"] - games["rating_lo"] > 50).all()
+
+
+def test_the_bootstrap_draws_the_same_replicates_in_any_block_size(
+        planted_run: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Replicates are drawn a block at a time to bound memory: the blocks' size changes
+    nothing."""
+    lf = load_results(planted_run)
+    whole = ratings.rate_strategies(lf, bootstrap=30, seed=4)
+    monkeypatch.setattr(ratings, "DRAWS_AT_ONCE", 1)
+    assert ratings.rate_strategies(lf, bootstrap=30, seed=4).equals(whole)
 
 
 def test_ties_count_half() -> None:

@@ -15,7 +15,7 @@ from fcsim.analysis.synthetic import write_synthetic_run
 from fcsim.testing import Comparison
 from tests.sources import modules_saying
 
-from .helpers import EDGES, MIDDLE, STRONG, WEAK, table_frame
+from .helpers import EDGES, MIDDLE, STRONG, WEAK, deal_t, deal_wilson, table_frame
 
 
 def test_wilson_interval_by_hand_and_scipy() -> None:
@@ -50,29 +50,6 @@ def test_win_share_splits_ties() -> None:
     lo, hi = deal_wilson(np.array([0.5, 1, 1 / 3]), np.arange(3))  # ties vary less than 0/1
     assert (got["x"]["win_share_lo"], got["x"]["win_share_hi"]) == (pytest.approx(lo),
                                                                     pytest.approx(hi))
-
-
-def _deal_sums(values: np.ndarray, deals: np.ndarray) -> tuple[float, float, int]:
-    """The share or mean of ``values`` (one per seat-game), and its variance with the deals
-    as the independent units, written out deal by deal; and the number of deals."""
-    mean = values.sum() / values.size
-    dev2 = sum((values[deals == d].sum() - mean * (deals == d).sum()) ** 2
-               for d in np.unique(deals))
-    return mean, dev2 / values.size ** 2, np.unique(deals).size
-
-
-def deal_wilson(values: np.ndarray, deals: np.ndarray) -> tuple[float, float]:
-    """Wilson's interval at the effective number of seat-games p(1 - p) / variance."""
-    share, variance, _ = _deal_sums(values, deals)
-    n_eff = share * (1 - share) / variance
-    lo, hi = stats.wilson_interval(share * n_eff, n_eff)
-    return float(lo), float(hi)
-
-
-def deal_t(values: np.ndarray, deals: np.ndarray) -> tuple[float, float]:
-    mean, variance, count = _deal_sums(values, deals)
-    scale = np.sqrt(variance * count / (count - 1))
-    return sps.t.interval(0.95, count - 1, loc=mean, scale=scale)
 
 
 def test_one_seat_a_deal_gives_the_classic_intervals() -> None:
@@ -211,7 +188,59 @@ def test_head_to_head_by_hand() -> None:
     assert got["x", "y"]["ahead_share"] == pytest.approx((1 + 0.5 + 0) / 3)
     assert got["y", "x"]["ahead_share"] == pytest.approx((0 + 0.5 + 1) / 3)
     assert got["x", "z"]["ahead_share"] == pytest.approx((1 + 0.5 + 0.5) / 3)
-    assert got["x", "y"]["pairs"] == 3
+    assert got["x", "y"]["pairs"] == got["x", "y"]["deals"] == 3
+    # a game a deal, one x-y pair a game; the tie varies less than a win or a loss
+    assert (got["x", "y"]["ahead_share_lo"], got["x", "y"]["ahead_share_hi"]) == (
+        pytest.approx(deal_wilson(np.array([1, 0.5, 0]), np.arange(3))))
+
+
+def _pair_rows(df: pl.DataFrame, a: str, b: str) -> tuple[np.ndarray, np.ndarray]:
+    """Each ordered seat pair (a's seat, b's seat) of every game, written out: 1 if a
+    finished ahead, ½ if tied, 0 if behind; and the pair's deal."""
+    values, deals = [], []
+    for game in df.partition_by("game"):
+        seats = game.sort("seat").rows(named=True)
+        for x in seats:
+            for y in seats:
+                if x["seat"] != y["seat"] and (x["strategy"], y["strategy"]) == (a, b):
+                    values.append(1.0 if x["place"] < y["place"]
+                                  else 0.5 if x["place"] == y["place"] else 0.0)
+                    deals.append(x["deal"])
+    return np.array(values), np.array(deals)
+
+
+def test_head_to_head_intervals_are_over_deals(planted_run: Path) -> None:
+    """Each interval equals Wilson's over deals written out pair by pair (``deal_wilson``):
+    the planted run holds one strategy at two seats, in every rotation of each deal."""
+    df = load_results(planted_run).collect()
+    table = stats.head_to_head(df)
+    for a, b in [(STRONG, WEAK), (WEAK, MIDDLE)]:
+        row = table.filter((pl.col("a") == a) & (pl.col("b") == b)).row(0, named=True)
+        values, deals = _pair_rows(df, a, b)
+        assert row["pairs"] == values.size and row["deals"] == np.unique(deals).size
+        assert row["ahead_share"] == pytest.approx(values.mean())
+        assert (row["ahead_share_lo"], row["ahead_share_hi"]) == pytest.approx(
+            deal_wilson(values, deals))
+
+
+def test_a_deal_that_gives_each_side_its_turn_is_level_in_the_head_to_head() -> None:
+    """x ahead in one rotation, y in the other: every deal is level, so no width."""
+    df = table_frame([[1, 9], [9, 1]] * 10, ["x", "y"]).with_columns(deal=pl.col("game") // 2)
+    row = stats.head_to_head(df).row(0, named=True)
+    assert row["ahead_share"] == row["ahead_share_lo"] == row["ahead_share_hi"] == 0.5
+    assert (row["pairs"], row["deals"]) == (20, 10)
+
+
+def test_finishing_patterns_group_games_and_deals() -> None:
+    """Three games, two deals: games 0 and 1 share a deal, and games 0 and 2 a pattern."""
+    df = table_frame([[1, 9], [9, 1], [2, 8]], ["x", "y"]).with_columns(
+        deal=(pl.col("game") == 2).cast(pl.Int64))
+    patterns = stats.finishing_patterns(df)
+    assert patterns.place.tolist() == [[2, 1], [1, 2]] and patterns.games.tolist() == [1, 2]
+    assert patterns.deal_patterns.tolist() == [[0, 1], [1, stats.NO_GAME]]
+    assert patterns.deals.tolist() == [1, 1]
+    ahead, met = patterns.deal_pair_counts()
+    assert ahead[:, 0, 1].tolist() == [1.0, 1.0] and met[:, 0, 1].tolist() == [2.0, 1.0]
 
 
 def test_head_to_head_is_complementary(planted_run: Path) -> None:
