@@ -20,8 +20,9 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from fcsim.core.events import TRACE_WIDTH, EventDecoder, rows_per_step
-from fcsim.core.rng import MAX_SEED, game_seed
+from fcsim.core.rng import game_seed
 from fcsim.core.rules import DEFAULT_PLAYERS, RulesError, RuleSet
+from fcsim.core.seeds import MAX_SEED
 from fcsim.core.state import (
     OK,
     PHASE_DISCARD,

@@ -9,8 +9,8 @@ from pathlib import Path
 import click
 
 from fcsim.cli.options import Bounded, InputError, given_options, rule_options, warn_unused
-from fcsim.core.rng import MAX_SEED
 from fcsim.core.rules import DEFAULT_PLAYERS
+from fcsim.core.seeds import MAX_SEED
 
 MAX_WORLDS = 1_000_000  # the most --worlds; with --time alone the clock decides
 

@@ -19,9 +19,9 @@ from fcsim.cli.options import (
 )
 from fcsim.cli.running import AGAIN, check_counts, play_plan
 from fcsim.core.rules import COMPARE_PLAYERS, MAX_PLAYERS, MIN_PLAYERS
+from fcsim.core.seeds import MAX_SEED
 from fcsim.runner.format import (
     MAX_GAMES,
-    MAX_SEED,
     RunFolderError,
     alternating,
     distinct_rotations,

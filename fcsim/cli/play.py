@@ -19,8 +19,8 @@ from fcsim.agents import agent
 from fcsim.board import board, event_line, hand_text
 from fcsim.cli.options import Bounded, InputError, rule_options
 from fcsim.core.cards import CardError, format_card, parse_card, rank_name
-from fcsim.core.rng import MAX_SEED
 from fcsim.core.rules import DEFAULT_PLAYERS
+from fcsim.core.seeds import MAX_SEED
 from fcsim.core.view import IllegalMoveError, decide
 from fcsim.errors import FcsimError
 from fcsim.game import Game

@@ -18,8 +18,9 @@ from fcsim.cli.options import (
     warn_unused,
 )
 from fcsim.core.rng import game_seed
+from fcsim.core.seeds import MAX_SEED
 from fcsim.replay import game_events, render_text
-from fcsim.runner.format import MAX_GAMES, MAX_SEED
+from fcsim.runner.format import MAX_GAMES
 from fcsim.runner.plan import RunPlan
 from fcsim.runner.run import deal_games
 from fcsim.runner.store import stored_plan, stored_totals

@@ -15,7 +15,7 @@ from fcsim._version import __version__
 from fcsim.cli.options import Bounded, dask_options, rule_options, rule_words
 from fcsim.cli.running import dask_cluster, games_progress
 from fcsim.core.rules import RuleSet
-from fcsim.runner.format import MAX_SEED
+from fcsim.core.seeds import MAX_SEED
 from fcsim.runner.lock import FolderBusyError
 from fcsim.runner.pool import Executor, LastingPool
 from fcsim.runner.run import default_workers

@@ -26,8 +26,9 @@ from fcsim.cli.running import (
     say_set_aside,
 )
 from fcsim.core.rules import RuleSet
+from fcsim.core.seeds import MAX_SEED
 from fcsim.runner import RunFolder, RunFolderError, RunPlan, make_plan
-from fcsim.runner.format import DECISIONS, MAX_CHUNK_SIZE, MAX_GAMES, MAX_SEED, PART_GLOB
+from fcsim.runner.format import DECISIONS, MAX_CHUNK_SIZE, MAX_GAMES, PART_GLOB
 from fcsim.runner.lock import FolderBusyError
 from fcsim.runner.plan import CHUNKS_PER_RUN, DEFAULT_CHUNK_SIZE, MIN_DEFAULT_CHUNK_SIZE
 from fcsim.runner.pool import Executor, ProcessPool

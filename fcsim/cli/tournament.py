@@ -16,7 +16,8 @@ from fcsim.cli.options import Bounded, InputError, rule_options
 from fcsim.cli.running import AGAIN, check_counts, play_plan, print_table
 from fcsim.cli.strategies import load_plugins_noting_failures
 from fcsim.core.rules import DEFAULT_PLAYERS, MAX_PLAYERS, MIN_PLAYERS
-from fcsim.runner.format import MAX_GAMES, MAX_SEED, refuse_a_file
+from fcsim.core.seeds import MAX_SEED
+from fcsim.runner.format import MAX_GAMES, refuse_a_file
 from fcsim.strategies import display_name, families, parse_strategies
 
 

@@ -33,9 +33,10 @@ from fcsim.cli.running import (
     stops_saying,
 )
 from fcsim.core.rules import DEFAULT_PLAYERS, MAX_PLAYERS, MIN_PLAYERS
+from fcsim.core.seeds import MAX_SEED
 from fcsim.learn.sampling import LABELS, MAX_CANDIDATES, ROLLOUTS, Sampling
 from fcsim.runner import RunFolder, RunPlan, make_plan
-from fcsim.runner.format import MAX_GAMES, MAX_SEED, RunFolderError, alternating
+from fcsim.runner.format import MAX_GAMES, RunFolderError, alternating
 from fcsim.runner.lock import FolderBusyError, FolderLock
 from fcsim.runner.pool import ProcessPool
 from fcsim.runner.run import deal_games, default_workers

@@ -11,7 +11,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-MAX_SEED = 2**64 - 1  # seeds and game indices are uint64
 STATE_WORDS = 4  # a generator's state: xoshiro256**'s four 64-bit words
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)

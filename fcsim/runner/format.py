@@ -56,7 +56,6 @@ SHOWN_PROBLEMS = 3  # problems named in a one-line message; the rest are counted
 MAX_GAMES = 10**15
 # Largest chunk: a chunk and its Parquet encoding are held in memory (~3 KB per game).
 MAX_CHUNK_SIZE = 100_000
-MAX_SEED = 2**64 - 1
 
 # Fields that make two runs the same run (the chunk size only splits the work, and the
 # code that played it, code_of(), is checked on its own).

@@ -20,6 +20,7 @@ from fcsim._version import __version__
 from fcsim.core.cards import COPIES, JOKER_PENALTY, MAX_RANK, N_JOKERS, N_SUITS
 from fcsim.core.rng import game_seed
 from fcsim.core.rules import RuleSet
+from fcsim.core.seeds import MAX_SEED
 from fcsim.errors import FcsimError
 from fcsim.runner import format as fmt
 
@@ -27,7 +28,6 @@ DEFAULT_CHUNK_SIZE = 10_000  # games per chunk of a large run
 MIN_DEFAULT_CHUNK_SIZE = 10  # ... and of a small one: 20 deals of a search table (80
 # games, about a second each) make 8 chunks for every core, not one chunk for one
 CHUNKS_PER_RUN = 32  # a small run is split into this many chunks, so every core gets work
-MAX_SEED = fmt.MAX_SEED
 IDENTITY = fmt.IDENTITY
 
 

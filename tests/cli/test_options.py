@@ -18,8 +18,8 @@ from fcsim.cli import COMMAND_MODULES, cli
 from fcsim.cli.options import Bounded, rule_options, rule_words
 from fcsim.cli.simulate import command_line
 from fcsim.core.rules import FACE, RuleSet, rule_flags
+from fcsim.core.seeds import MAX_SEED
 from fcsim.runner import make_plan
-from fcsim.runner.format import MAX_SEED
 from tests.sources import modules_saying
 
 PACKAGE = Path(fcsim.__file__).parent
