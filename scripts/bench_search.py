@@ -23,10 +23,11 @@ from arguments import at_least, strategy, summary
 from bench_page import recording
 
 import fcsim
-from fcsim.advice import Position, advise, position_view
+from fcsim.advice import advise
 from fcsim.core.engine import play_games
 from fcsim.core.rng import game_seed
 from fcsim.core.rules import RuleSet
+from fcsim.position import Position, position_view
 from fcsim.strategies import parse_strategy
 
 README_POSITION = Position(round=5, hand=["3H", "4H", "5H", "7S", "9D", "9C", "KD", "QS"],

@@ -112,7 +112,8 @@ def advise_command(position_file, round_number, hand, pile, known, players, hand
     pile, known ({"2": ["7H"]}), players, hand_sizes, scores, turn, last_turn, discarded,
     taken, passed (the last three like known).
     """
-    from fcsim.advice import DEFAULT_WORLDS, STRONGEST, Position, advise, position_view
+    from fcsim.advice import DEFAULT_WORLDS, STRONGEST, advise
+    from fcsim.position import Position, position_view
     from fcsim.runner.run import warn_table_notes
     from fcsim.strategies import parse_strategies
 

@@ -155,9 +155,9 @@ def test_frozen() -> None:
 def test_one_default_table_seats_every_caller() -> None:
     """A table nothing sizes has DEFAULT_PLAYERS seats, in the rules, a command, a Game, an
     advised position and a search's lineup alike; listed strategies sit one a seat."""
-    from fcsim.advice import Position
     from fcsim.cli.options import table_seats
     from fcsim.game import table_rules
+    from fcsim.position import Position
     from fcsim.tune.lineup import make_lineup
 
     assert RuleSet().players == DEFAULT_PLAYERS == default_seats(1) == table_seats(1, None)

@@ -13,12 +13,12 @@ import pytest
 from numba import njit
 
 import fcsim
-from fcsim.advice import Position, position_view
 from fcsim.core.cards import N_KINDS, parse_cards, parse_hand
 from fcsim.core.rng import new_state, seed_state
 from fcsim.core.state import shared_scratch
 from fcsim.core.tables import solver_table
 from fcsim.core.view import I_DISCARDED, I_PASSED, I_STOCK_SIZE, View, view_arrays
+from fcsim.position import Position, position_view
 from fcsim.strategies.search.worlds import (
     deal_unseen,
     evidence_weight,
