@@ -13,7 +13,8 @@ import click
 
 from fcsim._version import __version__
 from fcsim.cli.options import Bounded, dask_options, rule_options, rule_words
-from fcsim.cli.running import dask_cluster, games_progress
+from fcsim.cli.progress import games_progress
+from fcsim.cli.running import dask_cluster
 from fcsim.core.rules import RuleSet
 from fcsim.core.seeds import MAX_SEED
 from fcsim.runner.lock import FolderBusyError

@@ -17,12 +17,12 @@ from fcsim.cli.options import (
     table_seats,
     warn_resume_flags_unused,
 )
+from fcsim.cli.progress import print_table
 from fcsim.cli.running import (
     check_counts,
     dask_cluster,
     play_folder,
     prepare_here,
-    print_table,
     say_set_aside,
 )
 from fcsim.core.rules import RuleSet

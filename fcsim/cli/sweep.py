@@ -8,7 +8,8 @@ from pathlib import Path
 import click
 from rich.table import Table
 
-from fcsim.cli.running import check_counts, print_table, stops_saying
+from fcsim.cli.progress import print_table
+from fcsim.cli.running import check_counts, stops_saying
 from fcsim.cli.searching import (
     SearchProgress,
     command_line,

@@ -13,7 +13,8 @@ import click
 from rich.table import Table
 
 from fcsim.cli.options import Bounded, InputError, rule_options
-from fcsim.cli.running import AGAIN, check_counts, play_plan, print_table
+from fcsim.cli.progress import print_table
+from fcsim.cli.running import AGAIN, check_counts, play_plan
 from fcsim.cli.strategies import load_plugins_noting_failures
 from fcsim.core.rules import DEFAULT_PLAYERS, MAX_PLAYERS, MIN_PLAYERS
 from fcsim.core.seeds import MAX_SEED

@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from fcsim.cli.running import (
+from fcsim.cli.progress import (
     DONE_BEFORE,
     RATE_AFTER_S,
     GamesPerSecond,
