@@ -116,7 +116,7 @@ def _bootstrap_ahead(patterns: FinishingPatterns, replicates: int, seed: int) ->
     whose seat pairs came out alike are one category of the draw (a run of 625,000 deals
     has some 10,000), so a replicate costs that many draws, not one per deal."""
     rng = np.random.default_rng(seed)
-    ahead = patterns.deal_pair_counts()[0]
+    ahead = patterns.deal_pair_counts[0]
     rows = np.ascontiguousarray(ahead.reshape(len(ahead), -1))
     _, first, kind = np.unique(rows.view(np.dtype((np.void, rows[0].nbytes))).ravel(),
                                return_index=True, return_inverse=True)  # rows as bytes: fast

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import combinations
 from typing import NamedTuple
 
@@ -119,14 +120,18 @@ def with_deal_wilson(df: pl.DataFrame, name: str, successes: str, n: str) -> pl.
     return df.with_columns(pl.Series(f"{name}_lo", lo), pl.Series(f"{name}_hi", hi))
 
 
-def share_variance(successes: np.ndarray, seat_games: np.ndarray) -> float:
-    """The variance of ``successes.sum() / seat_games.sum()`` with the deals as the units,
-    from per-deal arrays (``float64[D]``, ``int64[D]``): what :func:`deal_variance` gives
-    as ``dev2 / seat_games²`` from the rows."""
-    total = seat_games.sum()
+def share_variance(successes: np.ndarray, seat_games: np.ndarray,
+                   deals: np.ndarray | None = None) -> np.ndarray:
+    """The variance of the share ``Σ successes / Σ seat_games`` with the deals as the units,
+    from per-deal arrays along the first axis (``float64[D, ...]``, the share taken for each
+    trailing index): what :func:`deal_variance` gives as ``dev2 / seat_games²`` from the
+    rows. ``deals[d]`` counts the deals row d stands for (default: one each)."""
+    weight = np.ones(len(successes)) if deals is None else np.asarray(deals, dtype=float)
+    weight = weight.reshape(-1, *[1] * (np.ndim(successes) - 1))
+    total = (weight * seat_games).sum(axis=0)
     with np.errstate(invalid="ignore", divide="ignore"):
-        share = successes.sum() / total
-        return float(((successes - share * seat_games) ** 2).sum() / total ** 2)
+        share = (weight * successes).sum(axis=0) / total
+        return (weight * (successes - share * seat_games) ** 2).sum(axis=0) / total ** 2
 
 
 def deal_wilson_interval(share: np.ndarray, variance: np.ndarray, deals: np.ndarray
@@ -321,6 +326,7 @@ class FinishingPatterns:
     deal_patterns: np.ndarray
     deals: np.ndarray
 
+    @cached_property
     def pattern_pairs(self) -> tuple[np.ndarray, np.ndarray]:
         """``(ahead, met)``, float64[N, K, K] for N patterns and K strategies: ``met[i, a, b]``
         counts the ordered seat pairs (a's seat, b's seat) of pattern i, ``ahead[i, a, b]``
@@ -340,17 +346,19 @@ class FinishingPatterns:
         return ahead, met
 
     def pair_counts(self, weights: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """``(ahead, met)`` K × K matrices of :meth:`pattern_pairs` summed over the games.
+        """``(ahead, met)`` K × K matrices of :attr:`pattern_pairs` summed over the games.
         Patterns are weighted by ``weights`` (default: their game counts); a stack of
         weight vectors (bootstrap replicates) gives stacked matrices."""
-        ahead, met = self.pattern_pairs()
+        ahead, met = self.pattern_pairs
         w = self.games if weights is None else weights
         return np.einsum("...n,nab->...ab", w, ahead), np.einsum("...n,nab->...ab", w, met)
 
+    @cached_property
     def deal_pair_counts(self) -> tuple[np.ndarray, np.ndarray]:
         """``(ahead, met)`` of one deal of each deal pattern, float64[D, K, K]: the sums of
-        :meth:`pattern_pairs` over its games."""
-        ahead, met = self.pattern_pairs()
+        :attr:`pattern_pairs` over its games (computed once: the head to head and the
+        ratings both read them)."""
+        ahead, met = self.pattern_pairs
         none = np.zeros((1, *ahead.shape[1:]))  # the last row: what NO_GAME (-1) indexes
         return (np.concatenate([ahead, none])[self.deal_patterns].sum(axis=1),
                 np.concatenate([met, none])[self.deal_patterns].sum(axis=1))
@@ -407,13 +415,11 @@ def head_to_head(data: Frame | FinishingPatterns) -> pl.DataFrame:
     A strategy at several seats is compared seat by seat, so ``pairs`` can exceed games.
     ``data`` is the rows or their :func:`finishing_patterns` (to share that pass)."""
     patterns = as_patterns(data)
-    deal_ahead, deal_met = patterns.deal_pair_counts()
-    count = patterns.deals.astype(float)
-    ahead, met = np.einsum("d,dab->ab", count, deal_ahead), np.einsum("d,dab->ab", count,
-                                                                        deal_met)
+    deal_ahead, deal_met = patterns.deal_pair_counts
+    ahead, met = patterns.pair_counts()
     with np.errstate(invalid="ignore", divide="ignore"):
         share = ahead / met
-        variance = np.einsum("d,dab->ab", count, (deal_ahead - share * deal_met) ** 2) / met**2
+    variance = share_variance(deal_ahead, deal_met, patterns.deals)
     deals = np.einsum("d,dab->ab", patterns.deals, deal_met > 0)
     lo, hi = deal_wilson_interval(share, variance, deals)
     a, b = np.nonzero((met > 0) & ~np.eye(len(patterns.strategies), dtype=bool))

@@ -239,7 +239,7 @@ def test_finishing_patterns_group_games_and_deals() -> None:
     assert patterns.place.tolist() == [[2, 1], [1, 2]] and patterns.games.tolist() == [1, 2]
     assert patterns.deal_patterns.tolist() == [[0, 1], [1, stats.NO_GAME]]
     assert patterns.deals.tolist() == [1, 1]
-    ahead, met = patterns.deal_pair_counts()
+    ahead, met = patterns.deal_pair_counts
     assert ahead[:, 0, 1].tolist() == [1.0, 1.0] and met[:, 0, 1].tolist() == [2.0, 1.0]
 
 
