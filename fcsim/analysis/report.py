@@ -118,8 +118,6 @@ def _sections(lf: pl.LazyFrame, out: Path, duplicate: bool) -> list[Section]:
     seats = stats.seat_advantage(lf)
     length = stats.round_length(lf)
 
-    names = sorted(set(h2h["a"].to_list()) | set(h2h["b"].to_list()))
-    share = {(a, b): v for a, b, v in h2h.select("a", "b", "ahead_share").iter_rows()}
     per_game = stats.composition_per_game(rounds)
     penalty_header, penalty_rows = _by_round(rounds, _ci("penalty", 2))
     go_out_header, go_out_rows = _by_round(rounds, _ci("go_out_rate", 3))
@@ -152,10 +150,13 @@ def _sections(lf: pl.LazyFrame, out: Path, duplicate: bool) -> list[Section]:
                                       _col("ahead_share", 4), _col("pairs")]),
                 plots.plot_ratings(ratings_table, out / "ratings.png", colors)),
         Section("Head to head",
-                "Share of seat pairs where the row strategy finished strictly ahead of the "
-                "column strategy at the same table (ties count one half).",
-                ["strategy", *names],
-                [[a, *[_num(share.get((a, b)), 3) for b in names]] for a in names],
+                "Share of seat pairs where a finished strictly ahead of b at the same table "
+                "(ties count one half; b was ahead in the rest), each pair of strategies "
+                "that met once; the chart shows them both ways.",
+                ["a", "b", "deals", "seat pairs", "a ahead [95% CI]"],
+                _rows(h2h.filter(pl.col("a") < pl.col("b")).sort("a", "b"),
+                      [_col("a"), _col("b"), _col("deals"), _col("pairs"),
+                       _ci("ahead_share", 3)]),
                 plots.plot_head_to_head(h2h, out / "head_to_head.png")),
         Section("Paired comparison",
                 f"Mean total of a minus mean total of b, paired by {pairing}; "

@@ -94,6 +94,29 @@ def test_the_paired_table_holds_only_pairs_that_shared_a_table(planted_run: Path
     assert "too few deals" not in paired
 
 
+def test_the_head_to_head_table_gives_each_pair_once_with_its_interval(
+        planted_run: Path, report_dir: Path) -> None:
+    """The table lists each pair of strategies that met once (a before b), with the share of
+    seat pairs a finished ahead in and its interval over deals, as the statistics give them;
+    the other way round is the rest."""
+    md = (report_dir / "report.md").read_text(encoding="utf-8")
+    section = md.split("\n## Head to head")[1].split("\n## ")[0]
+    rows = [line.strip("| ").split(" | ") for line in section.splitlines()
+            if line.startswith("| ") and "---" not in line]
+    assert rows[0] == ["a", "b", "deals", "seat pairs", "a ahead [95% CI]"]
+    h2h = stats.head_to_head(load_results(planted_run))
+    expected = [[a, b, f"{deals:,}", f"{pairs:,}", f"{share:.3f} [{lo:.3f}, {hi:.3f}]"]
+                for a, b, deals, pairs, share, lo, hi in h2h.filter(
+                    h2h["a"] < h2h["b"]).sort("a", "b").select(
+                    "a", "b", "deals", "pairs", "ahead_share", "ahead_share_lo",
+                    "ahead_share_hi").iter_rows()]
+    assert rows[1:] == expected
+    assert [row[:2] for row in rows[1:]] == [["middle:margin=2", "strong"],
+                                             ["middle:margin=2", "weak"], ["strong", "weak"]]
+    back = h2h.filter((h2h["a"] == "weak") & (h2h["b"] == "strong"))["ahead_share"].item()
+    assert float(rows[3][4].split()[0]) == pytest.approx(1 - back, abs=1e-3)
+
+
 def test_cli_report(planted_run: Path, tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["report", str(planted_run), "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
