@@ -132,14 +132,21 @@ def unseen_cards(hand: np.ndarray, pile: np.ndarray, known: np.ndarray, info: np
                  ) -> np.ndarray:
     """The cards the seat has not seen, one entry per card (``int8[U]``, kind order)."""
     counts = np.empty(N_KINDS, dtype=np.int64)
-    n = unseen_counts(hand, pile, known, info[Info.SEAT], counts)
-    cards = np.empty(n, dtype=np.int8)
+    cards = np.empty(unseen_counts(hand, pile, known, info[Info.SEAT], counts), dtype=np.int8)
+    _spread(counts, cards)
+    return cards
+
+
+@njit(cache=True)
+def _spread(counts: np.ndarray, out: np.ndarray) -> int:
+    """Write ``counts[k]`` cards of each kind ``k`` to ``out``, in kind order; return their
+    number."""
     at = 0
     for k in range(N_KINDS):
         for _ in range(counts[k]):
-            cards[at] = k
+            out[at] = k
             at += 1
-    return cards
+    return at
 
 
 @njit(cache=True)
@@ -419,12 +426,7 @@ def _cards_in_no_hand(state: GameState, out: np.ndarray) -> int:
             left[k] -= state.hands[s, k]
     for j in range(state.scalars[Scalar.PILE]):
         left[state.pile[j]] -= 1
-    at = 0
-    for k in range(N_KINDS):
-        for _ in range(left[k]):
-            out[at] = k
-            at += 1
-    return at
+    return _spread(left, out)
 
 
 @njit(cache=True)
