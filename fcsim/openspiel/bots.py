@@ -171,6 +171,7 @@ def root_from_view(view: View, seed: int) -> FiveCrownsState:
         raise pyspiel.SpielError("the view does not add up: no world can hold it")
     state._data = world
     state._dealt, state._drawing, state._horizon = None, False, view.round
+    state.recall_from_here()
     return state
 
 

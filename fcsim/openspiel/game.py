@@ -11,12 +11,14 @@ outcome is laid onto fcsim's deal and draw: :mod:`fcsim.openspiel.kernels`.
 Actions are the environments' (:mod:`fcsim.env.encoding`): ``0`` stock, ``1`` pile,
 ``2 + kind`` discard that card; chance outcomes are card kinds (``0`` … ``55``, the joker
 55). Rewards come at the end of each round: minus each seat's penalty, so the returns are
-minus the totals.
+minus the totals. What each seat saw, move by move (its information state, perfect
+recall), and the past a resampled world comes with: :mod:`fcsim.openspiel.recall`.
 """
 
 from __future__ import annotations
 
 import functools
+from collections import Counter
 
 import numpy as np
 import pyspiel
@@ -35,13 +37,20 @@ from fcsim.core.cards import (
 from fcsim.core.events import (
     EV_DEAL,
     EV_HAND,
+    EV_RESHUFFLE,
+    EV_SCORE,
+    EV_TURN,
     HAND_COL,
+    SCORE_COL,
     TRACE_WIDTH,
     DealRow,
     EventDecoder,
     HandRow,
+    ScoreRow,
+    Turn,
     rows_per_step,
 )
+from fcsim.core.rng import seed_state
 from fcsim.core.rules import FACE, MAX_PLAYERS, MIN_PLAYERS, RulesError, RuleSet
 from fcsim.core.state import (
     OK,
@@ -81,7 +90,8 @@ from fcsim.env.encoding import (
     Encoder,
     action_name,
 )
-from fcsim.openspiel import kernels
+from fcsim.openspiel import kernels, recall
+from fcsim.openspiel.recall import Chain
 
 GAME_NAME = "python_five_crowns"
 DEFAULTS = RuleSet()
@@ -113,6 +123,7 @@ GAME_TYPE = pyspiel.GameType(
 )
 
 _DECK_COUNTS = np.bincount(full_deck(), minlength=N_KINDS).astype(np.int64)
+_DECK = Counter(full_deck().tolist())
 
 
 def rules_of(params: dict) -> RuleSet:
@@ -214,37 +225,6 @@ def fixed_for(rules: RuleSet) -> _Fixed:
     return _Fixed(rules)
 
 
-class _Rows:
-    """One step's trace rows and the ones before (never changed once made: a deep copy of
-    it is itself)."""
-
-    __slots__ = ("earlier", "rows")
-
-    def __init__(self, rows: np.ndarray | None, earlier: _Rows | None) -> None:
-        self.rows, self.earlier = rows, earlier
-
-    def __deepcopy__(self, memo: dict) -> _Rows:
-        return self
-
-    def __reduce__(self) -> tuple:
-        """Pickled as the list of the steps' rows, oldest first: pickling the chain link by
-        link would recurse once per step, past Python's limit within a game."""
-        steps = []
-        link: _Rows | None = self
-        while link is not None:
-            steps.append(link.rows)
-            link = link.earlier
-        return _chained, (steps[::-1],)
-
-
-def _chained(steps: list[np.ndarray | None]) -> _Rows:
-    """The chain of ``steps`` (oldest first), as :meth:`_Rows.__reduce__` pickled it."""
-    link = None
-    for rows in steps:
-        link = _Rows(rows, link)
-    return link
-
-
 class FiveCrownsState(pyspiel.State):
     """A state of ``python_five_crowns``: fcsim's state of the game, plus what the chance
     nodes in progress have chosen (the deal's cards so far, or a stock draw pending)."""
@@ -255,7 +235,8 @@ class FiveCrownsState(pyspiel.State):
         # changes, and the history, are shared (copying them would cost a whole game).
         self._fixed = game.fixed
         self._data = new_state(game.rules)
-        self._rows = _Rows(None, None)  # the event trace so far, when traced
+        self._rows = Chain(None, None)  # the event trace so far, when traced
+        self._seen = Chain(None, None)  # what the seats saw: recall.py
         self._traced = traced
         self._dealt: list[int] | None = []  # the deal's chance outcomes; None: not dealing
         self._drawing = False  # the mover chose the stock: its card is a chance node
@@ -304,32 +285,71 @@ class FiveCrownsState(pyspiel.State):
         chance nodes have chosen it)."""
         if not self._traced:
             raise pyspiel.SpielError(f"{GAME_NAME}: this state keeps no event trace")
-        blocks = []
-        block = self._rows
-        while block.rows is not None:
-            blocks.append(block.rows)
-            block = block.earlier
+        blocks = list(self._rows.items())
         if not blocks:
             return []
-        rows = np.concatenate(blocks[::-1])
+        rows = np.concatenate(blocks)
         if self._dealt is not None:  # fcsim's deal underneath is not the one being chosen
             rows = rows[: np.flatnonzero(rows[:, DealRow.CODE] == EV_DEAL)[-1]]
         return list(EventDecoder(self.rules).decode(rows))
 
     def _keep(self, rows: int) -> None:
+        """Keep a step's event rows (written whether or not the state keeps a trace: what
+        the table sees comes from them)."""
         if rows and self._traced:
-            self._rows = _Rows(self._trace[:rows].copy(), self._rows)
+            self._rows = Chain(self._fixed.trace[:rows].copy(), self._rows)
 
-    def _step(self, move: int) -> None:
-        """One fcsim step; a round's end brings its rewards and the next deal."""
-        before = state_views(self._data).totals.copy()
+    def recall_from_here(self) -> None:
+        """Start what the seats remember at this state (one built from a seat's view, not
+        played from a deal): each seat's hand, the known cards and the pile as they are."""
+        parts = state_views(self._data)
+        rows = [tuple(tuple(int(n) for n in row) for row in grid)
+                for grid in (parts.hands, parts.known)]
+        pile = tuple(int(k) for k in parts.pile[: int(self._data.ints[S_PILE])])
+        self._seen = recall.chained([(recall.START, *rows, pile)])
+
+    def _see(self, *item: int | tuple) -> None:
+        self._seen = Chain(item, self._seen)
+
+    def _see_step(self, rows: np.ndarray, seat: int, phase: int, move: int, drawn: int,
+                  top: int) -> None:
+        """What the table saw of one step, from its event rows: the draw (a stock card by
+        its drawer, after any reshuffle), the discard (fcsim's own when the draw lets the
+        seat go out), and at a round's end every hand laid down."""
+        codes = rows[:, 0]
+        if phase == PHASE_DRAW:
+            if (codes == EV_RESHUFFLE).any():
+                self._see(recall.RESHUFFLE)
+            if move == ACTION_PILE:
+                self._see(recall.PILE, seat, top)
+            else:
+                self._see(recall.STOCK, seat, drawn)
+        for row in rows[codes == EV_TURN]:
+            self._see(recall.DISCARD, seat, int(row[Turn.DISCARD]), int(row[Turn.OUT]))
+        scored = rows[codes == EV_SCORE]
+        if len(scored):
+            hands = np.zeros((self.rules.players, N_KINDS), np.int64)
+            for row in scored:
+                kinds = row[SCORE_COL : SCORE_COL + row[ScoreRow.CARDS]]
+                hands[row[ScoreRow.SEAT]] = np.bincount(kinds, minlength=N_KINDS)
+            self._see(recall.END, tuple(tuple(int(n) for n in hand) for hand in hands))
+
+    def _step(self, move: int, drawn: int = -1) -> None:
+        """One fcsim step (``drawn``: the stock card a stock draw brings), and what the
+        table saw of it; a round's end brings its rewards, every hand laid down to be
+        scored, and the next deal."""
+        views = state_views(self._data)
+        before = views.totals.copy()
         round_before = int(self._data.ints[S_ROUND])
+        seat, phase = int(self._data.ints[S_SEAT]), int(self._data.ints[S_PHASE])
+        top = int(views.pile[int(self._data.ints[S_PILE]) - 1]) if move == ACTION_PILE else -1
         status, rows = play_action(self._data, move, self._fixed.table, self._fixed.scratch,
-                                   self._trace, 0)
+                                   self._fixed.trace, 0)
         if status != OK:  # the legal actions were checked: this is a bug, say so
             raise pyspiel.SpielError(f"{GAME_NAME}: fcsim refused move {move} (status "
                                      f"{status})")
         self._keep(rows)
+        self._see_step(self._fixed.trace[:rows], seat, phase, move, drawn, top)
         phase = int(self._data.ints[S_PHASE])
         if phase == PHASE_GAME_OVER or int(self._data.ints[S_ROUND]) != round_before:
             after = state_views(self._data).totals
@@ -345,8 +365,8 @@ class FiveCrownsState(pyspiel.State):
         if not kernels.arrange_deal(self._data, dealt):
             raise pyspiel.SpielError(f"{GAME_NAME}: the deal {dealt.tolist()} is not a deck's")
         self._dealt = None
-        if self._traced and self._rows.rows is not None:  # the deal's events: these cards
-            rows = self._rows.rows.copy()
+        if self._traced and self._rows.item is not None:  # the deal's events: these cards
+            rows = self._rows.item.copy()
             state = state_views(self._data)
             r = int(self._data.ints[S_ROUND])
             for row in rows:
@@ -355,7 +375,7 @@ class FiveCrownsState(pyspiel.State):
                 elif row[HandRow.CODE] == EV_HAND and row[HandRow.ROUND] == r:
                     kinds = hand_kinds(state.hands[row[HandRow.SEAT]])
                     row[HAND_COL : HAND_COL + len(kinds)] = kinds
-            self._rows = _Rows(rows, self._rows.earlier)
+            self._rows = Chain(rows, self._rows.earlier)
 
     def _deal_size(self) -> int:
         return wild_rank(int(self._data.ints[S_ROUND])) * self.rules.players + 1
@@ -406,13 +426,18 @@ class FiveCrownsState(pyspiel.State):
                 raise pyspiel.SpielError(f"{GAME_NAME}: chance outcome {action} is not a "
                                          f"card the chance node can bring (legal: {legal})")
             if self._dealt is not None:
+                t = len(self._dealt)
+                if t == self._deal_size() - 1:
+                    self._see(recall.UP, int(action))
+                else:
+                    self._see(recall.DEAL, kernels.deal_seat(self._data, t), int(action))
                 self._dealt.append(int(action))
                 if len(self._dealt) == self._deal_size():
                     self._finish_deal()
             else:
                 kernels.arrange_draw(self._data, int(action))
                 self._drawing = False
-                self._step(ACTION_STOCK)
+                self._step(ACTION_STOCK, int(action))
             return
         legal = self._legal_actions(self.current_player())
         if action not in legal:
@@ -451,20 +476,34 @@ class FiveCrownsState(pyspiel.State):
                                      f"game (0 to {self.rules.players - 1})")
 
     def resample_from_infostate(self, player_id: int, probability_sampler) -> FiveCrownsState:
-        """A state ``player_id`` cannot tell from this one: the other hands (their known
-        cards kept) and the stock dealt afresh from the cards it has not seen, as the
-        search samples worlds (:mod:`fcsim.strategies.search.worlds`)."""
+        """A state ``player_id`` cannot tell from this one, past included: the other
+        seats' hidden cards, the stock, and what each was dealt and drew in every round,
+        dealt afresh from the cards the player has not seen (:func:`recall.reconstruct`);
+        the play stream re-seeded."""
         self._check_player(player_id)
         if self._dealt is not None or self._over:
             raise pyspiel.SpielError(f"{GAME_NAME}: resample_from_infostate needs a decision "
                                      f"node or a stock draw, not a deal or the end")
-        seed = np.uint64(int(probability_sampler() * 2.0**53))
+        seed = int(probability_sampler() * 2.0**53)
+        parts = state_views(self._data)
+        hands = parts.known.astype(np.int64)
+        hands[player_id] = parts.hands[player_id]
+        table = recall.Table(player_id, hands, parts.hands.sum(axis=1),
+                             int(self._data.ints[S_STOCK]))
+        rng = np.random.default_rng(seed)
+        try:
+            seen, world = recall.reconstruct(self._seen, table, _DECK, rng)
+        except recall.NoPast:
+            raise pyspiel.SpielError(f"{GAME_NAME}: player {player_id}'s view does not add "
+                                     f"up") from None
         twin = self.clone()
-        twin._traced = False  # a world: no history to show
-        twin._rows = _Rows(None, None)
-        if not kernels.resample(twin._data, int(player_id), seed, self._fixed.table,
-                                self._fixed.scratch):
-            raise pyspiel.SpielError(f"{GAME_NAME}: player {player_id}'s view does not add up")
+        twin._traced = False  # a world: no event trace to show
+        twin._rows = Chain(None, None)
+        twin._seen = seen
+        views = state_views(twin._data)
+        views.hands[:] = world.hands
+        views.stock[: len(world.stock)] = world.stock
+        seed_state(views.rng, np.uint64(int(rng.integers(2**63))))
         return twin
 
     def __str__(self) -> str:
@@ -506,9 +545,9 @@ class FiveCrownsObserver:
     the observation is version 0 (own hand, the pile, its top, the wilds, the unseen
     cards, the known cards of each other seat, the public scalars), the information state
     the latest version, which adds the round's public history (per seat: discarded, taken
-    from the pile, passed up). The information state's string also lists the pile in
-    order: everything fcsim shows a seat (its :class:`View`). Earlier rounds enter
-    through the totals only.
+    from the pile, passed up), what is on the table now. The information state's string
+    lists the pile in order, everything fcsim shows a seat (its :class:`View`), and then
+    everything the seat saw since the game began (:func:`recall.recall`): perfect recall.
     """
 
     def __init__(self, game: FiveCrownsGame, perfect_recall: bool) -> None:
@@ -528,9 +567,11 @@ class FiveCrownsObserver:
         self.tensor[:] = self.encoder.observation(parts, player)
 
     def string_from(self, state: FiveCrownsState, player: int) -> str:
+        past = recall.recall(state._seen, player) if self.perfect_recall else ""
+        past = f" | seen {past}" if past else ""
         if state.is_terminal():
             totals = " ".join(str(int(t)) for t in state_views(state.data).totals)
-            return f"p{player} game over | totals {totals}"
+            return f"p{player} game over | totals {totals}{past}"
         data = self._data(state, player)
         parts = state_views(data)
         info = kernels.seat_info(data, player)
@@ -572,7 +613,7 @@ class FiveCrownsObserver:
             out.append(f"sizes {sizes}")
         totals = " ".join(str(int(x)) for x in info[I_TOTALS : I_TOTALS + players])
         out.append(f"totals {totals}")
-        return " | ".join(out)
+        return " | ".join(out) + past
 
 
 pyspiel.register_game(GAME_TYPE, FiveCrownsGame)

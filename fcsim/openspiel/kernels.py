@@ -1,5 +1,5 @@
 """The compiled pieces of the OpenSpiel game: chance outcomes laid onto fcsim's deal and
-draw, worlds resampled for one seat, and the one-round rollout of the ISMCTS evaluator.
+draw, a world dealt from a seat's view, and the one-round rollout of the ISMCTS evaluator.
 
 None of them plays a rule: the deal, the draws, the reshuffle, going out and the scores
 stay fcsim's steps (:mod:`fcsim.core.state`). A chance outcome only decides *which card*
@@ -162,25 +162,6 @@ def _deal(state: GameState, unseen: np.ndarray, known: np.ndarray, info: np.ndar
 
 
 @njit(cache=True)
-def resample(data: StateData, seat: int, seed: np.uint64, table: np.ndarray,
-             scratch: np.ndarray) -> bool:
-    """Deal ``data`` a world ``seat`` cannot tell from it (in place): the other hands
-    (their known cards kept) and the stock drawn afresh from the cards ``seat`` has not
-    seen (the search's :func:`~fcsim.strategies.search.worlds.deal_unseen`), the play
-    stream re-seeded. False if the view does not add up."""
-    state = lend(data)
-    info = seat_info(data, seat)
-    hand = state.hands[seat].copy()
-    pile = state.pile[: state.scalars[S_PILE]].copy()
-    known = state.known.copy()
-    unseen = unseen_cards(hand, pile, known, info)
-    if cards_missing(known, info) != unseen.shape[0]:
-        return False
-    _deal(state, unseen, known, info, seed, table, scratch)
-    return True
-
-
-@njit(cache=True)
 def world_from_view(world: StateData, hand: np.ndarray, pile: np.ndarray, known: np.ndarray,
                     info: np.ndarray, seed: np.uint64, table: np.ndarray,
                     scratch: np.ndarray) -> bool:
@@ -209,5 +190,5 @@ def rollout_round(data: StateData, params: np.ndarray, table: np.ndarray,
     return True
 
 
-__all__ = ["arrange_deal", "arrange_draw", "deal_seat", "draw_counts", "resample",
+__all__ = ["arrange_deal", "arrange_draw", "deal_seat", "draw_counts",
            "rollout_round", "seat_info", "world_from_view"]

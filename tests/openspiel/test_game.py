@@ -189,7 +189,7 @@ def test_a_hand_made_position_as_openspiel_sees_it() -> None:
     assert [state.action_to_string(1, a) for a in state.legal_actions()] == ["stock", "pile"]
     assert state.information_state_string(1) == (
         "p1 round 1 dealer p0 | p1 to draw | turn 0 stock 109 | hand 4S 5S 7H | pile 6S "
-        "| sizes 3 3 | totals 0 0")
+        "| sizes 3 3 | totals 0 0 | seen d4S d5S d7H u6S")
     assert state.observation_string(0) == (
         "p0 round 1 dealer p0 | p1 to draw | turn 0 stock 109 | hand QH 8D 10C "
         "| pile top 6S (1) | sizes 3 3 | totals 0 0")
@@ -198,7 +198,7 @@ def test_a_hand_made_position_as_openspiel_sees_it() -> None:
     assert state.information_state_string(0) == (
         "p0 round 1 dealer p0 | p0 to draw | turn 1 stock 109 | out p1 | hand QH 8D 10C "
         "| pile 7H | known p1:6S | discarded p1:7H | taken p1:6S | sizes 3 3 "
-        "| totals 0 0")
+        "| totals 0 0 | seen d8D d10C dQH u6S p1p6S p1d7H*")
     state.apply_action(0)  # seat 0's last turn: from the stock…
     assert state.is_chance_node()
     assert dict(state.chance_outcomes())[parse_card("4S")] == pytest.approx(1 / 109)
@@ -245,6 +245,8 @@ def test_a_seats_information_never_depends_on_the_cards_it_has_not_seen() -> Non
         again = other.resample_from_infostate(seat, lambda: 0.3)
         for a, b in zip(state_views(world.data), state_views(again.data), strict=True):
             assert np.array_equal(a, b)
+        for s in range(4):  # the past dealt the other seats too
+            assert world.information_state_string(s) == again.information_state_string(s)
         hidden = [s for s in range(4) if s != seat]
         real = state_views(state.data)
         assert any(not np.array_equal(state_views(other.data).hands[s], real.hands[s])
@@ -259,7 +261,8 @@ def test_while_dealing_a_seat_sees_only_its_own_cards_so_far() -> None:
     for card in _cards("4S", "8D", "5S"):
         state.apply_action(card)
     assert state.information_state_string(1) == (
-        "p1 round 1 dealer p0 | dealing card 4 of 7 | hand 4S 5S | totals 0 0")
+        "p1 round 1 dealer p0 | dealing card 4 of 7 | hand 4S 5S | totals 0 0 "
+        "| seen d4S d5S")
     assert state.observation_string(0).endswith("| hand 8D | totals 0 0")
     with pytest.raises(pyspiel.SpielError, match="decision node"):
         state.resample_from_infostate(0, lambda: 0.5)
@@ -303,25 +306,6 @@ def test_resampling_for_a_seat_the_game_does_not_have_is_refused(player) -> None
         state.resample_from_infostate(player, lambda: 0.5)
     assert str(caught.value) == (f"python_five_crowns: player {player} is not a seat of "
                                  f"this game (0 to 1)")
-
-
-def test_the_information_state_forgets_the_cards_a_seat_was_dealt_and_drew() -> None:
-    """docs/OPENSPIEL.md's example: it is not perfect recall. Seat 1 dealt 9D JC KC draws
-    the 5H, or dealt 5H JC KC draws the 9D; either way it discards the 9D."""
-    game = pyspiel.load_game(GAME_NAME, {"players": 2})
-    states = []
-    for first, drawn in (("9D", "5H"), ("5H", "9D")):
-        state = game.new_initial_state()
-        for card in _cards(first, "8D", "JC", "10C", "KC", "QH", "6S"):
-            state.apply_action(card)
-        state.apply_action(0)
-        state.apply_action(parse_card(drawn))
-        state.apply_action(2 + parse_card("9D"))
-        states.append(state)
-    a, b = states
-    assert a.history() != b.history()
-    assert a.information_state_string(1) == b.information_state_string(1)
-    assert a.information_state_tensor(1) == b.information_state_tensor(1)
 
 
 def test_a_seat_on_zero_returns_zero_not_minus_zero() -> None:
