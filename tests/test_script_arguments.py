@@ -28,6 +28,7 @@ REFUSED = [  # script, arguments
     ("bench_edit.py", ["--repeat", "0"]),
     ("bench_engine.py", ["--scale", "0"]),
     ("bench_engine.py", ["--passes", "0"]),
+    ("bench_openspiel.py", ["--passes", "0"]),
     ("bench_game.py", ["--scale", "-1"]),
     ("bench_report.py", ["--rows", "3"]),
     ("bench_search.py", ["--games", "0"]),

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from fcsim.core.cards import N_KINDS, format_card
+from fcsim.errors import FcsimError
 
 DEAL, UP, STOCK, PILE, DISCARD, RESHUFFLE, END, START = range(8)
 UNKNOWN = -1  # a card a re-dealt past could not name (after reshuffles)
@@ -109,8 +110,8 @@ def recall(head: Chain, seat: int) -> str:
     return text
 
 
-class NoPast(Exception):
-    """No past fits the choices made so far (after a reshuffle; try other choices)."""
+class NoPast(FcsimError):
+    """The sightings do not add up to a past (a bug, or a search out of walks)."""
 
 
 @dataclass
@@ -326,7 +327,7 @@ def _search(segment: Sequence[Sighting], table: Table, stock_left: Counter | Non
     raise NoPast
 
 
-class _DeadEnd(Exception):
+class _DeadEnd(FcsimError):
     """The choices so far lead nowhere; ``depth``: the last choice that mattered."""
 
     def __init__(self, depth: int) -> None:
