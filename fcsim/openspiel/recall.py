@@ -468,6 +468,8 @@ def _first_draw(kinds: Counter, held: list[_Slot], reserve: Counter,
     ``reserve`` (its known cards then), of a known kind or hidden, each equally likely."""
     options = [(k, n - reserve[k]) for k, n in sorted(kinds.items()) if n > reserve[k]]
     weights = np.array([w for _, w in options] + [len(held)], float)
+    if not weights.sum():
+        raise NoPast  # the sightings do not add up
     pick = int(rng.choice(len(weights), p=weights / weights.sum()))
     if pick == len(options):
         return held.pop(int(rng.integers(len(held))))
