@@ -312,14 +312,15 @@ class FiveCrownsState(pyspiel.State):
         self._seen = Chain(item, self._seen)
 
     def _see_step(self, rows: np.ndarray, seat: int, phase: int, move: int, drawn: int,
-                  top: int) -> None:
+                  top: int, offered: tuple[int, ...]) -> None:
         """What the table saw of one step, from its event rows: the draw (a stock card by
-        its drawer, after any reshuffle), the discard (fcsim's own when the draw lets the
-        seat go out), and at a round's end every hand laid down."""
+        its drawer, after any reshuffle of the cards ``offered``, per kind), the discard
+        (fcsim's own when the draw lets the seat go out), and at a round's end every hand
+        laid down."""
         codes = rows[:, 0]
         if phase == PHASE_DRAW:
             if (codes == EV_RESHUFFLE).any():
-                self._see(recall.RESHUFFLE)
+                self._see(recall.RESHUFFLE, offered)
             if move == ACTION_PILE:
                 self._see(recall.PILE, seat, top)
             else:
@@ -343,13 +344,15 @@ class FiveCrownsState(pyspiel.State):
         round_before = int(self._data.ints[S_ROUND])
         seat, phase = int(self._data.ints[S_SEAT]), int(self._data.ints[S_PHASE])
         top = int(views.pile[int(self._data.ints[S_PILE]) - 1]) if move == ACTION_PILE else -1
+        reshuffles = move == ACTION_STOCK and int(self._data.ints[S_STOCK]) == 0
+        offered = tuple(int(n) for n in self._chance_counts()) if reshuffles else ()
         status, rows = play_action(self._data, move, self._fixed.table, self._fixed.scratch,
                                    self._fixed.trace, 0)
         if status != OK:  # the legal actions were checked: this is a bug, say so
             raise pyspiel.SpielError(f"{GAME_NAME}: fcsim refused move {move} (status "
                                      f"{status})")
         self._keep(rows)
-        self._see_step(self._fixed.trace[:rows], seat, phase, move, drawn, top)
+        self._see_step(self._fixed.trace[:rows], seat, phase, move, drawn, top, offered)
         phase = int(self._data.ints[S_PHASE])
         if phase == PHASE_GAME_OVER or int(self._data.ints[S_ROUND]) != round_before:
             after = state_views(self._data).totals

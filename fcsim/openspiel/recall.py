@@ -172,11 +172,11 @@ def reconstruct(head: Chain, table: Table, deck: Counter,
 
 
 def _counts(hands: np.ndarray) -> Counter:
-    return Counter({int(k): int(n) for k, n in enumerate(hands.sum(axis=0)) if n})
+    return _kinds(hands.sum(axis=0))
 
 
 def _next_pile(pile: list[int], item: Sighting) -> list[int]:
-    """The discard pile after ``item`` (the reshuffle leaves its top)."""
+    """The discard pile after ``item``: a reshuffle takes the cards it names."""
     code = item[0]
     if code == UP:
         return [item[1]]
@@ -187,8 +187,22 @@ def _next_pile(pile: list[int], item: Sighting) -> list[int]:
     if code == DISCARD:
         return [*pile, item[2]]
     if code == RESHUFFLE:
-        return pile[-1:]
+        taken = _kinds(item[1])
+        return [card for card in pile if not _take(taken, card)]
     return pile
+
+
+def _kinds(counts: Sequence[int]) -> Counter:
+    """The cards of a count per kind, as a Counter."""
+    return Counter({k: int(n) for k, n in enumerate(counts) if n})
+
+
+def _take(cards: Counter, card: int) -> bool:
+    """Take one ``card`` out of ``cards`` if it holds one; whether it did."""
+    if cards[card] <= 0:
+        return False
+    cards[card] -= 1
+    return True
 
 
 def _pile_after(segment: Sequence[Sighting]) -> list[int]:
@@ -234,8 +248,8 @@ def _round_past(segment: Sequence[Sighting], table: Table, stock_left: Counter |
     for i, item in enumerate(segment):
         code = item[0]
         if code == START:
-            known = [Counter({k: n for k, n in enumerate(row) if n}) for row in item[2]]
-            mine = Counter({k: n for k, n in enumerate(item[1][player]) if n})
+            known = [_kinds(row) for row in item[2]]
+            mine = _kinds(item[1][player])
         elif code in (DEAL, STOCK, PILE) and item[1] == player:
             mine[item[2]] += 1
         elif code == DISCARD and item[1] == player:
@@ -247,7 +261,7 @@ def _round_past(segment: Sequence[Sighting], table: Table, stock_left: Counter |
         elif code == DISCARD and known[item[1]][item[2]] > 0:
             known[item[1]][item[2]] -= 1
         elif code == RESHUFFLE:  # the stock is empty: every card is in a hand or the pile
-            reshuffled.append(Counter(pile[:-1]))
+            reshuffled.append(_kinds(item[1]))
             room.append(deck - Counter(pile) - mine)
             since = Counter()
         elif code == STOCK and item[1] == player and reshuffled:
@@ -444,7 +458,7 @@ def _start_cards(segment: Sequence[Sighting], player: int, kinds: list[Counter],
         elif item[0] == UP:
             placed[item[1]] += 1
         elif item[0] == START:
-            placed += Counter({k: n for k, n in enumerate(item[1][player]) if n})
+            placed += _kinds(item[1][player])
             placed += Counter(item[3])
     for seat, cards in enumerate(kinds):
         if seat != player:

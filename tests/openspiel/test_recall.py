@@ -119,8 +119,9 @@ def check_past(state: FiveCrownsState) -> bool:
             hands = [Counter({k: n for k, n in enumerate(row) if n}) for row in item[1]]
             pile = list(item[3])
             stock = deck - sum(hands, Counter()) - Counter(pile)
-        elif code == RESHUFFLE:
+        elif code == RESHUFFLE:  # the pile but its top, as the sighting names them
             assert not +stock
+            assert Counter({k: n for k, n in enumerate(item[1]) if n}) == Counter(pile[:-1])
             stock, pile, reshuffled = Counter(pile[:-1]), pile[-1:], True
         elif code == STOCK:
             assert stock[item[2]] > 0
