@@ -175,6 +175,19 @@ def _counts(hands: np.ndarray) -> Counter:
     return _kinds(hands.sum(axis=0))
 
 
+def _kinds(counts: Sequence[int]) -> Counter:
+    """The cards of a count per kind, as a Counter."""
+    return Counter({k: int(n) for k, n in enumerate(counts) if n})
+
+
+def _take(cards: Counter, card: int) -> bool:
+    """Take one ``card`` out of ``cards`` if it holds one; whether it did."""
+    if cards[card] <= 0:
+        return False
+    cards[card] -= 1
+    return True
+
+
 def _next_pile(pile: list[int], item: Sighting) -> list[int]:
     """The discard pile after ``item``: a reshuffle takes the cards it names."""
     code = item[0]
@@ -190,19 +203,6 @@ def _next_pile(pile: list[int], item: Sighting) -> list[int]:
         taken = _kinds(item[1])
         return [card for card in pile if not _take(taken, card)]
     return pile
-
-
-def _kinds(counts: Sequence[int]) -> Counter:
-    """The cards of a count per kind, as a Counter."""
-    return Counter({k: int(n) for k, n in enumerate(counts) if n})
-
-
-def _take(cards: Counter, card: int) -> bool:
-    """Take one ``card`` out of ``cards`` if it holds one; whether it did."""
-    if cards[card] <= 0:
-        return False
-    cards[card] -= 1
-    return True
 
 
 def _pile_after(segment: Sequence[Sighting]) -> list[int]:
@@ -357,7 +357,7 @@ def _walk(segment: Sequence[Sighting], table: Table, stock_left: Counter | None,
     draws taking the options ``path`` names (options first met are put in random order
     and the first taken). Raises :class:`_DeadEnd` where the choices leave no past."""
     player, players = table.player, table.hands.shape[0]
-    kinds = [Counter({k: int(n) for k, n in enumerate(row) if n}) for row in table.hands]
+    kinds = [_kinds(row) for row in table.hands]
     slots = [[_Slot() for _ in range(int(table.sizes[s] - table.hands[s].sum()))]
              if s != player else [] for s in range(players)]
     held = [list(row) for row in slots]  # the hand as it is now
