@@ -102,9 +102,28 @@ def test_discards_match_the_twin(options: str, count: int, tmp_path: Path) -> No
     inputs), positions with a public history, a quarter of last turns."""
     model = random_model(tmp_path / "random.npz", hidden=7, seed=3)
     relative = random_model(tmp_path / "relative.npz", hidden=4, seed=4, inputs=RELATIVE)
-    for spec in (f"learned:{options[1:] or 'candidates=5'}", f"learned:model={model}{options}",
+    for spec in (f"learned:{options[1:]}" if options else "learned",
+                 f"learned:model={model}{options}",
                  f"learned:model={relative}{options}"):
         assert disagreements(spec, DISCARD, seed=92, count=count, last_share=0.25) == []
+
+
+def test_a_model_compares_as_many_candidates_as_it_was_fitted_on(tmp_path: Path) -> None:
+    """Unless told otherwise, a model compares the number of candidates its metadata says
+    it was fitted on (its relative inputs are relative to them): a model of 3 decides as
+    ``candidates=3`` and as the twin, and at some positions otherwise than with 5 (the
+    test's teeth)."""
+    model = random_model(tmp_path / "k3.npz", hidden=4, seed=4, inputs=RELATIVE, candidates=3)
+    plain, three, five = (parse_strategy(f"learned:model={model}{options}")
+                          for options in ("", ",candidates=3", ",candidates=5"))
+    differ = 0
+    for position in positions(95, 60, DISCARD):
+        decided = fast_decision(plain, position)
+        assert decided == fast_decision(three, position), position.describe()
+        differ += decided != fast_decision(five, position)
+    assert differ > 0
+    assert disagreements(f"learned:model={model}", DISCARD, seed=93, count=30,
+                         last_share=0.1) == []
 
 
 def test_a_table_s_own_networks_decide_there_and_the_main_ones_elsewhere(

@@ -9,8 +9,9 @@ exact rule decides: the draw is ``expected``'s (the discard pile iff it beats th
 expected stock draw by more than ``take_margin``), as it is for a model without a draw
 network.
 
-Discard: among the ``candidates`` discards that leave the least penalty now, the one the
-model values lowest — the model predicts the round's outcome for the seat (its penalty
+Discard: among the ``candidates`` discards that leave the least penalty now (by default
+as many as the network was fitted on: its relative inputs are relative to them), the one
+the model values lowest — the model predicts the round's outcome for the seat (its penalty
 less the other seats' mean; the shipped model: less the candidates' average, an
 advantage learned from play-outs) from the features of
 :mod:`fcsim.strategies.learned.features` (and, for a model of relative inputs, their
@@ -29,6 +30,7 @@ from __future__ import annotations
 import numpy as np
 
 from fcsim.core.rules import RuleSet
+from fcsim.learn.sampling import MAX_CANDIDATES
 from fcsim.strategies.base import (
     DRAW_PILE,
     DRAW_STOCK,
@@ -45,6 +47,7 @@ from fcsim.strategies.expected import Slot as ExpectedSlot
 from fcsim.strategies.learned.draw_features import N_DRAW_FEATURES, draw_features
 from fcsim.strategies.learned.features import N_FEATURES, discard_features, network_inputs
 from fcsim.strategies.learned.model import (
+    NET_CANDIDATES,
     NET_HIDDEN,
     NET_RELATIVE,
     RELATIVE,
@@ -56,11 +59,11 @@ from fcsim.strategies.learned.model import (
 )
 from fcsim.strategies.registry import Family, Param, register
 
-CANDIDATES = 5  # what the shipped model was fitted on, and plays
+AS_FITTED = 0  # the candidates parameter that plays as many as the network was fitted on
 PARAMS = (
     TAKE_MARGIN,
-    Param("candidates", CANDIDATES, "discards (best now) the model compares", low=1,
-          high=14),
+    Param("candidates", AS_FITTED, "discards (best now) the model compares (0: as many as "
+          "its network was fitted on, 5 for the shipped model's)", low=0, high=MAX_CANDIDATES),
     Param("model", "", "model file written by fcsim train (empty: the one shipped with "
           "fcsim)", path=True),
 )
@@ -73,7 +76,7 @@ def model_data(model: str) -> np.ndarray:
     return load_model(model).vector()
 
 
-def model_note(rules: RuleSet, model: str, candidates: int = CANDIDATES,
+def model_note(rules: RuleSet, model: str, candidates: int = AS_FITTED,
                **_: object) -> str | None:
     """One line when model file ``model`` was trained under other rules than ``rules``, or
     at no game of its table size (it still plays: its features carry the table size and
@@ -88,10 +91,10 @@ def _candidates_note(model: str, candidates: int) -> str | None:
     with another number: its inputs are relative to the mean over the candidates."""
     loaded = load_model(model)
     fitted = loaded.metadata.get("candidates")
-    if loaded.inputs != RELATIVE or fitted in (None, candidates):
+    if loaded.inputs != RELATIVE or fitted in (None, candidates) or candidates == AS_FITTED:
         return None
     return (f"model {model_path(model)} was fitted on {fitted} candidates a position and "
-            f"plays {candidates} (learned:candidates={fitted} plays as it was fitted)")
+            f"plays {candidates} (without candidates= it plays as it was fitted)")
 
 
 def _rules_note(rules: RuleSet, model: str) -> str | None:
@@ -132,10 +135,13 @@ def discard(hand, pile, known, info, hidden, params, table, scratch, rng):
     """The candidate discard the model values lowest (the exact best on a last turn)."""
     if info[I_LAST_TURN] == 1:
         return info[I_BEST_DISCARD]
-    n, kinds, now, unseen, n_unseen = discard_candidates(hand, pile, known, info, table,
-                                                         scratch, int(params[Slot.candidates]))
     net = params[NET:]
     at = table_net(net, info[I_PLAYERS])
+    candidates = int(params[Slot.candidates])
+    if candidates == AS_FITTED:
+        candidates = int(net[at + NET_CANDIDATES])
+    n, kinds, now, unseen, n_unseen = discard_candidates(hand, pile, known, info, table,
+                                                         scratch, candidates)
     x = np.empty((n, N_FEATURES))
     for j in range(n):
         discard_features(hand, kinds[j], now[j], known, info, unseen, n_unseen, table,

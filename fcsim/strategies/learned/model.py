@@ -38,6 +38,7 @@ import numpy as np
 from numba import njit
 
 from fcsim.core.rules import MAX_PLAYERS, MIN_PLAYERS
+from fcsim.learn.sampling import MAX_CANDIDATES
 from fcsim.strategies.learned.draw_features import (
     DRAW_FEATURE_SET,
     DRAW_FEATURES,
@@ -55,9 +56,11 @@ MAX_HIDDEN = 1024  # a bound that keeps a corrupt header from asking for gigabyt
 FEATURES_ONLY, RELATIVE = "features", "relative"  # a model's inputs (metadata "inputs")
 INPUTS = {FEATURES_ONLY: N_FEATURES, RELATIVE: 2 * N_FEATURES}
 DEFAULT_MODEL = Path(__file__).with_name("default_model.npz")  # the shipped one
+UNSAID_CANDIDATES = 5  # a model's candidates when its metadata does not say (fcsim train's default)
 
 # A network as a flat float64 vector (how a numba decision function receives it, after
-# the strategy's own parameters): I, H, relative (0 or 1), mean[I], scale[I], w1[I * H],
+# the strategy's own parameters): I, H, relative (0 or 1), K (the candidates a position it
+# was fitted on; 0 for a draw network), mean[I], scale[I], w1[I * H],
 # b1[H], w2[H], b2. A table's networks are its discard network followed by its draw
 # network, or by a header of zeros (H = 0) when it has none. A model's vector starts with
 # a header, K then K pairs (seats, where that table's networks start), followed by the main
@@ -67,7 +70,8 @@ TABLE_ENTRY = 2  # a pair (seats, start) in the header
 NET_INPUTS = 0
 NET_HIDDEN = 1
 NET_RELATIVE = 2
-NET_ARRAYS = 3
+NET_CANDIDATES = 3
+NET_ARRAYS = 4
 NO_NET = np.zeros(NET_ARRAYS)
 
 
@@ -115,11 +119,19 @@ class Model:
                  if name.startswith(prefix)},
                 self.metadata["tables"][str(players)].get("inputs", FEATURES_ONLY))
 
+    def candidates(self, players: int | None = None) -> int:
+        """The candidates a position the discard network played at a table of ``players``
+        seats (None: the main one) was fitted on."""
+        metadata = (self.metadata["tables"][str(players)] if players in self.tables
+                    else self.metadata)
+        return int(metadata.get("candidates") or UNSAID_CANDIDATES)
+
     def vector(self) -> np.ndarray:
         """The networks as the decisions read them (float64): the header of the tables
         (:func:`table_net`), then for the main networks and each table's, the discard
         network and the draw network (:func:`draw_net_at`) or an empty header."""
-        parts = [_table_vector(*self.networks(seats)) for seats in (None, *self.tables)]
+        parts = [_table_vector(*self.networks(seats), self.candidates(seats))
+                 for seats in (None, *self.tables)]
         header = [len(self.tables)]
         start = 1 + TABLE_ENTRY * len(self.tables) + len(parts[0])
         for seats, part in zip(self.tables, parts[1:], strict=True):
@@ -135,15 +147,15 @@ class Model:
         return sink.getvalue()
 
 
-def _table_vector(arrays: dict[str, np.ndarray], inputs: str) -> np.ndarray:
+def _table_vector(arrays: dict[str, np.ndarray], inputs: str, candidates: int) -> np.ndarray:
     """A table's discard network, then its draw network or an empty header."""
-    discard = _net_vector([arrays[name] for name in ARRAYS], inputs == RELATIVE)
-    draw = (_net_vector([arrays[name] for name in DRAW_ARRAYS], False)
+    discard = _net_vector([arrays[name] for name in ARRAYS], inputs == RELATIVE, candidates)
+    draw = (_net_vector([arrays[name] for name in DRAW_ARRAYS], False, 0)
             if DRAW_ARRAYS[0] in arrays else NO_NET)
     return np.concatenate([discard, draw])
 
 
-def _net_vector(arrays: list[np.ndarray], relative: bool) -> np.ndarray:
+def _net_vector(arrays: list[np.ndarray], relative: bool, candidates: int) -> np.ndarray:
     """One network's arrays (in :data:`ARRAYS` order) as a flat vector with its header.
 
     Subnormal numbers (below the smallest normal float64, about 2.2e-308) are played as
@@ -152,7 +164,7 @@ def _net_vector(arrays: list[np.ndarray], relative: bool) -> np.ndarray:
     times slower than other numbers (the shipped model's forward pass took ten times
     longer with them)."""
     mean, scale, w1, b1, w2, b2 = arrays
-    head = np.array([mean.shape[0], b1.shape[0], relative], np.float64)
+    head = np.array([mean.shape[0], b1.shape[0], relative, candidates], np.float64)
     vector = np.concatenate([head, mean, scale, w1.ravel(), b1, w2, b2]).astype(np.float64)
     vector[np.abs(vector) < np.finfo(np.float64).tiny] = 0.0
     return vector
@@ -250,6 +262,11 @@ def _networks(path: Path, contents: dict[str, np.ndarray], metadata: dict[str, A
     if inputs not in INPUTS:
         raise ModelError(f"model {path}: {whose}inputs {inputs!r}, not one of "
                          f"{', '.join(INPUTS)}")
+    candidates = metadata.get("candidates")
+    if candidates is not None and not (type(candidates) is int
+                                       and 1 <= candidates <= MAX_CANDIDATES):
+        raise ModelError(f"model {path}: {whose}candidates {candidates!r}, not a count "
+                         f"from 1 to {MAX_CANDIDATES}")
     names = [prefix + name for name in ARRAYS]
     missing = [name for name in names if name not in contents]
     if missing:

@@ -8,7 +8,8 @@ of the draw features (each computed here from its definition in
 expectation; the pile option as the discard features of its best discard) is below
 ``-take_margin``. Discards: on a last turn the solver's best
 discard; otherwise, among the ``candidates`` best discards now (as ``expected`` ranks
-them), the one whose features (each computed here from its definition in
+them; 0: as many as the metadata of the networks played says they were fitted on, 5 if it
+does not say), the one whose features (each computed here from its definition in
 ``fcsim/strategies/learned/features.py``'s ``FEATURES``, with the exact solver and every
 unseen card enumerated) the model file values lowest: one hidden layer of rectified units
 over the standardised features (ties: the earlier candidate). A model with networks of
@@ -98,6 +99,13 @@ def networks(model_path: str, view: View) -> tuple[dict[str, np.ndarray], str]:
              if name.startswith(prefix)}, table.get("inputs", "features"))
 
 
+def fitted(model_path: str, view: View) -> int:
+    """The candidates a position the networks played at the view's table were fitted on
+    (their metadata's ``candidates``; 5 if it does not say)."""
+    metadata = load_model(model_path).metadata
+    return metadata.get("tables", {}).get(str(view.players), metadata).get("candidates", 5)
+
+
 def value(model_path: str, view: View, x: list[float], prefix: str = "") -> float:
     """The value of inputs ``x`` of the network ``prefix`` (``DRAW``: the draw's) the
     model plays at the view's table."""
@@ -165,8 +173,8 @@ def discard(view: View, params: Mapping[str, float], rng: Xoshiro256) -> int:
     """The solver's best discard on a last turn, else the least valued candidate."""
     if view.last_turn:
         return solver_best_discard(view)
-    ranked = expected.candidates(view, int(params["candidates"]))
     model = str(params["model"])
+    ranked = expected.candidates(view, int(params["candidates"]) or fitted(model, view))
     read = inputs(model, view, [features(view, kind) for kind in ranked])
     values = [value(model, view, x) for x in read]
     return ranked[min(range(len(ranked)), key=lambda j: (values[j], j))]

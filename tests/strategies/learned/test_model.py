@@ -17,6 +17,7 @@ from fcsim.strategies.learned.draw_features import DRAW_FEATURE_SET, N_DRAW_FEAT
 from fcsim.strategies.learned.features import FEATURE_SET, N_FEATURES
 from fcsim.strategies.learned.model import (
     DEFAULT_MODEL,
+    NET_ARRAYS,
     Model,
     draw_net_at,
     load_model,
@@ -118,6 +119,9 @@ def _bad_tables(tmp: Path) -> dict[str, tuple[Path, str]]:
                           f"the 2-player networks' feature set {FEATURE_SET + 1}"),
             "table inputs": (written("table_inputs.npz", inputs="pairs"),
                              "the 2-player networks' inputs 'pairs'"),
+            "table candidates": (written("table_candidates.npz", candidates=0),
+                                 "the 2-player networks' candidates 0, not a count from 1 "
+                                 "to 14"),
             "table draw set": (written("table_draw.npz", draw_feature_set=0),
                                "the 2-player networks' draw feature set 0"),
             "table lacks": (written("table_lacks.npz", drop=("p2_w2",)),
@@ -138,13 +142,13 @@ def test_a_model_vector_holds_its_draw_network_after_the_discards(tmp_path: Path
     for model in (plain, drawing):
         vector = model.vector()
         assert table_net(vector, 4) == 1  # no tables: the header is K = 0 alone
-        assert draw_net_at(vector, 1) == len(plain.vector()) - 3
+        assert draw_net_at(vector, 1) == len(plain.vector()) - NET_ARRAYS
     vector = drawing.vector()
     x = np.linspace(-1, 1, N_DRAW_FEATURES)
     a = {name[len("draw_"):]: v for name, v in drawing.arrays.items() if name.startswith("draw_")}
     hidden = np.maximum((x - a["mean"]) / a["scale"] @ a["w1"] + a["b1"], 0.0)
     assert np.isclose(predict(x, vector, draw_net_at(vector, 1)), hidden @ a["w2"] + a["b2"][0])
-    assert len(plain.vector()) - draw_net_at(plain.vector(), 1) == 3
+    assert len(plain.vector()) - draw_net_at(plain.vector(), 1) == NET_ARRAYS
 
 
 def test_a_table_s_own_networks_are_found_by_its_seats(tmp_path: Path) -> None:
@@ -233,20 +237,35 @@ def test_resume_refuses_a_changed_model(tmp_path: Path) -> None:
     assert json.dumps(load_model(model).sha256[:12]).strip('"') in result.output
 
 
-def test_a_model_fitted_on_other_candidates_says_so(tmp_path: Path) -> None:
-    """Its inputs are relative to the mean over the candidates it was fitted on."""
+def test_a_model_played_with_other_candidates_than_it_was_fitted_on_says_so(
+        tmp_path: Path) -> None:
+    """Its inputs are relative to the mean over the candidates it was fitted on: asked to
+    compare another number, one warning line; by default it plays as fitted, silently."""
     from fcsim.core.rules import RuleSet
     from fcsim.strategies.learned import model_note
     from fcsim.strategies.learned.model import RELATIVE
 
     model = str(random_model(tmp_path / "k3.npz", inputs=RELATIVE, candidates=3))
-    assert model_note(RuleSet(), model) == (
+    assert model_note(RuleSet(), model, candidates=5) == (
         f"model {model} was fitted on 3 candidates a position and plays 5 "
-        "(learned:candidates=3 plays as it was fitted)")
+        "(without candidates= it plays as it was fitted)")
+    assert model_note(RuleSet(), model) is None
     assert model_note(RuleSet(), model, candidates=3) is None
     features = str(random_model(tmp_path / "outcome.npz", candidates=3))  # no relative inputs
-    assert model_note(RuleSet(), features) is None
-    result = CliRunner().invoke(cli, ["compare", f"learned:model={model}", "greedy",
-                                      "--deals", "1", "--workers", "1"])
-    assert result.exit_code == 0, result.output
-    assert result.stderr.splitlines()[0].startswith(f"warning: model {model} was fitted on 3")
+    assert model_note(RuleSet(), features, candidates=5) is None
+    for spec, warned in ((f"learned:model={model},candidates=5", True),
+                         (f"learned:model={model}", False)):
+        result = CliRunner().invoke(cli, ["compare", spec, "greedy", "--deals", "1",
+                                          "--workers", "1"])
+        assert result.exit_code == 0, result.output
+        assert result.stderr.startswith(f"warning: model {model} was fitted on 3") == warned
+
+
+@pytest.mark.parametrize("candidates", [0, 15, "5", 2.5, True])
+def test_a_model_whose_candidates_are_no_count_is_refused(candidates: object,
+                                                          tmp_path: Path) -> None:
+    """The decisions read how many candidates to compare from the metadata."""
+    path = random_model(tmp_path / "m.npz", candidates=candidates)
+    with pytest.raises(StrategyError, match=re.escape(f"candidates {candidates!r}, not a "
+                                                      "count from 1 to 14")):
+        load_model(path)
