@@ -24,6 +24,7 @@ import numpy as np
 import pyspiel
 
 from fcsim.core.cards import (
+    CARD_CODES,
     DECK_SIZE,
     JOKER_PENALTY,
     MAX_RANK,
@@ -601,15 +602,13 @@ class FiveCrownsObserver:
             else:
                 out.append(f"pile top {format_card(int(pile[-1])) if len(pile) else '-'} "
                            f"({len(pile)})")
-            known = [f"p{s}:{''.join(format_cards(hand_kinds(parts.known[s])))}"
-                     for s in range(players) if s != player and parts.known[s].any()]
+            known = _seat_cards(parts.known[:players], skip=player)
             if known:
                 out.append("known " + " ".join(known))
             if self.perfect_recall:
                 history = history_of(info, players)
                 for name, plane in zip(("discarded", "taken", "passed"), history, strict=True):
-                    seen = [f"p{s}:{''.join(format_cards(hand_kinds(plane[s])))}"
-                            for s in range(players) if plane[s].any()]
+                    seen = _seat_cards(plane[:players])
                     if seen:
                         out.append(f"{name} " + " ".join(seen))
             sizes = " ".join(str(int(x)) for x in info[I_HAND_SIZES : I_HAND_SIZES + players])
@@ -617,6 +616,19 @@ class FiveCrownsObserver:
         totals = " ".join(str(int(x)) for x in info[I_TOTALS : I_TOTALS + players])
         out.append(f"totals {totals}")
         return " | ".join(out) + past
+
+
+def _seat_cards(plane: np.ndarray, skip: int = -1) -> list[str]:
+    """``p{seat}:{cards}`` for each seat of ``plane`` (counts, one row per seat) that holds
+    a card, but ``skip``; cards in kind order. One ``nonzero`` for the whole plane: ISMCTS
+    asks for the information state at every node it walks."""
+    seats, kinds = np.nonzero(plane)
+    cards: dict[int, list[str]] = {}
+    for seat, kind, n in zip(seats.tolist(), kinds.tolist(), plane[seats, kinds].tolist(),
+                             strict=True):
+        if seat != skip:
+            cards.setdefault(seat, []).append(CARD_CODES[kind] * n)
+    return [f"p{seat}:{''.join(codes)}" for seat, codes in cards.items()]
 
 
 pyspiel.register_game(GAME_TYPE, FiveCrownsGame)
