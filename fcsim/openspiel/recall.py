@@ -38,7 +38,8 @@ class Chain:
     def __init__(self, item: object, earlier: Chain | None) -> None:
         self.item, self.earlier = item, earlier
         self.seen: dict[int, str] = {}  # per seat: the recall up to here, once asked
-        self.past: dict[int, Chain] = {}  # per seat: its re-dealt past up to here (a round's end)
+        # per seat: its re-dealt past up to here, and the rounds in it (a round's end)
+        self.past: dict[int, tuple[Chain, int]] = {}
 
     def __deepcopy__(self, memo: dict) -> Chain:
         return self
@@ -143,28 +144,29 @@ def reconstruct(head: Chain, table: Table, deck: Counter,
     from the hands laid down (a finished round). A finished round is re-dealt once per
     player, by a seed of its own, and kept on its last link (nothing in it bears on the
     rounds after it), so that worlds share their earlier rounds, and what the seats
-    recall of them. Raises :class:`NoPast` if the sightings do not add up."""
+    recall of them; the walk back stops at the last round's end it finds re-dealt. Raises
+    :class:`NoPast` if the sightings do not add up."""
+    player = table.player
     links = []
-    link: Chain | None = head
-    while link is not None and link.earlier is not None:
+    link = head
+    while link.earlier is not None and not (link.item[0] == END and player in link.past):
         links.append(link)
         link = link.earlier
-    past = Chain(None, None)
+    past, number = link.past.get(player, (Chain(None, None), 0))
     segment: list[Sighting] = []
-    number = 0
     for link in reversed(links):
         segment.append(link.item)
         if link.item[0] != END:
             continue
-        if table.player not in link.past:
-            hands = np.array(link.item[1])
-            stock = deck - _counts(hands) - Counter(_pile_after(segment))
-            finished = Table(table.player, hands, hands.sum(axis=1), sum(stock.values()))
-            for item in _round_past(segment, finished, stock, deck,
-                                    np.random.default_rng(number))[0]:
-                past = Chain(item, past)
-            link.past[table.player] = past
-        past, segment, number = link.past[table.player], [], number + 1
+        hands = np.array(link.item[1])
+        stock = deck - _counts(hands) - Counter(_pile_after(segment))
+        finished = Table(player, hands, hands.sum(axis=1), sum(stock.values()))
+        for item in _round_past(segment, finished, stock, deck,
+                                np.random.default_rng(number))[0]:
+            past = Chain(item, past)
+        number += 1
+        link.past[player] = (past, number)
+        segment = []
     sightings, world = _round_past(segment, table, None, deck, rng)
     for item in sightings:
         past = Chain(item, past)
