@@ -16,6 +16,8 @@ MAX_PLAYERS = 7
 DEFAULT_PLAYERS = 4  # the table when nothing sets its size
 COMPARE_PLAYERS = 2  # the table of two strategies compared, unless told otherwise
 ROUND_COUNTS = (11, 6)
+# The cards a hand holds when it discards, at most: the last round's deal and the card drawn
+MAX_HAND_AT_DISCARD = wild_rank(max(ROUND_COUNTS)) + 1
 DEFAULT_TURN_CAP = 2000
 FACE = "face"
 

@@ -1,6 +1,6 @@
 """Which discards become training positions, and what each is labelled with.
 
-Plain data, cheap to import: the command line reads its choices from here.
+Plain data: the command line reads its choices from here.
 """
 
 from __future__ import annotations
@@ -8,9 +8,11 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from fcsim.core.rules import MAX_HAND_AT_DISCARD
+
 OUTCOME, ROLLOUTS = "outcome", "rollouts"
 LABELS = (OUTCOME, ROLLOUTS)
-MAX_CANDIDATES = 14  # a hand holds at most 13 cards before its discard (round 11)
+MAX_CANDIDATES = MAX_HAND_AT_DISCARD  # a position's discards, at most
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ import numpy as np
 from numba import njit
 
 from fcsim.core.cards import JOKER, N_RANKS, N_SUITS
+from fcsim.core.rules import MAX_HAND_AT_DISCARD
 from fcsim.strategies.base import (
     I_BEST_DISCARD,
     I_LAST_TURN,
@@ -40,7 +41,7 @@ from fcsim.strategies.registry import Family, Param, register
 
 PARAMS = (
     TAKE_MARGIN,
-    Param("candidates", 6, "discards (best now) compared", low=1, high=14),
+    Param("candidates", 6, "discards (best now) compared", low=1, high=MAX_HAND_AT_DISCARD),
     Param("feed_weight", 0.5, "extra points counted for a discard the next seat collects",
           integer=False, low=0, high=100),
     Param("danger_turns", 7, "turns per player after which the round counts as late",

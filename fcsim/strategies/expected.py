@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from fcsim.core.rules import MAX_HAND_AT_DISCARD
 from fcsim.strategies.base import (
     DRAW_PILE,
     DRAW_STOCK,
@@ -32,7 +33,8 @@ TAKE_MARGIN = Param("take_margin", 0, "points the discard must beat the expected
                     integer=False, low=0, high=100)
 PARAMS = (
     TAKE_MARGIN,
-    Param("candidates", 8, "discards (best now) compared by expected penalty", low=1, high=14),
+    Param("candidates", 8, "discards (best now) compared by expected penalty", low=1,
+          high=MAX_HAND_AT_DISCARD),
 )
 Slot = param_slots("ExpectedSlot", PARAMS)
 

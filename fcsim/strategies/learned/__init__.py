@@ -29,8 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from fcsim.core.rules import RuleSet
-from fcsim.learn.sampling import MAX_CANDIDATES
+from fcsim.core.rules import MAX_HAND_AT_DISCARD, RuleSet
 from fcsim.strategies.base import (
     DRAW_PILE,
     DRAW_STOCK,
@@ -63,7 +62,8 @@ AS_FITTED = 0  # the candidates parameter that plays as many as the network was 
 PARAMS = (
     TAKE_MARGIN,
     Param("candidates", AS_FITTED, "discards (best now) the model compares (0: as many as "
-          "its network was fitted on, 5 for the shipped model's)", low=0, high=MAX_CANDIDATES),
+          "its network was fitted on, 5 for the shipped model's)", low=0,
+          high=MAX_HAND_AT_DISCARD),
     Param("model", "", "model file written by fcsim train (empty: the one shipped with "
           "fcsim)", path=True),
 )

@@ -37,8 +37,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from fcsim.core.rules import MAX_PLAYERS, MIN_PLAYERS
-from fcsim.learn.sampling import MAX_CANDIDATES
+from fcsim.core.rules import MAX_HAND_AT_DISCARD, MAX_PLAYERS, MIN_PLAYERS
 from fcsim.strategies.learned.draw_features import (
     DRAW_FEATURE_SET,
     DRAW_FEATURES,
@@ -264,9 +263,9 @@ def _networks(path: Path, contents: dict[str, np.ndarray], metadata: dict[str, A
                          f"{', '.join(INPUTS)}")
     candidates = metadata.get("candidates")
     if candidates is not None and not (type(candidates) is int
-                                       and 1 <= candidates <= MAX_CANDIDATES):
+                                       and 1 <= candidates <= MAX_HAND_AT_DISCARD):
         raise ModelError(f"model {path}: {whose}candidates {candidates!r}, not a count "
-                         f"from 1 to {MAX_CANDIDATES}")
+                         f"from 1 to {MAX_HAND_AT_DISCARD}")
     names = [prefix + name for name in ARRAYS]
     missing = [name for name in names if name not in contents]
     if missing:

@@ -24,6 +24,7 @@ import numpy as np
 from numba import njit
 
 from fcsim.core.cards import wild_rank
+from fcsim.core.rules import MAX_HAND_AT_DISCARD
 from fcsim.core.view import (
     DRAW_PILE,
     DRAW_STOCK,
@@ -48,7 +49,7 @@ PARAMS = (
     Param("worlds", 64, "worlds sampled per decision (the same ones for every candidate)",
           low=1, high=100_000),
     Param("candidates", 4, "discards compared (those that leave the least penalty now)",
-          low=1, high=14),
+          low=1, high=MAX_HAND_AT_DISCARD),
     Param("objective", OBJECTIVE_TABLE, "0: own penalty this round; 1: own penalty less "
           "the others' mean; 2: own total less the best other total", low=0, high=2),
     Param("confidence", 3, "standard errors a candidate must beat the anchor's move by",
