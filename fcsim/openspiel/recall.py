@@ -227,7 +227,7 @@ def _round_past(segment: Sequence[Sighting], table: Table, stock_left: Counter |
                 deck: Counter, rng: np.random.Generator) -> tuple[list[Sighting], World]:
     """One round: the other seats' hidden cards, and what they were dealt and drew.
 
-    Forwards: each seat's known cards (the pile cards it took and still holds, as fcsim's
+    _Forwards: each seat's known cards (the pile cards it took and still holds, as fcsim's
     ``known`` counts them) at each of its stock draws, and each reshuffle's cards less the
     player's own draws from them. Backwards from the end (``table``; ``stock_left``: the
     stock of a finished round, None for the round being played), each other seat holds
@@ -239,52 +239,10 @@ def _round_past(segment: Sequence[Sighting], table: Table, stock_left: Counter |
     fill the slots still held, the hidden cards drawn before any reshuffle, and the stock
     of a round with none, uniformly at random."""
     player, players = table.player, table.hands.shape[0]
-    known = [Counter() for _ in range(players)]
-    reserve: dict[int, Counter] = {}
-    pile: list[int] = []
-    reshuffled: list[Counter] = []
-    room: list[Counter] = []  # per reshuffle: the cards then in the other seats' hands
-    mine: Counter = Counter()  # the player's hand
-    since: Counter = Counter()  # the other seats' discards less their pile cards since
-    returning: dict[int, Counter] = {}  # ... at each of their stock draws after a reshuffle
-    for i, item in enumerate(segment):
-        code = item[0]
-        if code == START:
-            known = [_kinds(row) for row in item[2]]
-            mine = _kinds(item[1][player])
-        elif code in (DEAL, STOCK, PILE) and item[1] == player:
-            mine[item[2]] += 1
-        elif code == DISCARD and item[1] == player:
-            mine[item[2]] -= 1
-        elif code in (PILE, DISCARD):
-            since[item[2]] += 1 if code == DISCARD else -1
-        if code == PILE:
-            known[item[1]][item[2]] += 1
-        elif code == DISCARD and known[item[1]][item[2]] > 0:
-            known[item[1]][item[2]] -= 1
-        elif code == RESHUFFLE:  # the stock is empty: every card is in a hand or the pile
-            reshuffled.append(_kinds(item[1]))
-            room.append(deck - Counter(pile) - mine)
-            since = Counter()
-        elif code == STOCK and item[1] == player and reshuffled:
-            reshuffled[-1][item[2]] -= 1  # the player's own: not the others' to draw
-        elif code == STOCK:
-            reserve[i] = known[item[1]].copy()
-            returning[i] = since.copy()
-        pile = _next_pile(pile, item)
-    if any(n < 0 for cards in reshuffled for n in cards.values()):
-        raise NoPast
-    before: dict[int, int] = {}  # the other seats' stock draws since the last reshuffle
-    count = 0
-    for i, item in enumerate(segment):
-        if item[0] == RESHUFFLE:
-            count = 0
-        elif item[0] == STOCK and item[1] != player:
-            before[i] = count
-            count += 1
+    forwards = _forwards(segment, player, players, deck)
+    reshuffled = forwards.reshuffled
     try:
-        walked = _search(segment, table, stock_left, reshuffled, room, reserve, returning,
-                         before, rng)
+        walked = _search(segment, table, stock_left, forwards, rng)
     except NoPast:
         if not reshuffled:
             raise
@@ -321,18 +279,82 @@ def _round_past(segment: Sequence[Sighting], table: Table, stock_left: Counter |
     return past, World(hands, rng.permutation(stock_now).tolist())
 
 
+@dataclass(frozen=True)
+class _Forwards:
+    """What a round's sightings say read forwards (:func:`_forwards`), for the walks back:
+    per reshuffle its cards less the player's own draws from them (``reshuffled``) and the
+    cards then in the other seats' hands (``room``); per other seat's stock draw (by its
+    sighting's index) its known cards then (``reserve``), after a reshuffle also its
+    discards less its pile cards since (``returning``) and the other seats' stock draws
+    since (``before``)."""
+
+    reshuffled: list[Counter]
+    room: list[Counter]
+    reserve: dict[int, Counter]
+    returning: dict[int, Counter]
+    before: dict[int, int]
+
+
+def _forwards(segment: Sequence[Sighting], player: int, players: int,
+              deck: Counter) -> _Forwards:
+    """The round's sightings read forwards; :class:`NoPast` if a reshuffle's cards do not
+    hold the player's own draws from them."""
+    known = [Counter() for _ in range(players)]
+    reserve: dict[int, Counter] = {}
+    pile: list[int] = []
+    reshuffled: list[Counter] = []
+    room: list[Counter] = []
+    mine: Counter = Counter()  # the player's hand
+    since: Counter = Counter()  # the other seats' discards less their pile cards since
+    returning: dict[int, Counter] = {}
+    for i, item in enumerate(segment):
+        code = item[0]
+        if code == START:
+            known = [_kinds(row) for row in item[2]]
+            mine = _kinds(item[1][player])
+        elif code in (DEAL, STOCK, PILE) and item[1] == player:
+            mine[item[2]] += 1
+        elif code == DISCARD and item[1] == player:
+            mine[item[2]] -= 1
+        elif code in (PILE, DISCARD):
+            since[item[2]] += 1 if code == DISCARD else -1
+        if code == PILE:
+            known[item[1]][item[2]] += 1
+        elif code == DISCARD and known[item[1]][item[2]] > 0:
+            known[item[1]][item[2]] -= 1
+        elif code == RESHUFFLE:  # the stock is empty: every card is in a hand or the pile
+            reshuffled.append(_kinds(item[1]))
+            room.append(deck - Counter(pile) - mine)
+            since = Counter()
+        elif code == STOCK and item[1] == player and reshuffled:
+            reshuffled[-1][item[2]] -= 1  # the player's own: not the others' to draw
+        elif code == STOCK:
+            reserve[i] = known[item[1]].copy()
+            returning[i] = since.copy()
+        pile = _next_pile(pile, item)
+    if any(n < 0 for cards in reshuffled for n in cards.values()):
+        raise NoPast
+    before: dict[int, int] = {}
+    count = 0
+    for i, item in enumerate(segment):
+        if item[0] == RESHUFFLE:
+            count = 0
+        elif item[0] == STOCK and item[1] != player:
+            before[i] = count
+            count += 1
+    return _Forwards(reshuffled, room, reserve, returning, before)
+
+
+
 def _search(segment: Sequence[Sighting], table: Table, stock_left: Counter | None,
-            reshuffled: list[Counter], room: list[Counter], reserve: dict[int, Counter],
-            returning: dict[int, Counter], before: dict[int, int],
-            rng: np.random.Generator) -> tuple:
+            forwards: _Forwards, rng: np.random.Generator) -> tuple:
     """:func:`_walk` until a walk finds a past: depth first over the other seats' stock
     draws after a reshuffle (the only choices that can lead nowhere), at most
     ``SEARCH_STEPS`` walks; else :class:`NoPast`. A round without one takes one walk."""
     path: list[list] = []  # per stock draw after a reshuffle: its options, the one tried
-    for _ in range(SEARCH_STEPS if reshuffled else 1):
+    for _ in range(SEARCH_STEPS if forwards.reshuffled else 1):
         try:
-            return _walk(segment, table, stock_left, reshuffled, room, reserve, returning,
-                         before, path, rng)
+            return _walk(segment, table, stock_left, forwards, path, rng)
         except _DeadEnd as end:
             del path[end.depth + 1:]
             while path and len(path[-1][0]) <= path[-1][1] + 1:
@@ -352,13 +374,13 @@ class _DeadEnd(FcsimError):
 
 
 def _walk(segment: Sequence[Sighting], table: Table, stock_left: Counter | None,
-          reshuffled: list[Counter], room: list[Counter], reserve: dict[int, Counter],
-          returning: dict[int, Counter], before: dict[int, int], path: list[list],
-          rng: np.random.Generator) -> tuple:
+          forwards: _Forwards, path: list[list], rng: np.random.Generator) -> tuple:
     """One walk backwards through a round (:func:`_round_past`), the other seats' stock
     draws taking the options ``path`` names (options first met are put in random order
     and the first taken). Raises :class:`_DeadEnd` where the choices leave no past."""
     player, players = table.player, table.hands.shape[0]
+    reshuffled, room, reserve = forwards.reshuffled, forwards.room, forwards.reserve
+    returning, before = forwards.returning, forwards.before
     kinds = [_kinds(row) for row in table.hands]
     slots = [[_Slot() for _ in range(int(table.sizes[s] - table.hands[s].sum()))]
              if s != player else [] for s in range(players)]
