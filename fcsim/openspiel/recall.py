@@ -227,7 +227,7 @@ def _round_past(segment: Sequence[Sighting], table: Table, stock_left: Counter |
                 deck: Counter, rng: np.random.Generator) -> tuple[list[Sighting], World]:
     """One round: the other seats' hidden cards, and what they were dealt and drew.
 
-    _Forwards: each seat's known cards (the pile cards it took and still holds, as fcsim's
+    Forwards: each seat's known cards (the pile cards it took and still holds, as fcsim's
     ``known`` counts them) at each of its stock draws, and each reshuffle's cards less the
     player's own draws from them. Backwards from the end (``table``; ``stock_left``: the
     stock of a finished round, None for the round being played), each other seat holds
@@ -343,7 +343,6 @@ def _forwards(segment: Sequence[Sighting], player: int, players: int,
             before[i] = count
             count += 1
     return _Forwards(reshuffled, room, reserve, returning, before)
-
 
 
 def _search(segment: Sequence[Sighting], table: Table, stock_left: Counter | None,
