@@ -55,7 +55,7 @@ MAX_HIDDEN = 1024  # a bound that keeps a corrupt header from asking for gigabyt
 FEATURES_ONLY, RELATIVE = "features", "relative"  # a model's inputs (metadata "inputs")
 INPUTS = {FEATURES_ONLY: N_FEATURES, RELATIVE: 2 * N_FEATURES}
 DEFAULT_MODEL = Path(__file__).with_name("default_model.npz")  # the shipped one
-UNSAID_CANDIDATES = 5  # a model's candidates when its metadata does not say (fcsim train's default)
+UNSAID_CANDIDATES = 5  # a model's candidates when its metadata does not say: the shipped one's
 
 # A network as a flat float64 vector (how a numba decision function receives it, after
 # the strategy's own parameters): I, H, relative (0 or 1), K (the candidates a position it
