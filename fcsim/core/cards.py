@@ -111,6 +111,19 @@ def wild_index(round_number: int) -> int:
 
 
 @njit(cache=True, inline="always")
+def is_wild(kind: int, round_number: int) -> bool:
+    """Whether ``kind`` is wild in round ``round_number``: a joker or a card of the wild
+    rank."""
+    return kind == JOKER or kind % N_RANKS == wild_index(round_number)
+
+
+@njit(cache=True, inline="always")
+def copies(kind: int) -> int:
+    """How many cards of ``kind`` the deck holds: two of each natural, six jokers."""
+    return N_JOKERS if kind == JOKER else COPIES
+
+
+@njit(cache=True, inline="always")
 def card_points(kind: int, round_number: int, wild_points: int) -> int:
     """Points of ``kind`` left unmelded in round ``round_number``, where a card of the wild
     rank costs ``wild_points``."""
@@ -203,3 +216,8 @@ def full_deck() -> np.ndarray:
     return np.array(
         [k for k in range(N_NATURAL) for _ in range(COPIES)] + [JOKER] * N_JOKERS, dtype=np.int8
     )
+
+
+DECK_COUNTS = np.array([plain_python(copies)(k) for k in range(N_KINDS)], dtype=np.int64)
+"""The copies of each kind in the deck (``int64[56]``), read-only."""
+DECK_COUNTS.flags.writeable = False

@@ -9,18 +9,21 @@ import pytest
 from numba import njit
 
 from fcsim.core.cards import (
+    DECK_COUNTS,
     DECK_SIZE,
     JOKER,
     N_KINDS,
     CardError,
     card_points,
     card_values,
+    copies,
     counts_from_kinds,
     format_card,
     format_cards,
     format_hand,
     full_deck,
     hand_kinds,
+    is_wild,
     kind_at,
     kind_of,
     parse_card,
@@ -153,11 +156,29 @@ def test_parse_hand_counts_and_back() -> None:
 
 
 def test_full_deck() -> None:
-    """116 cards: each natural twice in kind order, then six jokers."""
+    """116 cards: each natural twice in kind order, then six jokers; ``copies`` and
+    ``DECK_COUNTS`` count them the same, and the counts cannot be written over."""
     deck = full_deck()
     assert len(deck) == DECK_SIZE == 116
     assert np.bincount(deck, minlength=N_KINDS).tolist() == [2] * 55 + [6]
     assert deck.tolist() == sorted(deck.tolist())
+    assert DECK_COUNTS.tolist() == [copies(k) for k in range(N_KINDS)] == [2] * 55 + [6]
+    with pytest.raises(ValueError, match="read-only"):
+        DECK_COUNTS[0] = 3
+
+
+@pytest.mark.parametrize("round_number", range(1, 12))
+def test_is_wild(round_number: int) -> None:
+    """The joker, and the five cards of the round's wild rank (the hand size), in Python
+    and in numba code."""
+
+    @njit
+    def wild_in_numba(kind: int) -> bool:
+        return is_wild(kind, round_number)
+
+    wild = [k for k in range(N_KINDS) if is_wild(k, round_number)]
+    assert wild == [*(kind_of(round_number + 2, s) for s in range(5)), JOKER]
+    assert [wild_in_numba(k) for k in range(N_KINDS)] == [k in wild for k in range(N_KINDS)]
 
 
 @pytest.mark.parametrize("round_number", range(1, 12))
