@@ -34,7 +34,7 @@ from arguments import at_least, summary
 from oracle_views import add_view_options, oracle_views
 from sklearn.ensemble import HistGradientBoostingRegressor
 
-from fcsim.core.cards import JOKER, N_KINDS, N_RANKS, card_points
+from fcsim.core.cards import JOKER, N_KINDS, N_RANKS, card_points, is_wild
 from fcsim.core.view import (
     I_DISCARDED,
     I_HAND_SIZES,
@@ -63,7 +63,7 @@ def kind_features(hand, pile, known, info, seat: int) -> tuple[np.ndarray, np.nd
     unseen = np.empty(N_KINDS, np.int64)
     n_unseen = unseen_counts(hand, pile, known, me, unseen)
     need = int(info[I_HAND_SIZES + seat] - known[seat].sum())
-    wild = (rnd - 1 == KINDS % N_RANKS) | ~NATURAL
+    wild = np.array([is_wild(k, rnd) for k in KINDS])
     points = [card_points(k, rnd, info[Info.WILD_POINTS]) for k in KINDS]
     columns = [unseen, wild, points]
     columns += [np.full(N_KINDS, x) for x in (rnd, turns_played(info, seat), need, n_unseen,

@@ -118,6 +118,17 @@ def is_wild(kind: int, round_number: int) -> bool:
 
 
 @njit(cache=True, inline="always")
+def wilds_held(hand: np.ndarray, round_number: int) -> int:
+    """The wild cards in ``hand`` (``int8[56]``, counts by kind) in round
+    ``round_number``: its jokers and its cards of the wild rank."""
+    wild_pos = wild_index(round_number)
+    wilds = int(hand[JOKER])
+    for s in range(N_SUITS):
+        wilds += hand[kind_at(wild_pos, s)]
+    return wilds
+
+
+@njit(cache=True, inline="always")
 def copies(kind: int) -> int:
     """How many cards of ``kind`` the deck holds: two of each natural, six jokers."""
     return N_JOKERS if kind == JOKER else COPIES

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from fcsim.core.cards import JOKER, N_RANKS, N_SUITS
+from fcsim.core.cards import N_RANKS, N_SUITS, is_wild
 from fcsim.core.rules import MAX_HAND_AT_DISCARD
 from fcsim.strategies.base import (
     I_BEST_DISCARD,
@@ -50,18 +50,20 @@ PARAMS = (
           integer=False, low=0, high=1),
 )
 Slot = param_slots("AwareSlot", PARAMS)
+NEAR_RANKS = 2  # a natural of a suit within this many ranks may extend a run of it
 
 
 @njit(cache=True)
-def feeds(known_row: np.ndarray, kind: int, wild_pos: int) -> bool:
-    """Whether ``kind`` helps a seat known to hold ``known_row`` (``int8[56]``)."""
-    if kind == JOKER or kind % N_RANKS == wild_pos:
+def feeds(known_row: np.ndarray, kind: int, round_number: int) -> bool:
+    """Whether ``kind`` helps a seat known to hold ``known_row`` (``int8[56]``): a wild, or
+    a natural of a rank it holds, or of a suit it holds within ``NEAR_RANKS`` ranks."""
+    if is_wild(kind, round_number):
         return True
     suit, pos = kind // N_RANKS, kind % N_RANKS
     for s in range(N_SUITS):
         if known_row[s * N_RANKS + pos] > 0:
             return True
-    for j in range(max(0, pos - 2), min(N_RANKS, pos + 3)):
+    for j in range(max(0, pos - NEAR_RANKS), min(N_RANKS, pos + NEAR_RANKS + 1)):
         if known_row[suit * N_RANKS + j] > 0:
             return True
     return False
@@ -81,7 +83,7 @@ def discard(hand, pile, known, info, hidden, params, table, scratch, rng):
     best = 0
     best_score = 0.0
     for j in range(n):
-        feed = params[Slot.feed_weight] if feeds(known[nxt], kinds[j], info[I_ROUND] - 1) else 0.0
+        feed = params[Slot.feed_weight] if feeds(known[nxt], kinds[j], info[I_ROUND]) else 0.0
         # The expectation can stop once the score cannot beat the best (j > 0).
         stop = np.inf
         if j > 0:

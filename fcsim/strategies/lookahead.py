@@ -23,15 +23,16 @@ import numpy as np
 from numba import njit
 
 from fcsim.core.cards import (
-    COPIES,
     JOKER,
     MIN_MELD,
-    N_JOKERS,
     N_KINDS,
-    N_NATURAL,
     N_RANKS,
     N_SUITS,
     card_points,
+    copies,
+    is_wild,
+    wild_index,
+    wilds_held,
 )
 from fcsim.core.solver import card_hash, discard_memo, hand_hash, penalty_memo
 from fcsim.core.solver.discard import NO_KIND
@@ -44,11 +45,8 @@ def unseen_counts(hand: np.ndarray, pile: np.ndarray, known: np.ndarray, seat: i
                   out: np.ndarray) -> int:
     """Fill ``out`` (``int64[56]``) with the copies of each kind this player has not seen;
     return their number."""
-    for k in range(N_NATURAL):
-        out[k] = COPIES
-    out[JOKER] = N_JOKERS
     for k in range(N_KINDS):
-        out[k] -= hand[k]
+        out[k] = copies(k) - hand[k]
     for j in range(pile.shape[0]):
         out[pile[j]] -= 1
     for s in range(known.shape[0]):
@@ -122,8 +120,8 @@ def _after_any_draw(hand: np.ndarray, hashed: np.uint64, kind: int, keep: int,
     natural that can be in no meld (:func:`_melds_with`): throwing it back keeps ``keep``;
     keeping it adds its points to ``own_best``, the least penalty of ``hand`` less its best
     discard — searched for on the first such draw (``HUGE_PENALTY`` until then)."""
-    if (kind == JOKER or kind % N_RANKS == round_number - 1
-            or _melds_with(hand, kind, round_number - 1, wilds)):
+    if is_wild(kind, round_number) or _melds_with(hand, kind, wild_index(round_number),
+                                                  wilds):
         return _after_draw(hand, hashed, kind, keep, round_number, wild_points, all_wild,
                            table, scratch), own_best
     if own_best == HUGE_PENALTY:
@@ -134,6 +132,7 @@ def _after_any_draw(hand: np.ndarray, hashed: np.uint64, kind: int, keep: int,
 
 TALLY_OUT = 0  # draws after which the hand melds whole
 TALLY_BETTER = 1  # draws that lower today's penalty
+TALLY_SIZE = 2  # the counts a tally holds
 NO_TALLY = np.zeros(0)  # a caller that wants the expectation only
 
 
@@ -164,12 +163,10 @@ def expected_draw_penalty(hand: np.ndarray, unseen: np.ndarray, n_unseen: int,
     """
     if n_unseen == 0:
         return 0.0
-    wild_pos = round_number - 1
+    wild_pos = wild_index(round_number)
     keep, _ = penalty_memo(hand, round_number, wild_points, all_wild, table, scratch)
     hashed = hand_hash(hand)
-    wilds = hand[JOKER]
-    for s in range(N_SUITS):
-        wilds += hand[s * N_RANKS + wild_pos]
+    wilds = wilds_held(hand, round_number)
     reach = min(MAX_GAP, wilds + 1)
     own_best = HUGE_PENALTY  # see _after_any_draw
     # Alike draws first: they are many and rarely beat ``keep``, so a partial sum passes
@@ -192,8 +189,7 @@ def expected_draw_penalty(hand: np.ndarray, unseen: np.ndarray, n_unseen: int,
             if total / n_unseen > stop_above:
                 return total / n_unseen
     for k in range(N_KINDS):
-        if unseen[k] == 0 or k == JOKER or k % N_RANKS == wild_pos or _alike(
-                hand, k, wild_pos, reach):
+        if unseen[k] == 0 or is_wild(k, round_number) or _alike(hand, k, wild_pos, reach):
             continue
         after, own_best = _after_any_draw(hand, hashed, k, keep, own_best, wilds,
                                           round_number, wild_points, all_wild, table, scratch)

@@ -21,19 +21,16 @@ from enum import IntEnum
 import numpy as np
 from numba import njit
 
-from fcsim.core.cards import JOKER, N_KINDS, N_RANKS, N_SUITS, card_points
+from fcsim.core.cards import JOKER, N_KINDS, N_RANKS, N_SUITS, card_points, is_wild, wild_index
+from fcsim.strategies.aware import NEAR_RANKS
 from fcsim.strategies.base import I_ALL_WILD, I_ROUND, I_SEAT, I_WILD_POINTS
 from fcsim.strategies.candidates import pile_outlook
 from fcsim.strategies.expected import discard_candidates
-from fcsim.strategies.learned.features import (
-    FEATURES,
-    N_FEATURES,
-    NEAR_RANKS,
-    discard_features,
-)
+from fcsim.strategies.learned.features import FEATURES, N_FEATURES, discard_features
 from fcsim.strategies.lookahead import (
     TALLY_BETTER,
     TALLY_OUT,
+    TALLY_SIZE,
     expected_draw_penalty,
     unseen_counts,
 )
@@ -90,11 +87,11 @@ def draw_features(hand: np.ndarray, pile: np.ndarray, known: np.ndarray, info: n
     rnd, points, all_wild = info[I_ROUND], info[I_WILD_POINTS], info[I_ALL_WILD] == 1
     keep, from_pile = pile_outlook(hand, pile, rnd, points, all_wild, table, scratch)
     top = pile[pile.shape[0] - 1]
-    if from_pile >= keep and not _near_hand(hand, top, rnd - 1):
+    if from_pile >= keep and not _near_hand(hand, top, wild_index(rnd)):
         return False
     unseen = np.empty(N_KINDS, dtype=np.int64)
     n_unseen = unseen_counts(hand, pile, known, info[I_SEAT], unseen)
-    tally = np.zeros(2)
+    tally = np.zeros(TALLY_SIZE)
     stock = expected_draw_penalty(hand, unseen, n_unseen, rnd, points, all_wild, table,
                                   scratch, np.inf, tally)
     hand[top] += 1  # the pile option: a discard position of n + 1 cards
@@ -110,7 +107,7 @@ def draw_features(hand: np.ndarray, pile: np.ndarray, known: np.ndarray, info: n
     out[DrawFeature.stock_out] = tally[TALLY_OUT] / draws
     out[DrawFeature.stock_better] = tally[TALLY_BETTER] / draws
     out[DrawFeature.top_points] = card_points(top, rnd, points)
-    out[DrawFeature.top_wild] = 1.0 if top == JOKER or top % N_RANKS == rnd - 1 else 0.0
+    out[DrawFeature.top_wild] = 1.0 if is_wild(top, rnd) else 0.0
     out[DrawFeature.pile_less_stock] = out[DrawFeature.pile_penalty_now] - stock
     out[DrawFeature.pile_next_less_stock] = out[DrawFeature.pile_expected_next] - stock
     return True

@@ -17,8 +17,16 @@ from enum import IntEnum
 import numpy as np
 from numba import njit
 
-from fcsim.core.cards import DECK_SIZE, JOKER, N_KINDS, N_RANKS, N_SUITS, card_points
-from fcsim.strategies.aware import feeds
+from fcsim.core.cards import (
+    DECK_SIZE,
+    JOKER,
+    N_KINDS,
+    N_RANKS,
+    N_SUITS,
+    card_points,
+    wilds_held,
+)
+from fcsim.strategies.aware import NEAR_RANKS, feeds
 from fcsim.strategies.base import (
     I_ALL_WILD,
     I_DISCARDED,
@@ -32,7 +40,7 @@ from fcsim.strategies.base import (
     I_TURN,
     I_WILD_POINTS,
 )
-from fcsim.strategies.lookahead import TALLY_BETTER, TALLY_OUT, expected_draw_penalty
+from fcsim.strategies.lookahead import TALLY_BETTER, TALLY_OUT, TALLY_SIZE, expected_draw_penalty
 
 FEATURE_SET = 1  # bump when a feature is added, removed or computed differently
 FEATURES = (
@@ -57,7 +65,7 @@ FEATURES = (
 )
 Feature = IntEnum("Feature", [(name, i) for i, (name, _) in enumerate(FEATURES)])
 N_FEATURES = len(FEATURES)
-NEAR_RANKS = 2  # a suit neighbour within this many ranks may extend a run
+SCORE_GAP_UNIT = 100.0  # score_gap is in hundreds of points, on the scale of the others
 
 
 @njit(cache=True)
@@ -97,23 +105,20 @@ def discard_features(hand: np.ndarray, kind: int, now: int, known: np.ndarray,
     """
     rnd, points, all_wild = info[I_ROUND], info[I_WILD_POINTS], info[I_ALL_WILD] == 1
     players, seat = info[I_PLAYERS], info[I_SEAT]
-    wild_pos = rnd - 1
     nxt = (seat + 1) % players
-    tally = np.zeros(2)
+    tally = np.zeros(TALLY_SIZE)
     hand[kind] -= 1
     expected = expected_draw_penalty(hand, unseen, n_unseen, rnd, points, all_wild, table,
                                      scratch, np.inf, tally)
-    wilds = hand[JOKER]
+    wilds = wilds_held(hand, rnd)
     kept = 0
     for k in range(N_KINDS):
         kept += hand[k]
-    for s in range(N_SUITS):
-        wilds += hand[s * N_RANKS + wild_pos]
     hand[kind] += 1
     draws = max(n_unseen, 1)
     most_taken = 0
     taken = 0
-    lowest_other = 1 << 40
+    lowest_other = info[I_TOTALS + nxt]
     for s in range(players):
         if s == seat:
             continue
@@ -132,7 +137,7 @@ def discard_features(hand: np.ndarray, kind: int, now: int, known: np.ndarray,
     out[Feature.out_next] = tally[TALLY_OUT] / draws
     out[Feature.better_next] = tally[TALLY_BETTER] / draws
     out[Feature.discard_points] = card_points(kind, rnd, points)
-    out[Feature.feeds_next] = 1.0 if feeds(known[nxt], kind, wild_pos) else 0.0
+    out[Feature.feeds_next] = 1.0 if feeds(known[nxt], kind, rnd) else 0.0
     out[Feature.next_took_near] = _near_count(info, I_TAKEN, nxt, kind)
     out[Feature.next_passed_rank] = (0 if kind == JOKER
                                      else _rank_count(info, I_PASSED, nxt, kind % N_RANKS))
@@ -143,7 +148,7 @@ def discard_features(hand: np.ndarray, kind: int, now: int, known: np.ndarray,
     out[Feature.stock_share] = info[I_STOCK_SIZE] / DECK_SIZE
     out[Feature.most_taken] = most_taken
     out[Feature.taken_by_others] = taken / (players - 1)
-    out[Feature.score_gap] = (info[I_TOTALS + seat] - lowest_other) / 100.0
+    out[Feature.score_gap] = (info[I_TOTALS + seat] - lowest_other) / SCORE_GAP_UNIT
     out[Feature.players] = players
 
 
