@@ -30,10 +30,12 @@ from fcsim.core.cards import (
     parse_cards,
     parse_hand,
     rank_at,
+    rank_name,
     rank_of,
     suit_of,
     wild_index,
     wild_rank,
+    wilds_held,
 )
 
 RANK_NAMES = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
@@ -179,6 +181,10 @@ def test_is_wild(round_number: int) -> None:
     wild = [k for k in range(N_KINDS) if is_wild(k, round_number)]
     assert wild == [*(kind_of(round_number + 2, s) for s in range(5)), JOKER]
     assert [wild_in_numba(k) for k in range(N_KINDS)] == [k in wild for k in range(N_KINDS)]
+    wild_name = rank_name(wild_rank(round_number))
+    hand = parse_hand(f"JK JK {wild_name}S {wild_name}X 3S KH")
+    wilds = 4 if round_number not in (1, 11) else 5  # 3S, then KH, is wild in its round
+    assert wilds_held(hand, round_number) == wilds
 
 
 @pytest.mark.parametrize("round_number", range(1, 12))
