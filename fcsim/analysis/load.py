@@ -160,7 +160,7 @@ def _check_distinct_games(runs: Sequence[CheckedRun]) -> None:
     for i, a in enumerate(runs):
         for b in runs[i + 1:]:
             seed = a.meta["seed"]
-            same = None if fmt.differences(a.meta, b.meta, fmt.GAMES) else _same_games(a, b)
+            same = None if fmt.run_differences(a.meta, b.meta, fmt.GAMES) else _same_games(a, b)
             if same is not None:
                 raise RunFolderError(
                     f"{a.folder} and {b.folder} hold the same games (seed {seed}, games "

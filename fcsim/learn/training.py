@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from fcsim._version import __version__
+from fcsim.errors import differences
 from fcsim.learn.fit import FitResult
 from fcsim.learn.positions import (
     PositionsError,
@@ -127,8 +128,7 @@ def pooled_positions(folder: Path, plan: RunPlan, sampling: Sampling
         raise PositionsError(f"pooled folder {folder}: no training games in it (fcsim train "
                              f"writes them to {GAMES}/)")
     theirs, ours = replace(pooled.rules, players=plan.players).to_dict(), plan.rules.to_dict()
-    differ = [f"{key} {theirs[key]!r} there, {ours[key]!r} here" for key in sorted(ours)
-              if theirs[key] != ours[key]]
+    differ = differences(ours, theirs, sorted(ours), repr)
     if differ:
         raise PositionsError(f"pooled folder {folder}: its games were played under other "
                              f"rules ({'; '.join(differ)})")

@@ -35,7 +35,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from fcsim.core.records import RoundInfo, Score
-from fcsim.errors import Fault, FcsimError
+from fcsim.errors import Fault, FcsimError, differences
 
 FORMAT_VERSION = 2
 METADATA_KEY = b"fcsim"
@@ -305,11 +305,10 @@ def _first_line(err: BaseException) -> str:
     return text.split(". ")[0].rstrip(".")
 
 
-def differences(mine: Mapping[str, Any], theirs: Mapping[str, Any],
-                fields: tuple[str, ...] = IDENTITY) -> list[str]:
+def run_differences(mine: Mapping[str, Any], theirs: Mapping[str, Any],
+                    fields: tuple[str, ...] = IDENTITY) -> list[str]:
     """How run ``theirs`` differs from run ``mine`` in ``fields`` (``key X there, Y here``)."""
-    return [f"{key} {_show(theirs.get(key))} there, {_show(mine.get(key))} here"
-            for key in fields if mine.get(key) != theirs.get(key)]
+    return differences(mine, theirs, fields, _show)
 
 
 def _show(value: object) -> str:
@@ -394,7 +393,7 @@ def _check_file(path: Path, index: int, run: Mapping[str, Any], decisions: bool
         meta = parse_metadata(footer.schema.to_arrow_schema().metadata, path)
     except RunFolderError as err:
         return Problem(path, "foreign", str(err).removeprefix(f"{path} "))
-    changed = differences(run, meta, (*IDENTITY, "chunk_size"))
+    changed = run_differences(run, meta, (*IDENTITY, "chunk_size"))
     if changed:
         return Problem(path, "foreign", "another run: " + "; ".join(changed))
     stored = (footer.metadata or {}).get(CHECKSUM_KEY)

@@ -185,7 +185,7 @@ class RunPlan:
         """How ``other`` is a different run from this one (empty if it is the same run)."""
         from fcsim.strategies.sources import changed_sources
 
-        return (fmt.differences(self.metadata(), other.metadata())
+        return (fmt.run_differences(self.metadata(), other.metadata())
                 + changed_sources(dict(other.sources), dict(self.sources)))
 
 

@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from fcsim.errors import FcsimError
+from fcsim.errors import FcsimError, differences
 from fcsim.runner import format as fmt
 from fcsim.runner.durable import write_durably
 from fcsim.runner.lock import FolderLock
@@ -87,9 +87,8 @@ def _check(out: Path, record: dict[str, Any], resume: bool, free: Iterable[str])
         if old.get("command") != kind:
             raise OutputError(f"{out} holds a {old.get('command', 'search')}, not a {kind}; "
                               f"choose another --out")
-        changes = [f"{key} {_show(old.get(key))} there, {_show(record.get(key))} here"
-                   for key in sorted(old.keys() | record.keys())
-                   if key not in free and old.get(key) != record.get(key)]
+        changes = differences(record, old, [key for key in sorted(old.keys() | record.keys())
+                                            if key not in free], _show)
         if changes:
             raise OutputError(f"{out} holds a different {kind} ({'; '.join(changes)}); "
                               f"choose another --out")

@@ -30,6 +30,7 @@ from __future__ import annotations
 import numpy as np
 
 from fcsim.core.rules import MAX_HAND_AT_DISCARD, RuleSet
+from fcsim.errors import differences
 from fcsim.strategies.base import (
     DRAW_PILE,
     DRAW_STOCK,
@@ -103,8 +104,8 @@ def _rules_note(rules: RuleSet, model: str) -> str | None:
     if rules.players in metadata.get("players", ()):  # fitted on games at this table too
         trained["players"] = rules.players
     table = rules.to_dict()
-    differ = [f"{key} {trained[key]!r} there, {table[key]!r} here" for key in sorted(table)
-              if key in trained and trained[key] != table[key] and key != "turn_cap"]
+    differ = differences(table, trained, [key for key in sorted(table)
+                                          if key in trained and key != "turn_cap"], repr)
     if not differ:
         return None
     advice = ""

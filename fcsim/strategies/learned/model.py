@@ -38,6 +38,7 @@ import numpy as np
 from numba import njit
 
 from fcsim.core.rules import MAX_HAND_AT_DISCARD, MAX_PLAYERS, MIN_PLAYERS
+from fcsim.errors import differences
 from fcsim.strategies.learned.draw_features import (
     DRAW_FEATURE_SET,
     DRAW_FEATURES,
@@ -350,8 +351,7 @@ def table_seats(other: Model, name: str, players: Sequence[int], rules: dict[str
               if key != "players"}
     ours = {key: value for key, value in rules.items() if key != "players"}
     if theirs != ours:
-        differ = [f"{key} {theirs.get(key)!r} there, {ours.get(key)!r} here"
-                  for key in sorted({*theirs, *ours}) if theirs.get(key) != ours.get(key)]
+        differ = differences(ours, theirs, show=repr)
         raise ModelError(f"model {name}: trained under other rules ({'; '.join(differ)})")
     return int(seats)
 
