@@ -25,7 +25,5 @@ from fcsim.openspiel.game import (
     rules_of,
 )
 
-EXTRA = "pip install 'fcsim[openspiel]'"
-
-__all__ = ["EXTRA", "GAME_NAME", "GAME_TYPE", "FcsimBot", "FiveCrownsGame",
+__all__ = ["GAME_NAME", "GAME_TYPE", "FcsimBot", "FiveCrownsGame",
            "FiveCrownsObserver", "FiveCrownsState", "bot", "ismcts_bot", "rules_of"]
