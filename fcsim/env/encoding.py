@@ -49,8 +49,6 @@ from fcsim.core.cards import (
     COPIES,
     DECK_SIZE,
     JOKER,
-    JOKER_PENALTY,
-    MAX_RANK,
     N_JOKERS,
     N_KINDS,
     N_NATURAL,
@@ -61,7 +59,7 @@ from fcsim.core.cards import (
     parse_card,
     wild_rank,
 )
-from fcsim.core.rules import FACE, RuleSet
+from fcsim.core.rules import RuleSet
 from fcsim.core.state import (
     H_SIZE,
     PHASE_DISCARD,
@@ -165,8 +163,7 @@ class Encoder:
         planes[[PLANE_PILE_TOP, PLANE_WILD]] = 1
         planes[self.history_at :] = rules.most_turns  # a card may pass by again and again
         most_kept = wild_rank(rules.rounds)
-        wild_points = MAX_RANK if rules.wild_penalty == FACE else rules.wild_penalty
-        worst_round = most_kept * max(JOKER_PENALTY, MAX_RANK, wild_points)
+        worst_round = rules.worst_round
         scalars_low, scalars_high = low[self.cards_size :], high[self.cards_size :]
         seat = (0, self.players - 1)
         bounds = {Obs.ROUND: (1, rules.rounds), Obs.PHASE: (0, OBS_PHASE_OVER),

@@ -26,8 +26,6 @@ import pyspiel
 from fcsim.core.cards import (
     CARD_CODES,
     DECK_SIZE,
-    JOKER_PENALTY,
-    MAX_RANK,
     N_KINDS,
     format_card,
     format_cards,
@@ -153,11 +151,6 @@ def returns_of(totals: np.ndarray) -> list[float]:
     return [float(-int(t)) for t in totals]
 
 
-def _worst_round(rules: RuleSet) -> int:
-    wild_points = MAX_RANK if rules.wild_penalty == FACE else rules.wild_penalty
-    return wild_rank(rules.rounds) * max(JOKER_PENALTY, MAX_RANK, wild_points)
-
-
 class FiveCrownsGame(pyspiel.Game):
     """``python_five_crowns``: parameters ``players`` (2-7), ``rounds`` (11, or 6 for the
     short game), ``wild_penalty`` (points of an unmelded wild-rank card; 0 face value),
@@ -170,7 +163,7 @@ class FiveCrownsGame(pyspiel.Game):
             num_distinct_actions=N_ACTIONS,
             max_chance_outcomes=N_KINDS,
             num_players=rules.players,
-            min_utility=-float(rules.rounds * _worst_round(rules)),
+            min_utility=-float(rules.rounds * rules.worst_round),
             max_utility=float(-rules.rounds * rules.go_out_bonus),  # 0.0, never -0.0
             utility_sum=None,
             max_game_length=rules.rounds * (3 * rules.most_turns + DECK_SIZE),
