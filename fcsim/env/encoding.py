@@ -47,6 +47,7 @@ import numpy as np
 
 from fcsim.core.cards import (
     COPIES,
+    DECK_COUNTS,
     DECK_SIZE,
     JOKER,
     N_JOKERS,
@@ -54,7 +55,6 @@ from fcsim.core.cards import (
     N_NATURAL,
     N_SUITS,
     format_card,
-    full_deck,
     kind_of,
     parse_card,
     wild_rank,
@@ -106,8 +106,6 @@ X_BEST_PENALTY = Obs.BEST_PENALTY
 OBS_PHASE_DRAW, OBS_PHASE_DISCARD, OBS_PHASE_OVER = 0, 1, 2
 _OBS_PHASE = {PHASE_DRAW: OBS_PHASE_DRAW, PHASE_DISCARD: OBS_PHASE_DISCARD,
               PHASE_GAME_OVER: OBS_PHASE_OVER}
-
-_DECK_COUNTS = np.bincount(full_deck(), minlength=N_KINDS).astype(np.float32)
 
 
 def action_name(action: int) -> str:
@@ -195,7 +193,7 @@ class Encoder:
         planes[PLANE_WILD] = self._wild[r]
         known = planes[PLANE_KNOWN : self.history_at]
         known[:] = state.known[others]
-        planes[PLANE_UNSEEN] = _DECK_COUNTS - planes[PLANE_HAND] - planes[PLANE_PILE]
+        planes[PLANE_UNSEEN] = DECK_COUNTS - planes[PLANE_HAND] - planes[PLANE_PILE]
         planes[PLANE_UNSEEN] -= known.sum(axis=0)
         if self.version >= HISTORY_VERSION:
             history = planes[self.history_at :].reshape(H_SIZE, players, N_KINDS)

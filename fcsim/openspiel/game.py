@@ -25,6 +25,7 @@ import pyspiel
 
 from fcsim.core.cards import (
     CARD_CODES,
+    DECK_COUNTS,
     DECK_SIZE,
     N_KINDS,
     format_card,
@@ -121,7 +122,6 @@ GAME_TYPE = pyspiel.GameType(
     parameter_specification=PARAMETERS,
 )
 
-_DECK_COUNTS = np.bincount(full_deck(), minlength=N_KINDS).astype(np.int64)
 _DECK = Counter(full_deck().tolist())
 
 
@@ -401,7 +401,7 @@ class FiveCrownsState(pyspiel.State):
 
     def _chance_counts(self) -> np.ndarray:
         if self._dealt is not None:
-            return _DECK_COUNTS - np.bincount(np.array(self._dealt, dtype=np.int64),
+            return DECK_COUNTS - np.bincount(np.array(self._dealt, dtype=np.int64),
                                               minlength=N_KINDS)
         counts = np.zeros(N_KINDS, np.int64)
         kernels.draw_counts(self._data, counts)
