@@ -392,12 +392,8 @@ class FiveCrownsState(pyspiel.State):
     def _legal_actions(self, player: int) -> list[int]:
         if self._over or self._dealt is not None or self._drawing:
             return []
-        if player != int(self._data.ints[S_SEAT]):
-            return []
-        if int(self._data.ints[S_PHASE]) == PHASE_DRAW:
-            return [ACTION_STOCK, ACTION_PILE]
-        hand = state_views(self._data).hands[player]
-        return [DISCARD_BASE + int(k) for k in np.flatnonzero(hand)]
+        mask = self._fixed.encoder.action_mask(state_views(self._data), player)
+        return np.flatnonzero(mask).tolist()
 
     def _chance_counts(self) -> np.ndarray:
         if self._dealt is not None:
