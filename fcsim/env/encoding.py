@@ -128,6 +128,16 @@ def action_index(action: str) -> int:
     return DISCARD_BASE + parse_card(action)
 
 
+def agent_action(index: int) -> str:
+    """The :class:`~fcsim.core.view.View` legal action of an action index (``"stock"``,
+    ``"7H"``): the inverse of :func:`action_index`, how an agent answers."""
+    if index == ACTION_STOCK:
+        return "stock"
+    if index == ACTION_PILE:
+        return "pile"
+    return format_card(int(index) - DISCARD_BASE)
+
+
 class Encoder:
     """Observations and action masks of the seats of one table (``rules``), in
     observation ``version`` (0: no public history; 1: with it)."""

@@ -24,12 +24,11 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts
 
-from fcsim.core.cards import format_card
 from fcsim.core.rng import STATE_WORDS, next_u64, seed_state
 from fcsim.core.rules import RuleSet
 from fcsim.core.state import copy_state, new_state, state_views
 from fcsim.core.view import I_ALL_WILD, I_GO_OUT_BONUS, View, decide
-from fcsim.env.encoding import ACTION_PILE, ACTION_STOCK, DISCARD_BASE, action_index
+from fcsim.env.encoding import action_index, agent_action
 from fcsim.openspiel import kernels
 from fcsim.openspiel.game import FiveCrownsGame, FiveCrownsState, returns_of
 from fcsim.openspiel.params import PREFIX
@@ -39,15 +38,6 @@ FINAL_POLICIES = {1: ismcts.ISMCTSFinalPolicyType.NORMALIZED_VISITED_COUNT,
                   2: ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
                   3: ismcts.ISMCTSFinalPolicyType.MAX_VALUE}
 ROLLOUT_TAKE_MARGIN = 8  # the rollout policy is greedy (the search's default rollout)
-
-
-def fcsim_action(action: int) -> str:
-    """An OpenSpiel action of this game as an fcsim agent's action (``"stock"``, ``"7H"``)."""
-    if action == ACTION_STOCK:
-        return "stock"
-    if action == ACTION_PILE:
-        return "pile"
-    return format_card(int(action) - DISCARD_BASE)
 
 
 class FcsimBot(pyspiel.Bot):
@@ -187,7 +177,7 @@ def ismcts_agent(simulations: int = 100, uct_c: float = 10.0, max_world_samples:
         root = root_from_view(view, seed)
         search = ismcts_bot(root.get_game(), simulations, uct_c, max_world_samples,
                             final_policy, seed, take_margin)
-        return fcsim_action(int(search.step(root)))
+        return agent_action(int(search.step(root)))
 
     return decide
 
@@ -200,10 +190,10 @@ def random_agent() -> Callable[[View], str]:
         seed = int(next_u64(view.rng)) % 2**31
         root = root_from_view(view, seed)
         chooser = pyspiel.make_uniform_random_bot(view.seat, seed)
-        return fcsim_action(int(chooser.step(root)))
+        return agent_action(int(chooser.step(root)))
 
     return decide
 
 
-__all__ = ["FINAL_POLICIES", "FcsimBot", "ISMCTSBot", "RoundRollout", "bot", "fcsim_action",
-           "game_for", "ismcts_agent", "ismcts_bot", "random_agent", "root_from_view"]
+__all__ = ["FINAL_POLICIES", "FcsimBot", "ISMCTSBot", "RoundRollout", "bot", "game_for",
+           "ismcts_agent", "ismcts_bot", "random_agent", "root_from_view"]
