@@ -31,13 +31,19 @@ from fcsim.core.view import I_ALL_WILD, I_GO_OUT_BONUS, View, decide
 from fcsim.env.encoding import action_index, agent_action
 from fcsim.openspiel import kernels
 from fcsim.openspiel.game import FiveCrownsGame, FiveCrownsState, returns_of
-from fcsim.openspiel.params import PREFIX
+from fcsim.openspiel.params import (
+    FINAL_POLICY,
+    MAX_WORLD_SAMPLES,
+    PREFIX,
+    ROLLOUT_TAKE_MARGIN,
+    SIMULATIONS,
+    UCT_C,
+)
 from fcsim.strategies import parse_strategy
 
 FINAL_POLICIES = {1: ismcts.ISMCTSFinalPolicyType.NORMALIZED_VISITED_COUNT,
                   2: ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
                   3: ismcts.ISMCTSFinalPolicyType.MAX_VALUE}
-ROLLOUT_TAKE_MARGIN = 8  # the rollout policy is greedy (the search's default rollout)
 
 
 class FcsimBot(pyspiel.Bot):
@@ -117,9 +123,9 @@ def _check_ismcts(**params: float) -> None:
     parse_strategy(f"{PREFIX}:ismcts:" + ",".join(f"{k}={v}" for k, v in params.items()))
 
 
-def ismcts_bot(game: FiveCrownsGame, simulations: int = 100, uct_c: float = 10.0,
-               max_world_samples: int = -1, final_policy: int = 2, seed: int = 0,
-               take_margin: float = ROLLOUT_TAKE_MARGIN) -> ISMCTSBot:
+def ismcts_bot(game: FiveCrownsGame, simulations: int = SIMULATIONS, uct_c: float = UCT_C,
+               max_world_samples: int = MAX_WORLD_SAMPLES, final_policy: int = FINAL_POLICY,
+               seed: int = 0, take_margin: float = ROLLOUT_TAKE_MARGIN) -> ISMCTSBot:
     """OpenSpiel's ISMCTS on ``python_five_crowns``: ``simulations`` per decision, UCT
     exploration ``uct_c`` (in points: returns are minus the totals), worlds from the
     state's ``resample_from_infostate``, leaves valued by :class:`RoundRollout`; a
@@ -165,9 +171,9 @@ def root_from_view(view: View, seed: int) -> FiveCrownsState:
     return state
 
 
-def ismcts_agent(simulations: int = 100, uct_c: float = 10.0, max_world_samples: int = -1,
-                 final_policy: int = 2, take_margin: float = ROLLOUT_TAKE_MARGIN
-                 ) -> Callable[[View], str]:
+def ismcts_agent(simulations: int = SIMULATIONS, uct_c: float = UCT_C,
+                 max_world_samples: int = MAX_WORLD_SAMPLES, final_policy: int = FINAL_POLICY,
+                 take_margin: float = ROLLOUT_TAKE_MARGIN) -> Callable[[View], str]:
     """OpenSpiel's ISMCTS as an fcsim agent. One number of the game's play stream per
     decision seeds the world it starts from and the search (a run stays a function of
     its seed)."""
