@@ -25,7 +25,6 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts
 
 from fcsim.core.rng import STATE_WORDS, next_u64, seed_state
-from fcsim.core.rules import RuleSet
 from fcsim.core.state import copy_state, new_state, state_views
 from fcsim.core.view import I_ALL_WILD, I_GO_OUT_BONUS, View, decide
 from fcsim.env.encoding import action_index, agent_action
@@ -95,7 +94,7 @@ class RoundRollout:
 
     def evaluate(self, state: FiveCrownsState) -> list[float]:
         data = copy_state(state.data)
-        fixed = state._fixed
+        fixed = state.fixed
         if not kernels.rollout_round(data, self.params, fixed.table, fixed.scratch):
             raise pyspiel.SpielError("the rollout policy made an illegal move")
         return returns_of(state_views(data).totals)
@@ -157,18 +156,12 @@ def root_from_view(view: View, seed: int) -> FiveCrownsState:
     one (one world: the unseen cards dealt at random by ``seed``), ending with the round
     being played."""
     game = game_for(view.players, int(view.info[I_GO_OUT_BONUS]), bool(view.info[I_ALL_WILD]))
-    state = FiveCrownsState(game, traced=False)
-    world = new_state(RuleSet(players=view.players, rounds=game.rules.rounds,
-                              go_out_bonus=game.rules.go_out_bonus,
-                              all_wild_melds=game.rules.all_wild_melds))
-    fixed = state._fixed
+    world = new_state(game.rules)
+    fixed = game.fixed
     if not kernels.world_from_view(world, view.hand_counts, view.pile_kinds, view.known_counts,
                                    view.info, np.uint64(seed), fixed.table, fixed.scratch):
         raise pyspiel.SpielError("the view does not add up: no world can hold it")
-    state._data = world
-    state._dealt, state._drawing, state._horizon = None, False, view.round
-    state.recall_from_here()
-    return state
+    return FiveCrownsState.from_world(game, world, horizon=view.round)
 
 
 def ismcts_agent(simulations: int = SIMULATIONS, uct_c: float = UCT_C,

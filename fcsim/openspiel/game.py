@@ -241,9 +241,26 @@ class FiveCrownsState(pyspiel.State):
         self._keep(new_game(self._data, np.uint64(seed), fixed.table, fixed.scratch,
                             self._trace, 0))
 
+    @classmethod
+    def from_world(cls, game: FiveCrownsGame, world: StateData, horizon: int) -> FiveCrownsState:
+        """A state of ``game`` on ``world`` (fcsim's state of a round being played, not one
+        its chance nodes dealt), ending with round ``horizon`` (a search's), with no event
+        trace; what the seats remember starts at it (:meth:`recall_from_here`)."""
+        state = cls(game, traced=False)
+        state._data = world
+        state._dealt, state._drawing, state._horizon = None, False, horizon
+        state.recall_from_here()
+        return state
+
     @property
     def rules(self) -> RuleSet:
         return self._fixed.rules
+
+    @property
+    def fixed(self) -> _Fixed:
+        """What every state of the game shares: its rules, encoders, solver table and work
+        arrays."""
+        return self._fixed
 
     @property
     def _trace(self) -> np.ndarray:
@@ -266,6 +283,21 @@ class FiveCrownsState(pyspiel.State):
         """The deal's chance outcomes so far (card kinds in dealing order; [] when no deal
         is being chosen)."""
         return list(self._dealt or [])
+
+    @property
+    def deal_size(self) -> int:
+        """The chance outcomes of the round's deal: its hands' cards and the upcard."""
+        return wild_rank(int(self._data.ints[S_ROUND])) * self.rules.players + 1
+
+    @property
+    def drawing(self) -> bool:
+        """Whether the mover chose the stock: its card is the chance node pending."""
+        return self._drawing
+
+    @property
+    def seen(self) -> Chain:
+        """What the seats saw so far (:mod:`fcsim.openspiel.recall`'s sightings)."""
+        return self._seen
 
     def view(self, player: int) -> View:
         """What ``player`` sees when it is to decide (fcsim's :class:`View`)."""
@@ -374,9 +406,6 @@ class FiveCrownsState(pyspiel.State):
                     row[HAND_COL : HAND_COL + len(kinds)] = kinds
             self._rows = Chain(rows, self._rows.earlier)
 
-    def _deal_size(self) -> int:
-        return wild_rank(int(self._data.ints[S_ROUND])) * self.rules.players + 1
-
     # --- OpenSpiel's side -----------------------------------------------------------
 
     def current_player(self) -> int:
@@ -420,12 +449,12 @@ class FiveCrownsState(pyspiel.State):
                                          f"card the chance node can bring (legal: {legal})")
             if self._dealt is not None:
                 t = len(self._dealt)
-                if t == self._deal_size() - 1:
+                if t == self.deal_size - 1:
                     self._see(recall.UP, int(action))
                 else:
                     self._see(recall.DEAL, kernels.deal_seat(self._data, t), int(action))
                 self._dealt.append(int(action))
-                if len(self._dealt) == self._deal_size():
+                if len(self._dealt) == self.deal_size:
                     self._finish_deal()
             else:
                 kernels.arrange_draw(self._data, int(action))
@@ -522,11 +551,11 @@ def _masked(state: FiveCrownsState, player: int) -> StateData:
     data = copy_state(state.data)
     parts = state_views(data)
     parts.hands[:, :] = 0
-    for t, kind in enumerate(state._dealt):
+    for t, kind in enumerate(state.dealt):
         if kernels.deal_seat(state.data, t) == player:
             parts.hands[player, kind] += 1
     data.ints[S_PILE] = 0
-    data.ints[S_STOCK] = DECK_SIZE - len(state._dealt)
+    data.ints[S_STOCK] = DECK_SIZE - len(state.dealt)
     data.ints[S_PHASE] = PHASE_DRAW
     return data
 
@@ -560,7 +589,7 @@ class FiveCrownsObserver:
         self.tensor[:] = self.encoder.observation(parts, player)
 
     def string_from(self, state: FiveCrownsState, player: int) -> str:
-        past = recall.recall(state._seen, player) if self.perfect_recall else ""
+        past = recall.recall(state.seen, player) if self.perfect_recall else ""
         past = f" | seen {past}" if past else ""
         if state.is_terminal():
             totals = " ".join(str(int(t)) for t in state_views(state.data).totals)
@@ -573,10 +602,10 @@ class FiveCrownsObserver:
         hand = " ".join(format_cards(hand_kinds(parts.hands[player])))
         out = [f"p{player} round {r} dealer p{int(data.ints[S_DEALER])}"]
         if state.dealing:
-            out.append(f"dealing card {len(state._dealt) + 1} of {state._deal_size()}")
+            out.append(f"dealing card {len(state.dealt) + 1} of {state.deal_size}")
         else:
             phase = "discard" if int(data.ints[S_PHASE]) == PHASE_DISCARD else "draw"
-            pending = " (stock card pending)" if state._drawing else ""
+            pending = " (stock card pending)" if state.drawing else ""
             out.append(f"p{int(data.ints[S_SEAT])} to {phase}{pending}")
             out.append(f"turn {int(info[I_TURN])} stock {int(info[I_STOCK_SIZE])}")
             if info[I_OUT_SEAT] >= 0:

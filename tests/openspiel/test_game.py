@@ -139,7 +139,7 @@ def test_a_whole_game_serializes_small_and_comes_back_whole() -> None:
     assert len(data) < 500_000
     back = game.deserialize_state(data)
     assert back.returns() == state.returns() and back.events == state.events
-    assert back.history() == state.history() and back._fixed is state._fixed
+    assert back.history() == state.history() and back.fixed is state.fixed
     assert pickle.loads(pickle.dumps(state)).events == state.events
 
 
