@@ -43,6 +43,8 @@ from fcsim.strategies import parse_strategy
 FINAL_POLICIES = {1: ismcts.ISMCTSFinalPolicyType.NORMALIZED_VISITED_COUNT,
                   2: ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
                   3: ismcts.ISMCTSFinalPolicyType.MAX_VALUE}
+NUMPY_SEEDS = 2**32  # numpy's RandomState takes a seed below 2**32
+BOT_SEEDS = 2**31  # OpenSpiel's C++ bots take a seed that fits a C int
 
 
 class FcsimBot(pyspiel.Bot):
@@ -132,7 +134,7 @@ def ismcts_bot(game: FiveCrownsGame, simulations: int = SIMULATIONS, uct_c: floa
     one :class:`~fcsim.strategies.registry.StrategyError` line."""
     _check_ismcts(simulations=simulations, uct_c=uct_c, max_world_samples=max_world_samples,
                   final_policy=final_policy, take_margin=take_margin)
-    random_state = np.random.RandomState(int(seed) % 2**32)
+    random_state = np.random.RandomState(int(seed) % NUMPY_SEEDS)
     search = ISMCTSBot(
         game, RoundRollout(take_margin), float(uct_c), int(simulations),
         max_world_samples=int(max_world_samples), random_state=random_state,
@@ -186,7 +188,7 @@ def random_agent() -> Callable[[View], str]:
     stream, one number per decision)."""
 
     def decide(view: View) -> str:
-        seed = int(next_u64(view.rng)) % 2**31
+        seed = int(next_u64(view.rng)) % BOT_SEEDS
         root = root_from_view(view, seed)
         chooser = pyspiel.make_uniform_random_bot(view.seat, seed)
         return agent_action(int(chooser.step(root)))

@@ -93,6 +93,9 @@ PARAMETERS = {
     "turn_cap": DEFAULTS.turn_cap,
 }
 FACE_VALUE_PARAM = 0  # wild_penalty=0 is fcsim's wild_penalty="face"
+NODES_PER_TURN = 3  # the draw, the chance node of a stock card, the discard
+SAMPLE_SCALE = 2.0**53  # a probability sample in [0, 1) as a whole seed: its 53-bit mantissa
+SEED_LIMIT = 2**63  # a resampled world's play stream: any seed numpy draws as an int64
 
 GAME_TYPE = pyspiel.GameType(
     short_name=GAME_NAME,
@@ -155,7 +158,7 @@ class FiveCrownsGame(pyspiel.Game):
             min_utility=-float(rules.rounds * rules.worst_round),
             max_utility=float(-rules.rounds * rules.go_out_bonus),  # 0.0, never -0.0
             utility_sum=None,
-            max_game_length=rules.rounds * (3 * rules.most_turns + DECK_SIZE),
+            max_game_length=rules.rounds * (NODES_PER_TURN * rules.most_turns + DECK_SIZE),
         )
         super().__init__(GAME_TYPE, info, params or {})
         self.fixed = fixed_for(rules)
@@ -332,7 +335,7 @@ class FiveCrownsState(pyspiel.State):
         its drawer, after any reshuffle of the cards ``offered``, per kind), the discard
         (fcsim's own when the draw lets the seat go out), and at a round's end every hand
         laid down."""
-        codes = rows[:, 0]
+        codes = rows[:, Turn.CODE]  # the same column in every row
         if phase == PHASE_DRAW:
             if (codes == EV_RESHUFFLE).any():
                 self._see(recall.RESHUFFLE, offered)
@@ -495,7 +498,7 @@ class FiveCrownsState(pyspiel.State):
         if self._dealt is not None or self._over:
             raise pyspiel.SpielError(f"{GAME_NAME}: resample_from_infostate needs a decision "
                                      f"node or a stock draw, not a deal or the end")
-        seed = int(probability_sampler() * 2.0**53)
+        seed = int(probability_sampler() * SAMPLE_SCALE)
         parts = state_views(self._data)
         hands = parts.known.astype(np.int64)
         hands[player_id] = parts.hands[player_id]
@@ -514,7 +517,7 @@ class FiveCrownsState(pyspiel.State):
         views = state_views(twin._data)
         views.hands[:] = world.hands
         views.stock[: len(world.stock)] = world.stock
-        seed_state(views.rng, np.uint64(int(rng.integers(2**63))))
+        seed_state(views.rng, np.uint64(int(rng.integers(SEED_LIMIT))))
         return twin
 
     def __str__(self) -> str:
