@@ -8,7 +8,7 @@ from enum import IntEnum
 
 import numpy as np
 
-from fcsim.core.cards import wild_rank
+from fcsim.core.cards import JOKER_PENALTY, MAX_RANK, wild_rank
 from fcsim.errors import FcsimError
 
 MIN_PLAYERS = 2
@@ -147,6 +147,14 @@ class RuleSet:
         """The most turns a round can last: a seat may go out on the capped turn, and every
         other seat then plays its last turn."""
         return self.turn_cap + self.players - 1
+
+    @property
+    def worst_round(self) -> int:
+        """The most points one round can cost a seat: the last round's hand, every card at
+        the highest penalty a card can carry (a joker's, a king's or a wild's); the bound of
+        the observations' penalties and of OpenSpiel's utilities."""
+        wild_points = MAX_RANK if self.wild_penalty == FACE else self.wild_penalty
+        return wild_rank(self.rounds) * max(JOKER_PENALTY, MAX_RANK, wild_points)
 
     def wild_points(self, round_number: int) -> int:
         """Points of an unmelded card of the wild rank in ``round_number``."""

@@ -330,20 +330,33 @@ def all_wild_melds(state: GameState) -> bool:
 
 
 @njit(cache=True)
-def _deal(stock: np.ndarray, hands: np.ndarray, deal_rng: np.ndarray, n: int,
-          dealer: int) -> int:
-    """Shuffle the full deck into ``stock`` and deal ``n`` cards a seat from the dealer's
-    left, one pass at a time (the stock's top is its last card); the stock size left."""
+def dealt_seat(t: int, players: int, dealer: int) -> int:
+    """The seat the ``t``-th card of a deal goes to (0-based): one pass at a time, from the
+    dealer's left."""
+    return (dealer + 1 + t % players) % players
+
+
+@njit(cache=True)
+def deal_hands(stock: np.ndarray, hands: np.ndarray, n: int, dealer: int) -> int:
+    """Deal ``n`` cards a seat off the full ``stock``'s top (its last card), in the order of
+    :func:`dealt_seat`; the stock size left. The OpenSpiel game recounts a deal with it."""
     players = hands.shape[0]
-    stock[:] = _DECK
-    shuffle(deal_rng, stock, DECK_SIZE)
     stock_len = DECK_SIZE
     hands[:, :] = 0
-    for _ in range(n):
-        for i in range(1, players + 1):
-            stock_len -= 1
-            hands[(dealer + i) % players, stock[stock_len]] += 1
+    for t in range(n * players):
+        stock_len -= 1
+        hands[dealt_seat(t, players, dealer), stock[stock_len]] += 1
     return stock_len
+
+
+@njit(cache=True)
+def _deal(stock: np.ndarray, hands: np.ndarray, deal_rng: np.ndarray, n: int,
+          dealer: int) -> int:
+    """Shuffle the full deck into ``stock`` and deal ``n`` cards a seat
+    (:func:`deal_hands`); the stock size left."""
+    stock[:] = _DECK
+    shuffle(deal_rng, stock, DECK_SIZE)
+    return deal_hands(stock, hands, n, dealer)
 
 
 @njit(cache=True)
@@ -374,16 +387,37 @@ def begin_round(state: GameState, trace: np.ndarray, row: int) -> int:
 
 
 @njit(cache=True)
+def _restock(pile: np.ndarray, stock: np.ndarray, n: int, rng: np.ndarray) -> None:
+    """Lay the pile's first ``n`` cards into ``stock`` and shuffle them (by ``rng``)."""
+    for j in range(n):
+        stock[j] = pile[j]
+    shuffle(rng, stock, n)
+
+
+@njit(cache=True)
 def _reshuffle(state: GameState) -> None:
     """Turn the discard pile but its top card into a shuffled stock (play stream)."""
     sc = state.scalars
     pile_len = sc[Scalar.PILE]
     top = state.pile[pile_len - 1]
-    for j in range(pile_len - 1):
-        state.stock[j] = state.pile[j]
-    shuffle(state.rng, state.stock, pile_len - 1)
+    _restock(state.pile, state.stock, pile_len - 1, state.rng)
     state.pile[0] = top
     sc[Scalar.STOCK], sc[Scalar.PILE] = pile_len - 1, 1
+
+
+@njit(cache=True)
+def reshuffle_top(state: GameState) -> int:
+    """The pile position of the card the next reshuffle puts on top of the new stock (-1:
+    no card to reshuffle): the reshuffle's own steps, on the positions and a copy of the
+    play stream, so the state is left as it is. The OpenSpiel game lays a chance outcome
+    there."""
+    n = state.scalars[Scalar.PILE] - 1
+    if n < 1:
+        return -1
+    positions = np.arange(n)
+    stock = np.empty(n, dtype=np.int64)
+    _restock(positions, stock, n, state.rng.copy())
+    return stock[n - 1]
 
 
 @njit(cache=True)

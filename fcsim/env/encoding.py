@@ -47,21 +47,19 @@ import numpy as np
 
 from fcsim.core.cards import (
     COPIES,
+    DECK_COUNTS,
     DECK_SIZE,
     JOKER,
-    JOKER_PENALTY,
-    MAX_RANK,
     N_JOKERS,
     N_KINDS,
     N_NATURAL,
     N_SUITS,
     format_card,
-    full_deck,
     kind_of,
     parse_card,
     wild_rank,
 )
-from fcsim.core.rules import FACE, RuleSet
+from fcsim.core.rules import RuleSet
 from fcsim.core.state import (
     H_SIZE,
     PHASE_DISCARD,
@@ -109,8 +107,6 @@ OBS_PHASE_DRAW, OBS_PHASE_DISCARD, OBS_PHASE_OVER = 0, 1, 2
 _OBS_PHASE = {PHASE_DRAW: OBS_PHASE_DRAW, PHASE_DISCARD: OBS_PHASE_DISCARD,
               PHASE_GAME_OVER: OBS_PHASE_OVER}
 
-_DECK_COUNTS = np.bincount(full_deck(), minlength=N_KINDS).astype(np.float32)
-
 
 def action_name(action: int) -> str:
     """What an action index means, for people (``"stock"``, ``"pile"``, ``"discard 7H"``)."""
@@ -130,6 +126,16 @@ def action_index(action: str) -> int:
     if action == "pile":
         return ACTION_PILE
     return DISCARD_BASE + parse_card(action)
+
+
+def agent_action(index: int) -> str:
+    """The :class:`~fcsim.core.view.View` legal action of an action index (``"stock"``,
+    ``"7H"``): the inverse of :func:`action_index`, how an agent answers."""
+    if index == ACTION_STOCK:
+        return "stock"
+    if index == ACTION_PILE:
+        return "pile"
+    return format_card(int(index) - DISCARD_BASE)
 
 
 class Encoder:
@@ -165,8 +171,7 @@ class Encoder:
         planes[[PLANE_PILE_TOP, PLANE_WILD]] = 1
         planes[self.history_at :] = rules.most_turns  # a card may pass by again and again
         most_kept = wild_rank(rules.rounds)
-        wild_points = MAX_RANK if rules.wild_penalty == FACE else rules.wild_penalty
-        worst_round = most_kept * max(JOKER_PENALTY, MAX_RANK, wild_points)
+        worst_round = rules.worst_round
         scalars_low, scalars_high = low[self.cards_size :], high[self.cards_size :]
         seat = (0, self.players - 1)
         bounds = {Obs.ROUND: (1, rules.rounds), Obs.PHASE: (0, OBS_PHASE_OVER),
@@ -198,7 +203,7 @@ class Encoder:
         planes[PLANE_WILD] = self._wild[r]
         known = planes[PLANE_KNOWN : self.history_at]
         known[:] = state.known[others]
-        planes[PLANE_UNSEEN] = _DECK_COUNTS - planes[PLANE_HAND] - planes[PLANE_PILE]
+        planes[PLANE_UNSEEN] = DECK_COUNTS - planes[PLANE_HAND] - planes[PLANE_PILE]
         planes[PLANE_UNSEEN] -= known.sum(axis=0)
         if self.version >= HISTORY_VERSION:
             history = planes[self.history_at :].reshape(H_SIZE, players, N_KINDS)

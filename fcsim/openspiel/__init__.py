@@ -16,16 +16,8 @@ except ImportError as err:
                       f"pip install 'fcsim[openspiel]'") from None
 
 from fcsim.openspiel.bots import FcsimBot, bot, ismcts_bot
-from fcsim.openspiel.game import (
-    GAME_NAME,
-    GAME_TYPE,
-    FiveCrownsGame,
-    FiveCrownsObserver,
-    FiveCrownsState,
-    rules_of,
-)
+from fcsim.openspiel.game import GAME_NAME, GAME_TYPE, FiveCrownsGame, FiveCrownsState, rules_of
+from fcsim.openspiel.observer import FiveCrownsObserver
 
-EXTRA = "pip install 'fcsim[openspiel]'"
-
-__all__ = ["EXTRA", "GAME_NAME", "GAME_TYPE", "FcsimBot", "FiveCrownsGame",
+__all__ = ["GAME_NAME", "GAME_TYPE", "FcsimBot", "FiveCrownsGame",
            "FiveCrownsObserver", "FiveCrownsState", "bot", "ismcts_bot", "rules_of"]

@@ -24,30 +24,27 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts
 
-from fcsim.core.cards import format_card
 from fcsim.core.rng import STATE_WORDS, next_u64, seed_state
-from fcsim.core.rules import RuleSet
 from fcsim.core.state import copy_state, new_state, state_views
 from fcsim.core.view import I_ALL_WILD, I_GO_OUT_BONUS, View, decide
-from fcsim.env.encoding import ACTION_PILE, ACTION_STOCK, DISCARD_BASE, action_index
+from fcsim.env.encoding import action_index, agent_action
 from fcsim.openspiel import kernels
 from fcsim.openspiel.game import FiveCrownsGame, FiveCrownsState, returns_of
-from fcsim.openspiel.params import PREFIX
+from fcsim.openspiel.params import (
+    FINAL_POLICY,
+    MAX_WORLD_SAMPLES,
+    PREFIX,
+    ROLLOUT_TAKE_MARGIN,
+    SIMULATIONS,
+    UCT_C,
+)
 from fcsim.strategies import parse_strategy
 
 FINAL_POLICIES = {1: ismcts.ISMCTSFinalPolicyType.NORMALIZED_VISITED_COUNT,
                   2: ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
                   3: ismcts.ISMCTSFinalPolicyType.MAX_VALUE}
-ROLLOUT_TAKE_MARGIN = 8  # the rollout policy is greedy (the search's default rollout)
-
-
-def fcsim_action(action: int) -> str:
-    """An OpenSpiel action of this game as an fcsim agent's action (``"stock"``, ``"7H"``)."""
-    if action == ACTION_STOCK:
-        return "stock"
-    if action == ACTION_PILE:
-        return "pile"
-    return format_card(int(action) - DISCARD_BASE)
+NUMPY_SEEDS = 2**32  # numpy's RandomState takes a seed below 2**32
+BOT_SEEDS = 2**31  # OpenSpiel's C++ bots take a seed that fits a C int
 
 
 class FcsimBot(pyspiel.Bot):
@@ -99,7 +96,7 @@ class RoundRollout:
 
     def evaluate(self, state: FiveCrownsState) -> list[float]:
         data = copy_state(state.data)
-        fixed = state._fixed
+        fixed = state.fixed
         if not kernels.rollout_round(data, self.params, fixed.table, fixed.scratch):
             raise pyspiel.SpielError("the rollout policy made an illegal move")
         return returns_of(state_views(data).totals)
@@ -127,9 +124,9 @@ def _check_ismcts(**params: float) -> None:
     parse_strategy(f"{PREFIX}:ismcts:" + ",".join(f"{k}={v}" for k, v in params.items()))
 
 
-def ismcts_bot(game: FiveCrownsGame, simulations: int = 100, uct_c: float = 10.0,
-               max_world_samples: int = -1, final_policy: int = 2, seed: int = 0,
-               take_margin: float = ROLLOUT_TAKE_MARGIN) -> ISMCTSBot:
+def ismcts_bot(game: FiveCrownsGame, simulations: int = SIMULATIONS, uct_c: float = UCT_C,
+               max_world_samples: int = MAX_WORLD_SAMPLES, final_policy: int = FINAL_POLICY,
+               seed: int = 0, take_margin: float = ROLLOUT_TAKE_MARGIN) -> ISMCTSBot:
     """OpenSpiel's ISMCTS on ``python_five_crowns``: ``simulations`` per decision, UCT
     exploration ``uct_c`` (in points: returns are minus the totals), worlds from the
     state's ``resample_from_infostate``, leaves valued by :class:`RoundRollout`; a
@@ -137,7 +134,7 @@ def ismcts_bot(game: FiveCrownsGame, simulations: int = 100, uct_c: float = 10.0
     one :class:`~fcsim.strategies.registry.StrategyError` line."""
     _check_ismcts(simulations=simulations, uct_c=uct_c, max_world_samples=max_world_samples,
                   final_policy=final_policy, take_margin=take_margin)
-    random_state = np.random.RandomState(int(seed) % 2**32)
+    random_state = np.random.RandomState(int(seed) % NUMPY_SEEDS)
     search = ISMCTSBot(
         game, RoundRollout(take_margin), float(uct_c), int(simulations),
         max_world_samples=int(max_world_samples), random_state=random_state,
@@ -161,23 +158,17 @@ def root_from_view(view: View, seed: int) -> FiveCrownsState:
     one (one world: the unseen cards dealt at random by ``seed``), ending with the round
     being played."""
     game = game_for(view.players, int(view.info[I_GO_OUT_BONUS]), bool(view.info[I_ALL_WILD]))
-    state = FiveCrownsState(game, traced=False)
-    world = new_state(RuleSet(players=view.players, rounds=game.rules.rounds,
-                              go_out_bonus=game.rules.go_out_bonus,
-                              all_wild_melds=game.rules.all_wild_melds))
-    fixed = state._fixed
+    world = new_state(game.rules)
+    fixed = game.fixed
     if not kernels.world_from_view(world, view.hand_counts, view.pile_kinds, view.known_counts,
                                    view.info, np.uint64(seed), fixed.table, fixed.scratch):
         raise pyspiel.SpielError("the view does not add up: no world can hold it")
-    state._data = world
-    state._dealt, state._drawing, state._horizon = None, False, view.round
-    state.recall_from_here()
-    return state
+    return FiveCrownsState.from_world(game, world, horizon=view.round)
 
 
-def ismcts_agent(simulations: int = 100, uct_c: float = 10.0, max_world_samples: int = -1,
-                 final_policy: int = 2, take_margin: float = ROLLOUT_TAKE_MARGIN
-                 ) -> Callable[[View], str]:
+def ismcts_agent(simulations: int = SIMULATIONS, uct_c: float = UCT_C,
+                 max_world_samples: int = MAX_WORLD_SAMPLES, final_policy: int = FINAL_POLICY,
+                 take_margin: float = ROLLOUT_TAKE_MARGIN) -> Callable[[View], str]:
     """OpenSpiel's ISMCTS as an fcsim agent. One number of the game's play stream per
     decision seeds the world it starts from and the search (a run stays a function of
     its seed)."""
@@ -187,7 +178,7 @@ def ismcts_agent(simulations: int = 100, uct_c: float = 10.0, max_world_samples:
         root = root_from_view(view, seed)
         search = ismcts_bot(root.get_game(), simulations, uct_c, max_world_samples,
                             final_policy, seed, take_margin)
-        return fcsim_action(int(search.step(root)))
+        return agent_action(int(search.step(root)))
 
     return decide
 
@@ -197,13 +188,13 @@ def random_agent() -> Callable[[View], str]:
     stream, one number per decision)."""
 
     def decide(view: View) -> str:
-        seed = int(next_u64(view.rng)) % 2**31
+        seed = int(next_u64(view.rng)) % BOT_SEEDS
         root = root_from_view(view, seed)
         chooser = pyspiel.make_uniform_random_bot(view.seat, seed)
-        return fcsim_action(int(chooser.step(root)))
+        return agent_action(int(chooser.step(root)))
 
     return decide
 
 
-__all__ = ["FINAL_POLICIES", "FcsimBot", "ISMCTSBot", "RoundRollout", "bot", "fcsim_action",
-           "game_for", "ismcts_agent", "ismcts_bot", "random_agent", "root_from_view"]
+__all__ = ["FINAL_POLICIES", "FcsimBot", "ISMCTSBot", "RoundRollout", "bot", "game_for",
+           "ismcts_agent", "ismcts_bot", "random_agent", "root_from_view"]

@@ -24,10 +24,8 @@ import numpy as np
 import pyspiel
 
 from fcsim.core.cards import (
-    CARD_CODES,
+    DECK_COUNTS,
     DECK_SIZE,
-    JOKER_PENALTY,
-    MAX_RANK,
     N_KINDS,
     format_card,
     format_cards,
@@ -55,7 +53,6 @@ from fcsim.core.rng import seed_state
 from fcsim.core.rules import FACE, MAX_PLAYERS, MIN_PLAYERS, RulesError, RuleSet
 from fcsim.core.state import (
     OK,
-    PHASE_DISCARD,
     PHASE_DRAW,
     PHASE_GAME_OVER,
     S_DEALER,
@@ -65,7 +62,6 @@ from fcsim.core.state import (
     S_SEAT,
     S_STOCK,
     StateData,
-    copy_state,
     new_game,
     new_state,
     play_action,
@@ -73,16 +69,7 @@ from fcsim.core.state import (
     state_views,
 )
 from fcsim.core.tables import solver_table
-from fcsim.core.view import (
-    I_BEST_PENALTY,
-    I_HAND_SIZES,
-    I_OUT_SEAT,
-    I_STOCK_SIZE,
-    I_TOTALS,
-    I_TURN,
-    View,
-    history_of,
-)
+from fcsim.core.view import View
 from fcsim.env.encoding import (
     ACTION_PILE,
     ACTION_STOCK,
@@ -92,6 +79,7 @@ from fcsim.env.encoding import (
     action_name,
 )
 from fcsim.openspiel import kernels, recall
+from fcsim.openspiel.observer import FiveCrownsObserver
 from fcsim.openspiel.recall import Chain
 
 GAME_NAME = "python_five_crowns"
@@ -105,6 +93,9 @@ PARAMETERS = {
     "turn_cap": DEFAULTS.turn_cap,
 }
 FACE_VALUE_PARAM = 0  # wild_penalty=0 is fcsim's wild_penalty="face"
+NODES_PER_TURN = 3  # the draw, the chance node of a stock card, the discard
+SAMPLE_SCALE = 2.0**53  # a probability sample in [0, 1) as a whole seed: its 53-bit mantissa
+SEED_LIMIT = 2**63  # a resampled world's play stream: any seed numpy draws as an int64
 
 GAME_TYPE = pyspiel.GameType(
     short_name=GAME_NAME,
@@ -123,7 +114,6 @@ GAME_TYPE = pyspiel.GameType(
     parameter_specification=PARAMETERS,
 )
 
-_DECK_COUNTS = np.bincount(full_deck(), minlength=N_KINDS).astype(np.int64)
 _DECK = Counter(full_deck().tolist())
 
 
@@ -153,11 +143,6 @@ def returns_of(totals: np.ndarray) -> list[float]:
     return [float(-int(t)) for t in totals]
 
 
-def _worst_round(rules: RuleSet) -> int:
-    wild_points = MAX_RANK if rules.wild_penalty == FACE else rules.wild_penalty
-    return wild_rank(rules.rounds) * max(JOKER_PENALTY, MAX_RANK, wild_points)
-
-
 class FiveCrownsGame(pyspiel.Game):
     """``python_five_crowns``: parameters ``players`` (2-7), ``rounds`` (11, or 6 for the
     short game), ``wild_penalty`` (points of an unmelded wild-rank card; 0 face value),
@@ -170,10 +155,10 @@ class FiveCrownsGame(pyspiel.Game):
             num_distinct_actions=N_ACTIONS,
             max_chance_outcomes=N_KINDS,
             num_players=rules.players,
-            min_utility=-float(rules.rounds * _worst_round(rules)),
+            min_utility=-float(rules.rounds * rules.worst_round),
             max_utility=float(-rules.rounds * rules.go_out_bonus),  # 0.0, never -0.0
             utility_sum=None,
-            max_game_length=rules.rounds * (3 * rules.most_turns + DECK_SIZE),
+            max_game_length=rules.rounds * (NODES_PER_TURN * rules.most_turns + DECK_SIZE),
         )
         super().__init__(GAME_TYPE, info, params or {})
         self.fixed = fixed_for(rules)
@@ -248,9 +233,26 @@ class FiveCrownsState(pyspiel.State):
         self._keep(new_game(self._data, np.uint64(seed), fixed.table, fixed.scratch,
                             self._trace, 0))
 
+    @classmethod
+    def from_world(cls, game: FiveCrownsGame, world: StateData, horizon: int) -> FiveCrownsState:
+        """A state of ``game`` on ``world`` (fcsim's state of a round being played, not one
+        its chance nodes dealt), ending with round ``horizon`` (a search's), with no event
+        trace; what the seats remember starts at it (:meth:`recall_from_here`)."""
+        state = cls(game, traced=False)
+        state._data = world
+        state._dealt, state._drawing, state._horizon = None, False, horizon
+        state.recall_from_here()
+        return state
+
     @property
     def rules(self) -> RuleSet:
         return self._fixed.rules
+
+    @property
+    def fixed(self) -> _Fixed:
+        """What every state of the game shares: its rules, encoders, solver table and work
+        arrays."""
+        return self._fixed
 
     @property
     def _trace(self) -> np.ndarray:
@@ -273,6 +275,21 @@ class FiveCrownsState(pyspiel.State):
         """The deal's chance outcomes so far (card kinds in dealing order; [] when no deal
         is being chosen)."""
         return list(self._dealt or [])
+
+    @property
+    def deal_size(self) -> int:
+        """The chance outcomes of the round's deal: its hands' cards and the upcard."""
+        return wild_rank(int(self._data.ints[S_ROUND])) * self.rules.players + 1
+
+    @property
+    def drawing(self) -> bool:
+        """Whether the mover chose the stock: its card is the chance node pending."""
+        return self._drawing
+
+    @property
+    def seen(self) -> Chain:
+        """What the seats saw so far (:mod:`fcsim.openspiel.recall`'s sightings)."""
+        return self._seen
 
     def view(self, player: int) -> View:
         """What ``player`` sees when it is to decide (fcsim's :class:`View`)."""
@@ -318,7 +335,7 @@ class FiveCrownsState(pyspiel.State):
         its drawer, after any reshuffle of the cards ``offered``, per kind), the discard
         (fcsim's own when the draw lets the seat go out), and at a round's end every hand
         laid down."""
-        codes = rows[:, 0]
+        codes = rows[:, Turn.CODE]  # the same column in every row
         if phase == PHASE_DRAW:
             if (codes == EV_RESHUFFLE).any():
                 self._see(recall.RESHUFFLE, offered)
@@ -381,9 +398,6 @@ class FiveCrownsState(pyspiel.State):
                     row[HAND_COL : HAND_COL + len(kinds)] = kinds
             self._rows = Chain(rows, self._rows.earlier)
 
-    def _deal_size(self) -> int:
-        return wild_rank(int(self._data.ints[S_ROUND])) * self.rules.players + 1
-
     # --- OpenSpiel's side -----------------------------------------------------------
 
     def current_player(self) -> int:
@@ -399,16 +413,12 @@ class FiveCrownsState(pyspiel.State):
     def _legal_actions(self, player: int) -> list[int]:
         if self._over or self._dealt is not None or self._drawing:
             return []
-        if player != int(self._data.ints[S_SEAT]):
-            return []
-        if int(self._data.ints[S_PHASE]) == PHASE_DRAW:
-            return [ACTION_STOCK, ACTION_PILE]
-        hand = state_views(self._data).hands[player]
-        return [DISCARD_BASE + int(k) for k in np.flatnonzero(hand)]
+        mask = self._fixed.encoder.action_mask(state_views(self._data), player)
+        return np.flatnonzero(mask).tolist()
 
     def _chance_counts(self) -> np.ndarray:
         if self._dealt is not None:
-            return _DECK_COUNTS - np.bincount(np.array(self._dealt, dtype=np.int64),
+            return DECK_COUNTS - np.bincount(np.array(self._dealt, dtype=np.int64),
                                               minlength=N_KINDS)
         counts = np.zeros(N_KINDS, np.int64)
         kernels.draw_counts(self._data, counts)
@@ -431,12 +441,12 @@ class FiveCrownsState(pyspiel.State):
                                          f"card the chance node can bring (legal: {legal})")
             if self._dealt is not None:
                 t = len(self._dealt)
-                if t == self._deal_size() - 1:
+                if t == self.deal_size - 1:
                     self._see(recall.UP, int(action))
                 else:
                     self._see(recall.DEAL, kernels.deal_seat(self._data, t), int(action))
                 self._dealt.append(int(action))
-                if len(self._dealt) == self._deal_size():
+                if len(self._dealt) == self.deal_size:
                     self._finish_deal()
             else:
                 kernels.arrange_draw(self._data, int(action))
@@ -488,7 +498,7 @@ class FiveCrownsState(pyspiel.State):
         if self._dealt is not None or self._over:
             raise pyspiel.SpielError(f"{GAME_NAME}: resample_from_infostate needs a decision "
                                      f"node or a stock draw, not a deal or the end")
-        seed = int(probability_sampler() * 2.0**53)
+        seed = int(probability_sampler() * SAMPLE_SCALE)
         parts = state_views(self._data)
         hands = parts.known.astype(np.int64)
         hands[player_id] = parts.hands[player_id]
@@ -507,7 +517,7 @@ class FiveCrownsState(pyspiel.State):
         views = state_views(twin._data)
         views.hands[:] = world.hands
         views.stock[: len(world.stock)] = world.stock
-        seed_state(views.rng, np.uint64(int(rng.integers(2**63))))
+        seed_state(views.rng, np.uint64(int(rng.integers(SEED_LIMIT))))
         return twin
 
     def __str__(self) -> str:
@@ -525,110 +535,6 @@ class FiveCrownsState(pyspiel.State):
             lines.append(f"pile: {' '.join(format_cards(pile))}; stock "
                          f"{int(self._data.ints[S_STOCK])}")
         return "\n".join(lines)
-
-
-def _masked(state: FiveCrownsState, player: int) -> StateData:
-    """While a deal is chosen: a copy of fcsim's state showing only what ``player`` has
-    been dealt so far (fcsim's own deal underneath is nobody's to see)."""
-    data = copy_state(state.data)
-    parts = state_views(data)
-    parts.hands[:, :] = 0
-    for t, kind in enumerate(state._dealt):
-        if kernels.deal_seat(state.data, t) == player:
-            parts.hands[player, kind] += 1
-    data.ints[S_PILE] = 0
-    data.ints[S_STOCK] = DECK_SIZE - len(state._dealt)
-    data.ints[S_PHASE] = PHASE_DRAW
-    return data
-
-
-class FiveCrownsObserver:
-    """What a seat may see, as strings and tensors (OpenSpiel's observer interface).
-
-    Tensors are the environments' observations (:class:`fcsim.env.encoding.Encoder`):
-    the observation is version 0 (own hand, the pile, its top, the wilds, the unseen
-    cards, the known cards of each other seat, the public scalars), the information state
-    the latest version, which adds the round's public history (per seat: discarded, taken
-    from the pile, passed up), what is on the table now. The information state's string
-    lists the pile in order, everything fcsim shows a seat (its :class:`View`), and then
-    everything the seat saw since the game began (:func:`recall.recall`): perfect recall.
-    """
-
-    def __init__(self, game: FiveCrownsGame, perfect_recall: bool) -> None:
-        self.game = game
-        self.perfect_recall = perfect_recall
-        fixed = game.fixed
-        self.encoder = fixed.encoder if perfect_recall else fixed.now_encoder
-        name = "info_state" if perfect_recall else "observation"
-        self.tensor = np.zeros(self.encoder.size, np.float32)
-        self.dict = {name: self.tensor}
-
-    def _data(self, state: FiveCrownsState, player: int) -> StateData:
-        return _masked(state, player) if state.dealing else state.data
-
-    def set_from(self, state: FiveCrownsState, player: int) -> None:
-        parts = state_views(self._data(state, player))
-        self.tensor[:] = self.encoder.observation(parts, player)
-
-    def string_from(self, state: FiveCrownsState, player: int) -> str:
-        past = recall.recall(state._seen, player) if self.perfect_recall else ""
-        past = f" | seen {past}" if past else ""
-        if state.is_terminal():
-            totals = " ".join(str(int(t)) for t in state_views(state.data).totals)
-            return f"p{player} game over | totals {totals}{past}"
-        data = self._data(state, player)
-        parts = state_views(data)
-        info = kernels.seat_info(data, player)
-        players = self.game.rules.players
-        r = int(data.ints[S_ROUND])
-        hand = " ".join(format_cards(hand_kinds(parts.hands[player])))
-        out = [f"p{player} round {r} dealer p{int(data.ints[S_DEALER])}"]
-        if state.dealing:
-            out.append(f"dealing card {len(state._dealt) + 1} of {state._deal_size()}")
-        else:
-            phase = "discard" if int(data.ints[S_PHASE]) == PHASE_DISCARD else "draw"
-            pending = " (stock card pending)" if state._drawing else ""
-            out.append(f"p{int(data.ints[S_SEAT])} to {phase}{pending}")
-            out.append(f"turn {int(info[I_TURN])} stock {int(info[I_STOCK_SIZE])}")
-            if info[I_OUT_SEAT] >= 0:
-                out.append(f"out p{int(info[I_OUT_SEAT])}")
-            if info[I_BEST_PENALTY] >= 0:
-                out.append(f"best penalty {int(info[I_BEST_PENALTY])}")
-        out.append(f"hand {hand}")
-        pile = parts.pile[: int(data.ints[S_PILE])]
-        if not state.dealing:
-            if self.perfect_recall:
-                out.append(f"pile {' '.join(format_cards(pile))}")
-            else:
-                out.append(f"pile top {format_card(int(pile[-1])) if len(pile) else '-'} "
-                           f"({len(pile)})")
-            known = _seat_cards(parts.known[:players], skip=player)
-            if known:
-                out.append("known " + " ".join(known))
-            if self.perfect_recall:
-                history = history_of(info, players)
-                for name, plane in zip(("discarded", "taken", "passed"), history, strict=True):
-                    seen = _seat_cards(plane[:players])
-                    if seen:
-                        out.append(f"{name} " + " ".join(seen))
-            sizes = " ".join(str(int(x)) for x in info[I_HAND_SIZES : I_HAND_SIZES + players])
-            out.append(f"sizes {sizes}")
-        totals = " ".join(str(int(x)) for x in info[I_TOTALS : I_TOTALS + players])
-        out.append(f"totals {totals}")
-        return " | ".join(out) + past
-
-
-def _seat_cards(plane: np.ndarray, skip: int = -1) -> list[str]:
-    """``p{seat}:{cards}`` for each seat of ``plane`` (counts, one row per seat) that holds
-    a card, but ``skip``; cards in kind order. One ``nonzero`` for the whole plane: ISMCTS
-    asks for the information state at every node it walks."""
-    seats, kinds = np.nonzero(plane)
-    cards: dict[int, list[str]] = {}
-    for seat, kind, n in zip(seats.tolist(), kinds.tolist(), plane[seats, kinds].tolist(),
-                             strict=True):
-        if seat != skip:
-            cards.setdefault(seat, []).append(CARD_CODES[kind] * n)
-    return [f"p{seat}:{''.join(codes)}" for seat, codes in cards.items()]
 
 
 pyspiel.register_game(GAME_TYPE, FiveCrownsGame)

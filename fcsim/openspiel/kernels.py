@@ -7,11 +7,12 @@ sits where fcsim's step will take it from (docs/OPENSPIEL.md, "Chance"):
 
 * the deal: fcsim's ``begin_round`` has shuffled and dealt; :func:`arrange_deal` swaps the
   chance outcomes into the positions the deal took its cards from (the stock's top down:
-  pass by pass from the dealer's left, then the upcard) and recounts the hands from them;
+  pass by pass from the dealer's left, then the upcard) and recounts the hands from them
+  by core's own ``deal_hands``;
 * a stock draw: :func:`arrange_draw` swaps the chosen card to the stock's top before
-  ``apply_draw`` pops it; when the stock is empty, to the pile position that the
-  reshuffle's first swap (``randbelow(n)`` of the play stream, peeked on a copy) puts on
-  top of the new stock.
+  ``apply_draw`` pops it; when the stock is empty, to the pile position whose card the
+  reshuffle puts on top of the new stock (core's ``reshuffle_top``, which peeks on a copy
+  of the play stream).
 
 When the outcomes are the cards fcsim's own shuffle put there, every swap is a no-op.
 """
@@ -23,7 +24,7 @@ from numba import njit
 
 from fcsim.core.cards import DECK_SIZE, wild_rank
 from fcsim.core.events import TRACE_WIDTH
-from fcsim.core.rng import STATE_WORDS, randbelow, seed_state
+from fcsim.core.rng import STATE_WORDS, seed_state
 from fcsim.core.rules import R_PLAYERS
 from fcsim.core.state import (
     PHASE_DISCARD,
@@ -35,8 +36,11 @@ from fcsim.core.state import (
     S_STOCK,
     GameState,
     StateData,
+    deal_hands,
+    dealt_seat,
     finish_round,
     lend,
+    reshuffle_top,
 )
 from fcsim.core.view import (
     I_BEST_DISCARD,
@@ -63,7 +67,7 @@ def deal_seat(data: StateData, t: int) -> int:
     players = state.rules[R_PLAYERS]
     if t >= wild_rank(state.scalars[S_ROUND]) * players:
         return -1
-    return (state.scalars[S_DEALER] + 1 + t % players) % players
+    return dealt_seat(t, players, state.scalars[S_DEALER])
 
 
 @njit(cache=True)
@@ -85,11 +89,7 @@ def arrange_deal(data: StateData, dealt: np.ndarray) -> bool:
                     break
             if not found:
                 return False
-    players = state.rules[R_PLAYERS]
-    n = wild_rank(state.scalars[S_ROUND])
-    state.hands[:, :] = 0
-    for t in range(n * players):
-        state.hands[(state.scalars[S_DEALER] + 1 + t % players) % players, stock[top - t]] += 1
+    deal_hands(stock, state.hands, wild_rank(state.scalars[S_ROUND]), state.scalars[S_DEALER])
     state.pile[0] = stock[state.scalars[S_STOCK]]
     return True
 
@@ -123,12 +123,8 @@ def arrange_draw(data: StateData, kind: int) -> bool:
                 state.stock[j], state.stock[last] = state.stock[last], state.stock[j]
                 return True
         return False
-    n = sc[S_PILE] - 1  # the reshuffle's cards; its first swap puts pile[target] on top
-    target = np.int64(0)
-    if n >= 2:
-        peek = state.rng.copy()
-        target = np.int64(randbelow(peek, n))
-    for q in range(n):
+    target = reshuffle_top(state)
+    for q in range(sc[S_PILE] - 1):  # the cards the reshuffle takes
         if state.pile[q] == kind:
             state.pile[q], state.pile[target] = state.pile[target], state.pile[q]
             return True

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -159,7 +160,7 @@ def reconstruct(head: Chain, table: Table, deck: Counter,
         if link.item[0] != END:
             continue
         hands = np.array(link.item[1])
-        stock = deck - _counts(hands) - Counter(_pile_after(segment))
+        stock = _off_table(deck, hands, segment)
         finished = Table(player, hands, hands.sum(axis=1), sum(stock.values()))
         for item in _round_past(segment, finished, stock, deck,
                                 np.random.default_rng(number))[0]:
@@ -175,6 +176,12 @@ def reconstruct(head: Chain, table: Table, deck: Counter,
 
 def _counts(hands: np.ndarray) -> Counter:
     return _kinds(hands.sum(axis=0))
+
+
+def _off_table(deck: Counter, hands: np.ndarray, segment: Sequence[Sighting]) -> Counter:
+    """The cards in no hand and not on the pile after the round's ``segment``: the stock's,
+    or those no one has seen."""
+    return deck - _counts(hands) - Counter(_pile_after(segment))
 
 
 def _kinds(counts: Sequence[int]) -> Counter:
@@ -247,9 +254,9 @@ def _round_past(segment: Sequence[Sighting], table: Table, stock_left: Counter |
         if not reshuffled:
             raise
         return _unknown_past(segment, table, deck, rng)
-    kinds, slots, held, past, drawn, dealt, first_draws, stock_now = walked
-    unknown = [slot for row in held for slot in row] + list(drawn.values())
-    placed = _start_cards(segment, player, kinds, first_draws)
+    past, stock_now = walked.past, walked.stock_now
+    unknown = [slot for row in walked.held for slot in row] + list(walked.drawn.values())
+    placed = _start_cards(segment, player, walked.kinds, walked.first_draws)
     if stock_left is not None and not reshuffled:
         placed += stock_left
     if stock_left is None and not reshuffled:
@@ -261,10 +268,11 @@ def _round_past(segment: Sequence[Sighting], table: Table, stock_left: Counter |
         slot.kind = kind
     if stock_left is None and not reshuffled:
         stock_now = [slot.kind for slot in unknown[len(unknown) - table.stock_size:]]
-    for i, slot in drawn.items():
+    for i, slot in walked.drawn.items():
         past[i] = (STOCK, segment[i][1], slot.kind)
-    start_hands = [kinds[s] + Counter(slot.kind for slot in held[s]) for s in range(players)]
-    for seat, places in dealt.items():
+    start_hands = [walked.kinds[s] + Counter(slot.kind for slot in walked.held[s])
+                   for s in range(players)]
+    for seat, places in walked.dealt.items():
         cards = rng.permutation(_spread(start_hands[seat])).tolist()
         for i, card in zip(places, cards, strict=True):
             past[i] = (DEAL, seat, card)
@@ -274,7 +282,7 @@ def _round_past(segment: Sequence[Sighting], table: Table, stock_left: Counter |
                                     for s in range(players)), item[2], item[3])
     hands = table.hands.astype(np.int64).copy()
     for s in range(players):
-        for slot in slots[s]:
+        for slot in walked.slots[s]:
             hands[s, slot.kind] += 1
     return past, World(hands, rng.permutation(stock_now).tolist())
 
@@ -346,7 +354,7 @@ def _forwards(segment: Sequence[Sighting], player: int, players: int,
 
 
 def _search(segment: Sequence[Sighting], table: Table, stock_left: Counter | None,
-            forwards: _Forwards, rng: np.random.Generator) -> tuple:
+            forwards: _Forwards, rng: np.random.Generator) -> _Walked:
     """:func:`_walk` until a walk finds a past: depth first over the other seats' stock
     draws after a reshuffle (the only choices that can lead nowhere), at most
     ``SEARCH_STEPS`` walks; else :class:`NoPast`. A round without one takes one walk."""
@@ -372,8 +380,26 @@ class _DeadEnd(FcsimError):
         self.depth = depth
 
 
+class _Walked(NamedTuple):
+    """What a walk back through a round found (:func:`_walk`): per seat its cards of known
+    kind at the round's start (``kinds``), its hidden cards now (``slots``) and those still
+    held at the start (``held``); the sightings with the cards chosen (``past``), the
+    hidden cards drawn before any reshuffle (``drawn``, by sighting), each seat's dealt
+    sightings (``dealt``), the known cards drawn before any reshuffle (``first_draws``) and
+    the stock now after a reshuffle (``stock_now``)."""
+
+    kinds: list[Counter]
+    slots: list[list[_Slot]]
+    held: list[list[_Slot]]
+    past: list[Sighting]
+    drawn: dict[int, _Slot]
+    dealt: dict[int, list[int]]
+    first_draws: Counter
+    stock_now: list[int]
+
+
 def _walk(segment: Sequence[Sighting], table: Table, stock_left: Counter | None,
-          forwards: _Forwards, path: list[list], rng: np.random.Generator) -> tuple:
+          forwards: _Forwards, path: list[list], rng: np.random.Generator) -> _Walked:
     """One walk backwards through a round (:func:`_round_past`), the other seats' stock
     draws taking the options ``path`` names (options first met are put in random order
     and the first taken). Raises :class:`_DeadEnd` where the choices leave no past."""
@@ -448,7 +474,7 @@ def _walk(segment: Sequence[Sighting], table: Table, stock_left: Counter | None,
             budget = reshuffled[later].copy() if later >= 0 else None
         elif code == DEAL:
             dealt.setdefault(seat, []).append(i)
-    return kinds, slots, held, past, drawn, dealt, first_draws, stock_now
+    return _Walked(kinds, slots, held, past, drawn, dealt, first_draws, stock_now)
 
 
 def _unknown_past(segment: Sequence[Sighting], table: Table, deck: Counter,
@@ -460,8 +486,7 @@ def _unknown_past(segment: Sequence[Sighting], table: Table, deck: Counter,
     past = [(item[0], item[1], UNKNOWN) if item[0] in (DEAL, STOCK) and item[1] != player
             else item for item in segment]
     hands = table.hands.astype(np.int64).copy()
-    pile = Counter(_pile_after(segment))
-    free = rng.permutation(_spread(deck - _counts(hands) - pile)).tolist()
+    free = rng.permutation(_spread(_off_table(deck, hands, segment))).tolist()
     for seat in range(hands.shape[0]):
         hidden = int(table.sizes[seat] - hands[seat].sum())
         for card in free[:hidden]:

@@ -23,9 +23,12 @@ from fcsim.core.state import (
     S_SEAT,
     S_STOCK,
     copy_state,
+    deal_hands,
+    dealt_seat,
     new_game,
     new_state,
     play_action,
+    reshuffle_top,
     state_views,
     unpack,
 )
@@ -78,6 +81,37 @@ def test_a_new_game_deals_round_one() -> None:
     assert sc[S_SEAT] == (sc[S_DEALER] + 1) % 4
     assert (parts.hands.sum(axis=1) == wild_rank(1)).all()
     assert sc[S_PILE] == 1 and sc[S_STOCK] == DECK_SIZE - 4 * 3 - 1
+
+
+def test_the_deal_goes_pass_by_pass_from_the_dealers_left() -> None:
+    data = _started(RuleSet(players=3))
+    parts = state_views(data)
+    dealer = int(parts.scalars[S_DEALER])
+    assert [dealt_seat(t, 3, dealer) for t in range(4)] == [(dealer + 1 + t) % 3
+                                                            for t in range(4)]
+    hands = np.zeros_like(parts.hands)
+    stock = parts.stock.copy()
+    left = deal_hands(stock, hands, wild_rank(1), dealer)
+    assert left == parts.scalars[S_STOCK] + 1  # the upcard is the next card
+    assert np.array_equal(hands, parts.hands)
+
+
+def test_reshuffle_top_names_the_card_a_reshuffle_puts_on_top() -> None:
+    table, scratch = solver_table(), new_scratch()
+    data = _started(RuleSet(players=2))
+    while not (data.ints[S_PHASE] == PHASE_DRAW and data.ints[S_STOCK] == 0):
+        assert data.ints[S_PHASE] != PHASE_GAME_OVER, "no reshuffle: try another seed"
+        hand = state_views(data).hands[data.ints[S_SEAT]]
+        action = 0 if data.ints[S_PHASE] == PHASE_DRAW else int(np.flatnonzero(hand)[-1])
+        assert play_action(data, action, table, scratch, NO_TRACE, 0)[0] == OK
+    parts = state_views(data)
+    pile = parts.pile[: int(data.ints[S_PILE])].copy()
+    rng = parts.rng.copy()
+    target = reshuffle_top(parts)
+    assert np.array_equal(parts.rng, rng)  # a peek: the play stream is left as it is
+    assert 0 <= target < len(pile) - 1
+    assert play_action(data, 0, table, scratch, NO_TRACE, 0)[0] == OK
+    assert state_views(data).stock[len(pile) - 2] == pile[target]  # drawn off the top
 
 
 def test_copies_are_independent() -> None:

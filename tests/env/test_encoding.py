@@ -31,6 +31,7 @@ from fcsim.env.encoding import (
     Encoder,
     action_index,
     action_name,
+    agent_action,
 )
 
 RULES = fcsim.RuleSet(players=4, turn_cap=80)
@@ -152,6 +153,7 @@ def test_actions_are_named_both_ways() -> None:
     assert [action_name(a) for a in (0, 1, 2, 57, 58)] == [
         "stock", "pile", "discard 3S", "discard JK", "no action (actions are 0 to 57)"]
     assert [action_index(a) for a in ("stock", "pile", "3S", "JK")] == [0, 1, 2, 57]
+    assert [agent_action(i) for i in (0, 1, 2, 57)] == ["stock", "pile", "3S", "JK"]
 
 
 def test_version_1_adds_the_public_history_seat_by_seat() -> None:

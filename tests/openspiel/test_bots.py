@@ -13,8 +13,9 @@ from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
 
 import fcsim
 from fcsim.core.state import state_views
+from fcsim.env.encoding import agent_action
 from fcsim.openspiel import GAME_NAME, bot, ismcts_bot
-from fcsim.openspiel.bots import RoundRollout, fcsim_action, root_from_view
+from fcsim.openspiel.bots import RoundRollout, root_from_view
 from fcsim.strategies.registry import StrategyError
 
 SHORT = {"players": 3, "rounds": 6}
@@ -42,7 +43,7 @@ def test_a_bot_plays_the_strategys_move_on_its_view() -> None:
             continue
         player = state.current_player()
         action = bots[player].step(state)
-        assert fcsim_action(action) == greedy(state.view(player))
+        assert agent_action(action) == greedy(state.view(player))
         state.apply_action(action)
         moves += 1
 

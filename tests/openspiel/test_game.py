@@ -20,7 +20,6 @@ from fcsim.core.cards import DECK_SIZE, parse_card
 from fcsim.core.state import S_DRAWN, state_views
 from fcsim.env.encoding import action_index
 from fcsim.openspiel import GAME_NAME, FiveCrownsGame, FiveCrownsState
-from fcsim.openspiel.game import _seat_cards
 
 
 def stock_only(view: fcsim.View) -> str:
@@ -139,7 +138,7 @@ def test_a_whole_game_serializes_small_and_comes_back_whole() -> None:
     assert len(data) < 500_000
     back = game.deserialize_state(data)
     assert back.returns() == state.returns() and back.events == state.events
-    assert back.history() == state.history() and back._fixed is state._fixed
+    assert back.history() == state.history() and back.fixed is state.fixed
     assert pickle.loads(pickle.dumps(state)).events == state.events
 
 
@@ -181,15 +180,6 @@ def hand_made() -> FiveCrownsState:
     for card in _cards("4S", "8D", "5S", "10C", "7H", "QH", "6S"):
         state.apply_action(card)
     return state
-
-
-def test_each_seat_s_cards_are_written_in_kind_order_the_player_s_own_left_out() -> None:
-    plane = np.zeros((3, 56), np.int64)
-    for seat, card, n in ((0, "9D", 1), (0, "3H", 2), (0, "JK", 1), (1, "5S", 1), (2, "KC", 1)):
-        plane[seat, parse_card(card)] = n
-    assert _seat_cards(plane, skip=1) == ["p0:3H3H9DJK", "p2:KC"]
-    assert _seat_cards(plane) == ["p0:3H3H9DJK", "p1:5S", "p2:KC"]
-    assert _seat_cards(np.zeros((3, 56), np.int64)) == []
 
 
 def test_a_hand_made_position_as_openspiel_sees_it() -> None:

@@ -80,7 +80,7 @@ def test_a_round_ends_with_every_hand_laid_down() -> None:
 
 
 def _sightings(state: FiveCrownsState) -> list[tuple]:
-    return list(state._seen.items())
+    return list(state.seen.items())
 
 
 def _reshuffled_this_round(state: FiveCrownsState) -> bool:
