@@ -12,9 +12,9 @@ greedy,random`` measures only those; ``--spec SPEC`` (repeatable) adds a table o
 ``SPEC`` as written, e.g. ``learned:take_margin=0,candidates=3`` (``SPEC_GAMES`` games).
 
 ``--against REF`` measures this checkout side by side with git ref ``REF`` in one run:
-``REF`` is checked out in a temporary ``git worktree``, each side is measured by its own
-worker process (its own imports; ``REF``'s numba kernels in their own cache folder,
-``$XDG_CACHE_HOME/fcsim-bench/<commit>``, kept for the next run), and ``--passes`` passes
+``REF`` is checked out in a temporary ``git worktree`` (``checkout.py``), each side is
+measured by its own worker process (its own imports; ``REF``'s numba kernels in their own
+cache folder, ``<fcsim cache>/against/<commit>``, kept for the next run), and ``--passes`` passes
 of every table alternate between the sides (ABBA order), so load on a shared machine
 falls on both alike. Per table and side, the median of the passes::
 
@@ -33,20 +33,16 @@ the same seeds, so equal ``turns_per_round`` shows they played the same games.
 from __future__ import annotations
 
 import argparse
-import contextlib
-import os
 import signal
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 from arguments import at_least, positive, strategy, summary
 from bench_page import recording
-from checkout import commit_of
+from checkout import Tree, ref_tree, working_tree
 
 TABLES = {"random": 2_000, "greedy": 20_000, "expected": 300, "aware": 300, "learned": 300}
 # Each table's strategy with every parameter named, so that two versions of fcsim whose
@@ -57,8 +53,7 @@ SPECS = {"random": "random", "greedy": "greedy:take_margin=0",
          "learned": "learned:take_margin=0,candidates=5"}  # the shipped model
 SPEC_GAMES = 300  # games of a --spec table (times --scale)
 PLAYERS = 4
-ROOT = Path(__file__).resolve().parent.parent
-CURRENT = "current"
+CURRENT = "current"  # this checkout's label in the output
 
 
 def measure(name: str, games: int, seed: int) -> tuple[float, float]:
@@ -102,18 +97,16 @@ def worker() -> None:
 class Side:
     """A worker process measuring one checkout."""
 
-    def __init__(self, label: str, tree: Path, cache: Path | None) -> None:
-        env = dict(os.environ, PYTHONPATH=str(tree))
-        if cache is not None:
-            env["FCSIM_CACHE_DIR"] = str(cache)
+    def __init__(self, label: str, tree: Tree) -> None:
         self.label = label
         self.proc = subprocess.Popen([sys.executable, str(Path(__file__).resolve()),
-                                      "--worker"], cwd=tree, env=env, text=True,
+                                      "--worker"], cwd=tree.path,
+                                     env=tree.env(tree.kept_cache()), text=True,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         source = Path(self.proc.stdout.readline().strip())
-        if source != tree.resolve():
+        if source != tree.path.resolve():
             self.close()
-            sys.exit(f"the {label} worker imported fcsim from {source}, not {tree}")
+            sys.exit(f"the {label} worker imported fcsim from {source}, not {tree.path}")
 
     def measure(self, name: str, games: int, seed: int) -> tuple[float, float]:
         self.proc.stdin.write(f"{name} {games} {seed}\n")
@@ -129,34 +122,14 @@ class Side:
         self.proc.wait()
 
 
-def _git(*args: str) -> str:
-    return subprocess.run(["git", "-C", str(ROOT), *args], check=True, text=True,
-                          capture_output=True).stdout.strip()
-
-
-@contextlib.contextmanager
-def checkout(ref: str) -> Iterator[tuple[Path, str]]:
-    """A temporary worktree of ``ref`` (detached) and its commit; removed afterwards."""
-    commit = commit_of(ref)
-    with tempfile.TemporaryDirectory(prefix="fcsim-bench-") as tmp:
-        tree = Path(tmp) / "tree"
-        _git("worktree", "add", "--detach", "--quiet", str(tree), commit)
-        try:
-            yield tree, commit
-        finally:
-            _git("worktree", "remove", "--force", str(tree))
-
-
 def _spread(rates: list[float]) -> float:
     return 100 * (max(rates) - min(rates)) / statistics.median(rates)
 
 
 def against(ref: str, tables: dict[str, int], passes: int, seed: int) -> None:
     """Measure this checkout and ``ref`` side by side, interleaved (see the module doc)."""
-    cache_base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    with checkout(ref) as (tree, commit):
-        sides = [Side(ref, tree, cache_base / "fcsim-bench" / commit),
-                 Side(CURRENT, ROOT, None)]
+    with ref_tree(ref) as tree:
+        sides = [Side(ref, tree), Side(CURRENT, working_tree())]
         try:
             for name, games in tables.items():
                 for side in sides:  # warm-up: compile or load the kernels, untimed
