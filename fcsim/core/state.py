@@ -194,8 +194,9 @@ class StateData(NamedTuple):
     streams: np.ndarray  # uint64: seed, rng
 
 
-def _sizes(players: int, rounds: int) -> tuple[int, int]:
-    """Lengths of ``ints`` and ``cards`` for a table of ``players`` and ``rounds``."""
+def data_lengths(players: int, rounds: int) -> tuple[int, int]:
+    """Lengths of a :class:`StateData`'s ``ints`` and ``cards`` for a table of ``players``
+    and ``rounds``."""
     ints = (S_SIZE + R_SIZE + players + rounds * players * SC_SIZE + rounds * RI_SIZE
             + H_SIZE * players * N_KINDS)
     cards = 2 * DECK_SIZE + 2 * players * N_KINDS + players
@@ -251,7 +252,7 @@ def lend(data: StateData) -> GameState:
 
 def new_state(rules: RuleSet) -> StateData:
     """A state for games under ``rules``, before any game (start one with :func:`new_game`)."""
-    n_ints, n_cards = _sizes(rules.players, rules.rounds)
+    n_ints, n_cards = data_lengths(rules.players, rules.rounds)
     data = StateData(np.zeros(n_ints, np.int64), np.zeros(n_cards, np.int8),
                      np.zeros(STREAMS_SIZE, np.uint64))
     data.ints[S_SIZE : S_SIZE + R_SIZE] = rules.as_array()

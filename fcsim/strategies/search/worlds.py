@@ -40,7 +40,7 @@ from fcsim.core.state import (
     GameState,
     Scalar,
     StateData,
-    _sizes,
+    data_lengths,
     unpack,
 )
 from fcsim.core.view import (
@@ -60,14 +60,14 @@ MAX_TRIES = 32  # draws a skilled opponent's hand is the best of, at most
 EVIDENCE_TRIES = 8  # draws an opponent's hand is resampled from by its history
 FULL_REVEAL = 1.0  # deal_real_hands' reveal: every hand as it is (sampled worlds ignore it)
 
-state_sizes = njit(_sizes)  # the state layout's array lengths, in compiled code
+compiled_data_lengths = njit(data_lengths)  # for new_world
 
 
 @njit(cache=True)
 def new_world(info: np.ndarray) -> StateData:
     """An empty state laid out for the table and round of ``info`` (``int64[INFO_SIZE]``)."""
     players, rnd = info[Info.PLAYERS], info[Info.ROUND]
-    n_ints, n_cards = state_sizes(players, rnd)
+    n_ints, n_cards = compiled_data_lengths(players, rnd)
     world = StateData(np.zeros(n_ints, np.int64), np.zeros(n_cards, np.int8),
                       np.zeros(STREAMS_SIZE, np.uint64))
     world.ints[S_SIZE + Rule.PLAYERS] = players  # the layout unpack() reads
