@@ -18,10 +18,8 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from fcsim.core.cards import (
-    COPIES,
+    DECK_COUNTS,
     DECK_SIZE,
-    JOKER,
-    N_JOKERS,
     N_KINDS,
     counts_from_kinds,
     format_card,
@@ -154,7 +152,7 @@ def _check_copies(places: list[tuple[str, np.ndarray]]) -> None:
     """Raise unless every kind appears no more often than the deck holds it."""
     total = sum(counts for _, counts in places)
     for kind in np.flatnonzero(total):
-        limit = N_JOKERS if kind == JOKER else COPIES
+        limit = DECK_COUNTS[kind]
         if total[kind] > limit:
             where = ", ".join(f"{name} {int(c[kind])}" for name, c in places if c[kind])
             raise PositionError(f"{total[kind]} copies of {format_card(int(kind))} "

@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from fcsim.core.cards import COPIES, DECK_SIZE, JOKER, N_JOKERS, N_KINDS, wild_rank
+from fcsim.core.cards import DECK_COUNTS, DECK_SIZE, N_KINDS, copies, wild_rank
 from fcsim.core.records import Score
 from fcsim.core.rng import randbelow, shuffle, uniform
 from fcsim.core.rules import Rule
@@ -177,12 +177,6 @@ def _hand_penalty(row: np.ndarray, info: np.ndarray, table: np.ndarray, scratch:
 
 
 @njit(cache=True)
-def deck_copies(kind: int) -> int:
-    """Copies of ``kind`` in the deck."""
-    return N_JOKERS if kind == JOKER else COPIES
-
-
-@njit(cache=True)
 def history_cards(info: np.ndarray, seat: int) -> int:
     """Cards ``seat`` passed up on the pile or discarded this round (the evidence)."""
     passed, discarded = I_PASSED + seat * N_KINDS, I_DISCARDED + seat * N_KINDS
@@ -206,10 +200,10 @@ def evidence_weight(row: np.ndarray, seat: int, info: np.ndarray, evidence: floa
     passed, discarded = I_PASSED + seat * N_KINDS, I_DISCARDED + seat * N_KINDS
     wanted = 0
     for k in range(N_KINDS):
-        copies = info[passed + k] + info[discarded + k]
-        if copies > 0 and row[k] < deck_copies(k) and penalty_after_taking(
+        given_up = info[passed + k] + info[discarded + k]
+        if given_up > 0 and row[k] < copies(k) and penalty_after_taking(
                 row, k, now, rnd, points, all_wild, table, scratch) < now:
-            wanted += copies
+            wanted += given_up
     weight = 1.0
     for _ in range(wanted):  # a product, as the twin computes it
         weight *= 1.0 - evidence
@@ -417,10 +411,7 @@ def _real_hands(state: GameState, hidden: np.ndarray, info: np.ndarray) -> None:
 def _cards_in_no_hand(state: GameState, out: np.ndarray) -> int:
     """Write the cards in no hand and not on the pile to ``out``, in kind order; return
     their number."""
-    left = np.empty(N_KINDS, dtype=np.int64)
-    for k in range(N_KINDS):
-        left[k] = COPIES
-    left[JOKER] = N_JOKERS
+    left = DECK_COUNTS.copy()
     for s in range(state.hands.shape[0]):
         for k in range(N_KINDS):
             left[k] -= state.hands[s, k]
@@ -436,6 +427,5 @@ def _shuffled_stock(state: GameState, rng: np.ndarray) -> None:
 
 
 __all__ = ["EVIDENCE_TRIES", "FULL_REVEAL", "MAX_TRIES", "cards_missing", "copy_world",
-           "deal_hidden", "deal_real_hands", "deal_unseen", "deck_copies",
-           "evidence_weight", "history_cards", "new_world", "seen_part", "turns_played",
-           "unseen_cards", "weighted_choice"]
+           "deal_hidden", "deal_real_hands", "deal_unseen", "evidence_weight", "history_cards",
+           "new_world", "seen_part", "turns_played", "unseen_cards", "weighted_choice"]
