@@ -20,7 +20,6 @@ import numpy as np
 from numba import njit
 
 from fcsim.core.borrow import borrow
-from fcsim.core.cards import wild_rank
 from fcsim.core.events import TRACE_WIDTH
 from fcsim.core.rng import STATE_WORDS, next_u64, seed_state
 from fcsim.core.state import (
@@ -35,7 +34,7 @@ from fcsim.core.state import (
     finish_round,
     lend,
 )
-from fcsim.core.view import INFO_SIZE, Info, decision, fill_history, fill_info
+from fcsim.core.view import INFO_SIZE, Info, decision, fill_history, fill_info, is_drawing
 from fcsim.strategies.aware import discard as anchor_discard  # bound: anchor discard
 from fcsim.strategies.expected import draw as anchor_draw  # bound: anchor draw
 from fcsim.strategies.greedy import discard as rollout_discard  # bound: rollout discard
@@ -185,7 +184,7 @@ def anchor_move(hand, pile, known, info, table, scratch, rng) -> int:
     """The anchor's own choice in this view."""
     no_hidden = np.zeros((0, 0), dtype=np.int8)
     params = ANCHOR_PARAMS.copy()
-    if hand.sum() == wild_rank(info[Info.ROUND]):
+    if is_drawing(hand, info[Info.ROUND]):
         return anchor_draw(hand, pile, known, info, no_hidden, params, table, scratch, rng)
     return anchor_discard(hand, pile, known, info, no_hidden, params, table, scratch, rng)
 

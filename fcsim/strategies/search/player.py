@@ -23,7 +23,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from fcsim.core.cards import wild_rank
 from fcsim.core.rules import MAX_HAND_AT_DISCARD
 from fcsim.core.view import (
     DRAW_PILE,
@@ -33,6 +32,7 @@ from fcsim.core.view import (
     I_LAST_TURN,
     I_ROUND,
     I_WILD_POINTS,
+    is_drawing,
 )
 from fcsim.strategies.base import param_slots
 from fcsim.strategies.candidates import best_candidates, immediate_penalties, pile_outlook
@@ -89,7 +89,7 @@ def candidate_actions(hand, pile, known, info, table, scratch, how_many: int, an
     """The actions worth a search (``int64[A]``, the anchor's move first); one action
     when there is nothing to weigh."""
     rnd, points, all_wild = info[I_ROUND], info[I_WILD_POINTS], info[I_ALL_WILD] == 1
-    if hand.sum() == wild_rank(rnd):  # drawing
+    if is_drawing(hand, rnd):
         keep, from_pile = pile_outlook(hand, pile, rnd, points, all_wild, table, scratch)
         if from_pile >= keep:  # the pile's card cannot help now: the anchor's draw stands
             return np.array([anchor], dtype=np.int64)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from fcsim.core.cards import DECK_COUNTS, DECK_SIZE, N_KINDS, copies, wild_rank
+from fcsim.core.cards import DECK_COUNTS, DECK_SIZE, N_KINDS, copies
 from fcsim.core.records import Score
 from fcsim.core.rng import randbelow, shuffle, uniform
 from fcsim.core.rules import Rule
@@ -52,6 +52,7 @@ from fcsim.core.view import (
     I_TOTALS,
     I_TURN_CAP,
     Info,
+    is_drawing,
 )
 from fcsim.strategies.candidates import penalty_after_taking
 from fcsim.strategies.lookahead import unseen_counts
@@ -97,11 +98,10 @@ def seen_part(world: StateData, hand: np.ndarray, pile: np.ndarray, known: np.nd
     rules[Rule.TURN_CAP] = info[I_TURN_CAP]
     sc = state.scalars
     sc[:] = 0
-    discarding = hand.sum() > wild_rank(rnd)
     sc[Scalar.ROUND], sc[Scalar.DEALER], sc[Scalar.SEAT] = rnd, info[Info.DEALER], seat
     sc[Scalar.TURN] = info[Info.TURN]
     sc[Scalar.OUT_SEAT] = info[Info.OUT_SEAT]
-    sc[Scalar.PHASE] = PHASE_DISCARD if discarding else PHASE_DRAW
+    sc[Scalar.PHASE] = PHASE_DRAW if is_drawing(hand, rnd) else PHASE_DISCARD
     sc[Scalar.STOCK], sc[Scalar.PILE] = info[Info.STOCK_SIZE], pile.shape[0]
     sc[Scalar.BEST_DISCARD] = info[Info.BEST_DISCARD]
     sc[Scalar.BEST_PENALTY] = info[Info.BEST_PENALTY]
