@@ -23,9 +23,10 @@ The steps, in the order a game calls them::
     finish_round(state, …)             scores, totals           -> ROUND_START / GAME_OVER
 
 :func:`settle` makes the steps that need no decision (finishing and beginning rounds);
-:func:`act` applies one decision and settles. A step given an illegal move changes
-nothing and returns an ``ERR_*`` status. :func:`new_game` and :func:`play_action` are
-the same on a :class:`StateData`, for callers in Python.
+:func:`apply_move` is the draw or the discard the phase waits for; :func:`act` applies
+one decision and settles. A step given an illegal move changes nothing and returns an
+``ERR_*`` status. :func:`new_game` and :func:`play_action` are the same on a
+:class:`StateData`, for callers in Python.
 """
 
 from __future__ import annotations
@@ -578,6 +579,19 @@ def settle(state: GameState, table: np.ndarray, scratch: np.ndarray, trace: np.n
             return row
 
 
+@njit(cache=True, inline=INLINE_STEP)
+def apply_move(state: GameState, action: int, table: np.ndarray, scratch: np.ndarray,
+               trace: np.ndarray, row: int) -> tuple[int, int]:
+    """Apply the pending decision — a draw source by :func:`apply_draw` in the draw
+    phase, else a kind to discard by :func:`apply_discard` — without settling.
+
+    Returns (status, next trace row); an illegal action changes nothing.
+    """
+    if state.scalars[Scalar.PHASE] == PHASE_DRAW:
+        return apply_draw(state, action, table, scratch, trace, row)
+    return apply_discard(state, action, table, scratch, trace, row)
+
+
 @njit(cache=True)
 def act(state: GameState, action: int, table: np.ndarray, scratch: np.ndarray,
         trace: np.ndarray, row: int) -> tuple[int, int]:
@@ -585,10 +599,7 @@ def act(state: GameState, action: int, table: np.ndarray, scratch: np.ndarray,
 
     Returns (status, next trace row); an illegal action changes nothing.
     """
-    if state.scalars[Scalar.PHASE] == PHASE_DRAW:
-        status, row = apply_draw(state, action, table, scratch, trace, row)
-    else:
-        status, row = apply_discard(state, action, table, scratch, trace, row)
+    status, row = apply_move(state, action, table, scratch, trace, row)
     if status != OK:
         return status, row
     return OK, settle(state, table, scratch, trace, row)

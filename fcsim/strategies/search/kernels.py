@@ -29,8 +29,7 @@ from fcsim.core.state import (
     GameState,
     Scalar,
     StateData,
-    apply_discard,
-    apply_draw,
+    apply_move,
     finish_round,
     lend,
 )
@@ -88,11 +87,10 @@ def play_out(state: GameState, params: np.ndarray, info: np.ndarray, table: np.n
         if sc[Scalar.PHASE] == PHASE_DRAW:
             move = rollout_draw(hand, pile, state.known, info, no_hidden, params, table,
                                 scratch, state.rng)
-            status, _ = apply_draw(state, move, table, scratch, trace, 0)
         else:
             move = rollout_discard(hand, pile, state.known, info, no_hidden, params, table,
                                    scratch, state.rng)
-            status, _ = apply_discard(state, move, table, scratch, trace, 0)
+        status, _ = apply_move(state, move, table, scratch, trace, 0)
         if status != OK:
             return False
     return True
@@ -111,10 +109,7 @@ def roll_out(world: StateData, action: int, seat: int, params: np.ndarray, info:
     state = lend(world)
     params, info, table, scratch = borrow(params), borrow(info), borrow(table), borrow(scratch)
     trace, row = borrow(trace), borrow(row)
-    if state.scalars[Scalar.PHASE] == PHASE_DRAW:
-        status, _ = apply_draw(state, action, table, scratch, trace, 0)
-    else:
-        status, _ = apply_discard(state, action, table, scratch, trace, 0)
+    status, _ = apply_move(state, action, table, scratch, trace, 0)
     if status != OK or not play_out(state, params, info, table, scratch, trace):
         return False
     finish_round(state, table, scratch, trace, 0)
