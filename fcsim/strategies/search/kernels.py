@@ -194,8 +194,8 @@ def search_decision(hand, pile, known, info, hidden, params, table, scratch, rng
     ``rng`` (the game's play stream) per searched decision: it seeds the worlds.
     """
     anchor = anchor_move(hand, pile, known, info, table, scratch, rng)
-    actions = candidate_actions(hand, pile, known, info, table, scratch,
-                                int(params[Slot.candidates]), anchor)
+    actions = candidate_actions(hand, pile, info, table, scratch, int(params[Slot.candidates]),
+                                anchor)
     if actions.shape[0] == 1:
         return actions[0]
     if worlds == WORLDS_SAMPLED and cards_missing(known, info) != unseen_cards(

@@ -18,11 +18,6 @@ Outcome = IntEnum("Outcome", [
     "STANDING",  # its total after the round less the best other total after it
 ], start=0)
 O_SIZE = len(Outcome)
-# The fields under the flat names callers outside the search import.
-O_PENALTY = Outcome.PENALTY
-O_OUT_FIRST = Outcome.OUT_FIRST
-O_TABLE = Outcome.TABLE
-O_STANDING = Outcome.STANDING
 
 ROLLOUT_ERROR = -1.0  # the outcomes of a rollout whose policy made an illegal move
 
@@ -46,13 +41,4 @@ def score_outcomes(state: GameState, seat: int, row: np.ndarray) -> None:
     row[Outcome.STANDING] = state.totals[seat] - best_other
 
 
-__all__ = [
-    "O_OUT_FIRST",
-    "O_PENALTY",
-    "O_SIZE",
-    "O_STANDING",
-    "O_TABLE",
-    "ROLLOUT_ERROR",
-    "Outcome",
-    "score_outcomes",
-]
+__all__ = ["O_SIZE", "ROLLOUT_ERROR", "Outcome", "score_outcomes"]
