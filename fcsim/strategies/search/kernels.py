@@ -2,10 +2,11 @@
 
 numba compiles what a kernel calls into it and treats module globals as constants, so
 calling the policy here is a direct call — and, unlike a decision function passed as a
-value, one numba can cache. This module is bound to the default policies;
-:mod:`fcsim.strategies.search.bind` makes a copy of it for any other pair, with only the
-lines marked ``# bound:`` replaced (so keep every other line free of them, and every
-import absolute).
+value, one numba can cache. This module is bound to the ``greedy`` rollout and the
+``aware`` anchor (the oracles'); :mod:`fcsim.strategies.search.bind` makes a copy of it
+for any other pair — the search's own default, anchored on ``learned``, included — with
+only the lines marked ``# bound:`` replaced (so keep every other line free of them, and
+every import absolute).
 
 :func:`evaluate` plays each candidate action out to the end of the round in the same
 worlds (common random numbers): for each world it deals one state consistent with the
