@@ -18,10 +18,8 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from fcsim.core.cards import (
-    COPIES,
+    DECK_COUNTS,
     DECK_SIZE,
-    JOKER,
-    N_JOKERS,
     N_KINDS,
     counts_from_kinds,
     format_card,
@@ -42,7 +40,7 @@ from fcsim.core.state import (
     state_views,
 )
 from fcsim.core.tables import solver_table
-from fcsim.core.view import View
+from fcsim.core.view import View, is_drawing
 from fcsim.errors import FcsimError
 
 
@@ -154,7 +152,7 @@ def _check_copies(places: list[tuple[str, np.ndarray]]) -> None:
     """Raise unless every kind appears no more often than the deck holds it."""
     total = sum(counts for _, counts in places)
     for kind in np.flatnonzero(total):
-        limit = N_JOKERS if kind == JOKER else COPIES
+        limit = DECK_COUNTS[kind]
         if total[kind] > limit:
             where = ", ".join(f"{name} {int(c[kind])}" for name, c in places if c[kind])
             raise PositionError(f"{total[kind]} copies of {format_card(int(kind))} "
@@ -173,7 +171,7 @@ def position_view(position: Position) -> View:
     if held not in (n, n + 1):
         raise PositionError(f"round {rnd} hands hold {n} cards ({n + 1} after drawing), "
                             f"not {held}")
-    drawing = held == n
+    drawing = is_drawing(hand, rnd)
     pile = _card_counts(position.pile, "pile")
     pile_kinds = np.array(parse_cards(position.pile), dtype=np.int8)
     if drawing and pile_kinds.size == 0:
@@ -231,7 +229,7 @@ def _position_data(position: Position, players: int, hand: np.ndarray,
     are left empty, as a view shows only their sizes."""
     rules = replace(position.rules, players=players)
     rnd = position.round
-    drawing = int(hand.sum()) == wild_rank(rnd)
+    drawing = is_drawing(hand, rnd)
     data = new_state(rules)
     state = state_views(data)
     sc = state.scalars

@@ -41,8 +41,7 @@ from fcsim.core.state import (
     GameState,
     Scalar,
     StateData,
-    apply_discard,
-    apply_draw,
+    apply_move,
     lend,
     new_game,
     new_state,
@@ -165,10 +164,7 @@ def advance(state: GameState, seating: np.ndarray, draws, discards, params: np.n
             return WAITING, who, 0, row
         move = seat_move(state, who, draws, discards, params, sees, info, hidden, table,
                          scratch)
-        if phase == PHASE_DRAW:
-            status, row = apply_draw(state, move, table, scratch, trace, row)
-        else:
-            status, row = apply_discard(state, move, table, scratch, trace, row)
+        status, row = apply_move(state, move, table, scratch, trace, row)
         if status != OK:
             return status, who, move, row
 

@@ -23,9 +23,10 @@ The steps, in the order a game calls them::
     finish_round(state, …)             scores, totals           -> ROUND_START / GAME_OVER
 
 :func:`settle` makes the steps that need no decision (finishing and beginning rounds);
-:func:`act` applies one decision and settles. A step given an illegal move changes
-nothing and returns an ``ERR_*`` status. :func:`new_game` and :func:`play_action` are
-the same on a :class:`StateData`, for callers in Python.
+:func:`apply_move` is the draw or the discard the phase waits for; :func:`act` applies
+one decision and settles. A step given an illegal move changes nothing and returns an
+``ERR_*`` status. :func:`new_game` and :func:`play_action` are the same on a
+:class:`StateData`, for callers in Python.
 """
 
 from __future__ import annotations
@@ -194,8 +195,9 @@ class StateData(NamedTuple):
     streams: np.ndarray  # uint64: seed, rng
 
 
-def _sizes(players: int, rounds: int) -> tuple[int, int]:
-    """Lengths of ``ints`` and ``cards`` for a table of ``players`` and ``rounds``."""
+def data_lengths(players: int, rounds: int) -> tuple[int, int]:
+    """Lengths of a :class:`StateData`'s ``ints`` and ``cards`` for a table of ``players``
+    and ``rounds``."""
     ints = (S_SIZE + R_SIZE + players + rounds * players * SC_SIZE + rounds * RI_SIZE
             + H_SIZE * players * N_KINDS)
     cards = 2 * DECK_SIZE + 2 * players * N_KINDS + players
@@ -251,7 +253,7 @@ def lend(data: StateData) -> GameState:
 
 def new_state(rules: RuleSet) -> StateData:
     """A state for games under ``rules``, before any game (start one with :func:`new_game`)."""
-    n_ints, n_cards = _sizes(rules.players, rules.rounds)
+    n_ints, n_cards = data_lengths(rules.players, rules.rounds)
     data = StateData(np.zeros(n_ints, np.int64), np.zeros(n_cards, np.int8),
                      np.zeros(STREAMS_SIZE, np.uint64))
     data.ints[S_SIZE : S_SIZE + R_SIZE] = rules.as_array()
@@ -611,6 +613,19 @@ def settle(state: GameState, table: np.ndarray, scratch: np.ndarray, trace: np.n
             return row
 
 
+@njit(cache=True, inline=INLINE_STEP)
+def apply_move(state: GameState, action: int, table: np.ndarray, scratch: np.ndarray,
+               trace: np.ndarray, row: int) -> tuple[int, int]:
+    """Apply the pending decision — a draw source by :func:`apply_draw` in the draw
+    phase, else a kind to discard by :func:`apply_discard` — without settling.
+
+    Returns (status, next trace row); an illegal action changes nothing.
+    """
+    if state.scalars[Scalar.PHASE] == PHASE_DRAW:
+        return apply_draw(state, action, table, scratch, trace, row)
+    return apply_discard(state, action, table, scratch, trace, row)
+
+
 @njit(cache=True)
 def act(state: GameState, action: int, table: np.ndarray, scratch: np.ndarray,
         trace: np.ndarray, row: int) -> tuple[int, int]:
@@ -618,10 +633,7 @@ def act(state: GameState, action: int, table: np.ndarray, scratch: np.ndarray,
 
     Returns (status, next trace row); an illegal action changes nothing.
     """
-    if state.scalars[Scalar.PHASE] == PHASE_DRAW:
-        status, row = apply_draw(state, action, table, scratch, trace, row)
-    else:
-        status, row = apply_discard(state, action, table, scratch, trace, row)
+    status, row = apply_move(state, action, table, scratch, trace, row)
     if status != OK:
         return status, row
     return OK, settle(state, table, scratch, trace, row)

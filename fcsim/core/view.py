@@ -228,6 +228,14 @@ SEES_HIDDEN = 1  # every hand and the stock: an oracle, analysis only
 SEES_HISTORY = 2  # the round's public history in info (the family declares history=True)
 
 
+@njit(cache=True, inline="always")
+def is_drawing(hand: np.ndarray, round_number: int) -> bool:
+    """Whether a seat holding ``hand`` (copies per kind) in round ``round_number`` is to
+    draw: a view carries no phase, and its hand tells it — the round's n cards to draw,
+    n + 1 to discard."""
+    return hand.sum() == wild_rank(round_number)
+
+
 @njit(cache=True, inline=INLINE_STEP)
 def fill_info(state: GameState, info: np.ndarray) -> None:
     """Write the public scalars of the pending decision into ``info`` (:data:`Info` and
@@ -588,6 +596,7 @@ __all__ = [
     "fill_info",
     "history_of",
     "illegal_action",
+    "is_drawing",
     "no_decision",
     "reveal",
     "view_arrays",

@@ -44,6 +44,7 @@ from numba import njit
 from fcsim.core.cards import DECK_SIZE, N_KINDS
 from fcsim.core.engine import decision_tables, seat_move
 from fcsim.core.events import TRACE_WIDTH
+from fcsim.core.records import stored_record
 from fcsim.core.rng import stream_seed, unit_double
 from fcsim.core.solver import new_scratch, penalty_memo
 from fcsim.core.state import (
@@ -57,8 +58,8 @@ from fcsim.core.state import (
     S_ROUND,
     S_SEAT,
     SC_PENALTY,
-    apply_discard,
-    apply_draw,
+    StateData,
+    apply_move,
     finish_round,
     lend,
     new_state,
@@ -90,6 +91,8 @@ from fcsim.strategies.learned.draw_features import (
 )
 from fcsim.strategies.learned.features import FEATURE_SET, FEATURES, N_FEATURES, discard_features
 from fcsim.strategies.lookahead import unseen_counts
+from fcsim.strategies.search.rollout import against_table
+from fcsim.strategies.search.worlds import copy_world
 
 POSITIONS_FORMAT = 3
 META_KEY = b"fcsim.positions"
@@ -99,9 +102,19 @@ MAX_DISCARDS_PER_GAME = 4096  # more discards (or draws) than any game under the
 FIRST_ROOM_GAMES = 2  # a chunk's rows start with room for this many games' most, then double
 # as they fill: sized for its every game's most, a chunk of 10,000 games asked for 36 GiB
 
-# Columns of the int64 record array, beside the features and the labels.
-(M_GAME, M_ROUND, M_SEAT, M_STRATEGY, M_MOVE, M_DECISION, M_OWN, M_OUT) = range(8)
-M_SIZE = 8
+# A row's columns beside the features and the label, by name (a record: see
+# fcsim.core.records): kept in the int64 record array, stored with their dtype and column.
+PositionRow = stored_record("PositionRow", [
+    ("GAME", np.int64),
+    ("ROUND", np.int8),
+    ("SEAT", np.int8),
+    ("STRATEGY", np.int8),
+    ("MOVE", np.int8),  # MOVE_DISCARD or MOVE_DRAW
+    ("DECISION", np.int32),  # its number among the game's discards, or draws
+    ("OWN_PENALTY", np.int16),  # the seat's penalty in the round
+    ("WENT_OUT", np.bool_),  # 1 if the seat went out
+])
+RECORD_SIZE = len(PositionRow)  # the record array's columns
 MOVE_DISCARD, MOVE_DRAW = 0, 1  # the ``move`` column: what a row's features describe
 FEATURE_COLUMNS = tuple(f"f_{name}" for name, _ in FEATURES)  # a discard row's
 DRAW_FEATURE_COLUMNS = tuple(f"d_{name}" for name, _ in DRAW_FEATURES)  # a draw row's
@@ -122,47 +135,53 @@ def _keep(seed: np.uint64, stream: int, decision: int, share: float) -> bool:
 
 
 @njit(cache=True)
-def _round_outcome(state, r: int, seat: int, players: int) -> float:
-    """The seat's penalty in round ``r`` (from 0, scored) less the other seats' mean."""
-    others = 0.0
-    for o in range(players):
-        if o != seat:
-            others += state.scores[r, o, SC_PENALTY]
-    return state.scores[r, seat, SC_PENALTY] - others / (players - 1)
-
-
-@njit(cache=True)
-def play_out(data, roll_data, move, seating, draws, discards, params, sees, info, hidden,
-             table, scratch, trace) -> tuple[float, int, int]:
+def play_out(data: StateData, roll_data: StateData, move: int, seating: np.ndarray, draws,
+             discards, params: np.ndarray, sees: np.ndarray, info: np.ndarray,
+             hidden: np.ndarray, table: np.ndarray, scratch: np.ndarray, trace: np.ndarray
+             ) -> tuple[float, int, int]:
     """Make the pending ``move`` (a draw source or a kind to discard) in a copy of
     ``data`` (in ``roll_data``) and play the round out with the table's strategies;
     ``(outcome, own penalty, went out)`` for the seat that moved, or ``(nan, 0, 0)`` if a
-    strategy made an illegal move. ``data`` is left as it was."""
-    roll_data.ints[:] = data.ints
-    roll_data.cards[:] = data.cards
-    roll_data.streams[:] = data.streams
+    strategy made an illegal move. ``data`` is left as it was.
+
+    Parameters
+    ----------
+    data, roll_data : states of the same table (:class:`~fcsim.core.state.StateData`).
+    move : int64
+        A draw source (``DRAW_STOCK``, ``DRAW_PILE``) or a kind to discard (0…55).
+    seating : int8[P]
+        The strategy index of each seat.
+    draws, discards : the strategies' decision functions (a tuple each, by index).
+    params : float64[S, :]
+        Each strategy's parameters.
+    sees : int8[S]
+        What each strategy sees beyond its view's scalars (``SEES_*`` bits).
+    info : int64[INFO_SIZE]
+        Work space: the views cut for the play-out's decisions.
+    hidden : int8[P + 1, 116]
+        Work space: an oracle's hidden cards.
+    table : uint8[:, 16]
+        The solver's table.
+    scratch : int64[SCRATCH_SIZE]
+        Solver work space.
+    trace : int16[0, TRACE_WIDTH]
+        No trace.
+    """
+    copy_world(data, roll_data)
     state = lend(roll_data)
     sc = state.scalars
-    seat, players = sc[S_SEAT], seating.shape[0]
-    if sc[S_PHASE] == PHASE_DRAW:
-        status, _ = apply_draw(state, move, table, scratch, trace, 0)
-    else:
-        status, _ = apply_discard(state, move, table, scratch, trace, 0)
+    seat = sc[S_SEAT]
+    status, _ = apply_move(state, move, table, scratch, trace, 0)
     while status == OK and sc[S_PHASE] != PHASE_ROUND_END:
-        phase = sc[S_PHASE]
         move = seat_move(state, seating[sc[S_SEAT]], draws, discards, params, sees, info,
                          hidden, table, scratch)
-        if phase == PHASE_DRAW:
-            status, _ = apply_draw(state, move, table, scratch, trace, 0)
-        else:
-            status, _ = apply_discard(state, move, table, scratch, trace, 0)
+        status, _ = apply_move(state, move, table, scratch, trace, 0)
     if status != OK:
         return np.nan, 0, 0
     finish_round(state, table, scratch, trace, 0)
     r = sc[S_ROUND] - 1
     went_out = 1 if state.round_info[r, RI_OUT_SEAT] == seat else 0
-    return (_round_outcome(state, r, seat, players), state.scores[r, seat, SC_PENALTY],
-            went_out)
+    return against_table(state, r, seat), state.scores[r, seat, SC_PENALTY], went_out
 
 
 @njit(cache=True)
@@ -183,14 +202,15 @@ def _record_rollouts(data, roll_data, seating, draws, discards, params, sees, in
         discard_features(hand, kinds[j], now[j], state.known, info, unseen, n_unseen, table,
                          scratch, features[at + j, :N_FEATURES])
         features[at + j, N_FEATURES:] = 0.0
-        record[at + j, M_MOVE] = MOVE_DISCARD
+        record[at + j, PositionRow.MOVE] = MOVE_DISCARD
         outcome, own, went_out = play_out(data, roll_data, kinds[j], seating, draws,
                                           discards, params, sees, roll_info, hidden, table,
                                           scratch, trace)
         if np.isnan(outcome):
             return -1
         labels[at + j] = outcome
-        record[at + j, M_OWN], record[at + j, M_OUT] = own, went_out
+        record[at + j, PositionRow.OWN_PENALTY] = own
+        record[at + j, PositionRow.WENT_OUT] = went_out
         total += outcome
     for j in range(n):
         labels[at + j] -= total / n
@@ -223,28 +243,65 @@ def _record_draw(data, roll_data, move, seating, draws, discards, params, sees, 
         return -1
     labels[at] = pile_outcome - stock_outcome
     features[at, :N_FEATURES] = 0.0
-    record[at, M_MOVE] = MOVE_DRAW
+    record[at, PositionRow.MOVE] = MOVE_DRAW
     if move == DRAW_PILE:
-        record[at, M_OWN], record[at, M_OUT] = pile_own, pile_out
+        record[at, PositionRow.OWN_PENALTY], record[at, PositionRow.WENT_OUT] = pile_own, pile_out
     else:
-        record[at, M_OWN], record[at, M_OUT] = stock_own, stock_out
+        record[at, PositionRow.OWN_PENALTY] = stock_own
+        record[at, PositionRow.WENT_OUT] = stock_out
     return at + 1
 
 
 @njit(cache=True)
-def record_game(data, roll_data, seed, game, seating, draws, discards, params, sees, info,
-                roll_info, hidden, table, scratch, trace, share, candidates, features,
-                record, labels, at) -> int:
-    """Play the game of ``seed`` with ``seating`` (int8[P]) and record a ``share`` of its
-    discards (not last turns) from row ``at`` of ``features`` (float64[n, N_COLUMNS]),
-    ``record`` (int64[n, M_SIZE]) and ``labels`` (float64[n]): the discard made with the
-    round's outcome if ``candidates`` is 0, else the ``candidates`` best discards now,
-    each played out in ``roll_data`` (a state of the same table; ``roll_info`` its view),
-    and a ``share`` of the draws worth weighing (:func:`_record_draw`). The next free row,
-    or -1 if a strategy made an illegal move."""
+def _stamp(record: np.ndarray, first: int, at: int, game: int, rnd: int, seat: int, who: int,
+           decision: int) -> None:
+    """Write who and when into rows ``first`` … ``at - 1`` of ``record``: the game, the
+    round, the seat, its strategy and the decision's number."""
+    for i in range(first, at):
+        record[i, PositionRow.GAME], record[i, PositionRow.ROUND] = game, rnd
+        record[i, PositionRow.SEAT], record[i, PositionRow.STRATEGY] = seat, who
+        record[i, PositionRow.DECISION] = decision
+
+
+@njit(cache=True)
+def record_game(data: StateData, roll_data: StateData, seed: np.uint64, game: int,
+                seating: np.ndarray, draws, discards, params: np.ndarray, sees: np.ndarray,
+                info: np.ndarray, roll_info: np.ndarray, hidden: np.ndarray,
+                table: np.ndarray, scratch: np.ndarray, trace: np.ndarray, share: float,
+                candidates: int, features: np.ndarray, record: np.ndarray,
+                labels: np.ndarray, at: int) -> int:
+    """Play the game of ``seed`` with ``seating`` and record a ``share`` of its discards
+    (not last turns) from row ``at`` of ``features``, ``record`` and ``labels``: the
+    discard made with the round's outcome if ``candidates`` is 0, else the ``candidates``
+    best discards now, each played out in ``roll_data``, and a ``share`` of the draws worth
+    weighing (:func:`_record_draw`). The next free row, or -1 if a strategy made an
+    illegal move.
+
+    Parameters
+    ----------
+    data, roll_data : states of the same table (:class:`~fcsim.core.state.StateData`):
+        the game's, and its play-outs'.
+    seed : uint64
+        The game seed.
+    game : int64
+        The game's number in the run (the ``game`` column).
+    seating, draws, discards, params, sees : as :func:`play_out` takes them.
+    info, roll_info : int64[INFO_SIZE]
+        Work space: the game's views, and the play-outs'.
+    hidden, table, scratch, trace : as :func:`play_out` takes them.
+    share : float64
+        The chance that a decision is recorded.
+    candidates : int64
+        Discards played out per position; 0: the discard made, with the round's outcome.
+    features : float64[n, N_COLUMNS]
+    record : int64[n, RECORD_SIZE]
+        :data:`PositionRow` columns.
+    labels : float64[n]
+    at : int64
+        The first row to write.
+    """
     state = lend(data)
     sc = state.scalars
-    players = seating.shape[0]
     reset_game(state, seed)
     start = at
     decision = 0
@@ -270,11 +327,7 @@ def record_game(data, roll_data, seed, game, seating, draws, discards, params, s
                                   features, record, labels, at)
                 if at < 0:
                     return -1
-                for i in range(first, at):
-                    record[i, M_GAME], record[i, M_ROUND] = game, sc[S_ROUND]
-                    record[i, M_SEAT], record[i, M_STRATEGY] = seat, who
-                    record[i, M_DECISION] = draw_decision
-            status, _ = apply_draw(state, move, table, scratch, trace, 0)
+                _stamp(record, first, at, game, sc[S_ROUND], seat, who, draw_decision)
         else:
             if info[I_LAST_TURN] == 0 and 0 <= move < N_KINDS and state.hands[seat, move] > 0:
                 decision += 1
@@ -300,21 +353,18 @@ def record_game(data, roll_data, seed, game, seating, draws, discards, params, s
                         discard_features(hand, move, now, state.known, info, unseen,
                                          n_unseen, table, scratch, features[at, :N_FEATURES])
                         features[at, N_FEATURES:] = 0.0
-                        record[at, M_MOVE] = MOVE_DISCARD
+                        record[at, PositionRow.MOVE] = MOVE_DISCARD
                         at += 1
-                    for i in range(first, at):
-                        record[i, M_GAME], record[i, M_ROUND] = game, sc[S_ROUND]
-                        record[i, M_SEAT], record[i, M_STRATEGY] = seat, who
-                        record[i, M_DECISION] = decision
-            status, _ = apply_discard(state, move, table, scratch, trace, 0)
+                    _stamp(record, first, at, game, sc[S_ROUND], seat, who, decision)
+        status, _ = apply_move(state, move, table, scratch, trace, 0)
         if status != OK:
             return -1
     if candidates == 0:
         for i in range(start, at):
-            r, s = record[i, M_ROUND] - 1, record[i, M_SEAT]
-            record[i, M_OWN] = state.scores[r, s, SC_PENALTY]
-            record[i, M_OUT] = 1 if state.round_info[r, RI_OUT_SEAT] == s else 0
-            labels[i] = _round_outcome(state, r, s, players)
+            r, s = record[i, PositionRow.ROUND] - 1, record[i, PositionRow.SEAT]
+            record[i, PositionRow.OWN_PENALTY] = state.scores[r, s, SC_PENALTY]
+            record[i, PositionRow.WENT_OUT] = 1 if state.round_info[r, RI_OUT_SEAT] == s else 0
+            labels[i] = against_table(state, r, s)
     return at
 
 
@@ -332,10 +382,7 @@ def positions_schema(metadata: dict[str, Any] | None = None) -> pa.Schema:
     when (``move``: a discard or a draw; ``decision``: its number among the game's
     discards or draws, shared by a position's candidates), the features (a discard row's
     draw features are 0, and the other way round), the outcome."""
-    fields = [pa.field("game", pa.int64()), pa.field("round", pa.int8()),
-              pa.field("seat", pa.int8()), pa.field("strategy", pa.int8()),
-              pa.field("move", pa.int8()), pa.field("decision", pa.int32()),
-              pa.field("own_penalty", pa.int16()), pa.field("went_out", pa.bool_()),
+    fields = [*[pa.field(field.column, pa.from_numpy_dtype(field.dtype)) for field in PositionRow],
               *[pa.field(name, pa.float32())
                 for name in (*FEATURE_COLUMNS, *DRAW_FEATURE_COLUMNS)],
               pa.field(LABEL, pa.float32())]
@@ -382,7 +429,7 @@ def warm_positions(plan: RunPlan, sampling: Sampling) -> None:
     replaying its first game with no row to record into: processes that derive positions
     afterwards load it from the cache instead of each compiling it."""
     replay, _ = _game_recorder(plan, sampling, chunk_layout(plan, 0))
-    replay(0, np.zeros((0, N_COLUMNS)), np.zeros((0, M_SIZE), np.int64), np.zeros(0), 0)
+    replay(0, np.zeros((0, N_COLUMNS)), np.zeros((0, RECORD_SIZE), np.int64), np.zeros(0), 0)
 
 
 def derive_chunk(plan: RunPlan, index: int, games_file: Path, sampling: Sampling) -> bytes:
@@ -394,7 +441,7 @@ def derive_chunk(plan: RunPlan, index: int, games_file: Path, sampling: Sampling
     per_game = MAX_DISCARDS_PER_GAME * (sampling.rows_per_position + 1)  # a game's most rows
     capacity = FIRST_ROOM_GAMES * per_game
     features = np.zeros((capacity, N_COLUMNS))
-    record = np.zeros((capacity, M_SIZE), np.int64)
+    record = np.zeros((capacity, RECORD_SIZE), np.int64)
     labels = np.zeros(capacity)
     at = 0
     for g in range(len(layout.game)):
@@ -408,13 +455,7 @@ def derive_chunk(plan: RunPlan, index: int, games_file: Path, sampling: Sampling
             raise PositionsError(f"game {layout.game[g]} replayed to totals "
                                  f"{played.tolist()}, the run has {totals[g].tolist()}: "
                                  f"its strategies are not deterministic")
-    columns = {"game": record[:at, M_GAME], "round": record[:at, M_ROUND].astype(np.int8),
-               "seat": record[:at, M_SEAT].astype(np.int8),
-               "strategy": record[:at, M_STRATEGY].astype(np.int8),
-               "move": record[:at, M_MOVE].astype(np.int8),
-               "decision": record[:at, M_DECISION].astype(np.int32),
-               "own_penalty": record[:at, M_OWN].astype(np.int16),
-               "went_out": record[:at, M_OUT].astype(bool)}
+    columns = {field.column: record[:at, field].astype(field.dtype) for field in PositionRow}
     for j, name in enumerate((*FEATURE_COLUMNS, *DRAW_FEATURE_COLUMNS)):
         columns[name] = features[:at, j].astype(np.float32)
     columns[LABEL] = labels[:at].astype(np.float32)

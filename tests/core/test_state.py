@@ -16,12 +16,14 @@ from fcsim.core.state import (
     PHASE_DISCARD,
     PHASE_DRAW,
     PHASE_GAME_OVER,
+    PHASE_ROUND_END,
     S_DEALER,
     S_PHASE,
     S_PILE,
     S_ROUND,
     S_SEAT,
     S_STOCK,
+    apply_move,
     copy_state,
     deal_hands,
     dealt_seat,
@@ -125,6 +127,20 @@ def test_copies_are_independent() -> None:
         status, _ = play_action(twin, action, table, scratch, NO_TRACE, 0)
         assert status == OK
     assert all(np.array_equal(a, b) for a, b in zip(data, before, strict=True))
+
+
+def test_apply_move_is_the_step_the_phase_waits_for_and_does_not_settle() -> None:
+    """It moves as :func:`play_action` does, and leaves a round it ended unfinished."""
+    table, scratch = solver_table(), new_scratch()
+    data = _started(RuleSet(players=2))
+    twin = copy_state(data)
+    while data.ints[S_PHASE] != PHASE_ROUND_END:
+        assert all(np.array_equal(a, b) for a, b in zip(data, twin, strict=True))
+        action = 0 if data.ints[S_PHASE] == PHASE_DRAW else int(np.flatnonzero(
+            state_views(data).hands[data.ints[S_SEAT]])[0])
+        assert apply_move(state_views(data), action, table, scratch, NO_TRACE, 0)[0] == OK
+        assert play_action(twin, action, table, scratch, NO_TRACE, 0)[0] == OK
+    assert twin.ints[S_PHASE] == PHASE_DRAW and twin.ints[S_ROUND] == 2  # play_action settled
 
 
 def test_illegal_moves_change_nothing() -> None:

@@ -22,6 +22,7 @@ from fcsim.core.view import (
     I_TURN_CAP,
     INFO_SIZE,
     action_code,
+    is_drawing,
     reveal,
 )
 
@@ -55,6 +56,17 @@ def test_info_describes_the_position() -> None:
     assert list(view.info[I_TOTALS + 3 : I_TOTALS + MAX_PLAYERS]) == [0] * (MAX_PLAYERS - 3)
     assert view.hand_sizes == [view.round + 2 + (s == view.seat and view.phase == "discard")
                                for s in range(3)]
+
+
+def test_a_view_is_drawing_when_its_hand_holds_just_the_rounds_cards() -> None:
+    game = fcsim.Game(players=3, seed=5)
+    phases = set()
+    for _ in range(6):
+        view = game.view()
+        assert is_drawing(view.hand_counts, view.round) == (view.phase == "draw")
+        phases.add(view.phase)
+        game.step(fcsim.agent("greedy")(view))
+    assert phases == {"draw", "discard"}
 
 
 def test_reveal_shows_every_hand_and_the_stock_from_the_top() -> None:

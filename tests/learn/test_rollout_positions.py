@@ -21,11 +21,11 @@ from fcsim.learn.positions import (
     DRAW_FEATURE_COLUMNS,
     FEATURE_COLUMNS,
     FIRST_ROOM_GAMES,
-    M_SIZE,
     MAX_DISCARDS_PER_GAME,
     MOVE_DISCARD,
     MOVE_DRAW,
     N_COLUMNS,
+    RECORD_SIZE,
     derive_chunk,
     record_game,
     warm_positions,
@@ -212,7 +212,7 @@ def test_a_chunk_asks_for_the_room_its_rows_take_not_every_games_most(trained: P
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    row_bytes = (N_COLUMNS + M_SIZE + 1) * np.dtype(np.float64).itemsize
+    row_bytes = (N_COLUMNS + RECORD_SIZE + 1) * np.dtype(np.float64).itemsize
     game_room = MAX_DISCARDS_PER_GAME * (sampling.rows_per_position + 1) * row_bytes
     assert peak < (FIRST_ROOM_GAMES + 1) * game_room
 

@@ -3,12 +3,13 @@
 A decision function's signature is fixed, and numba can cache a kernel that calls
 another through a global but not one that passes it around as a value. So a search that
 plays "any registered numba strategy" in its rollouts gets that strategy's functions as
-globals: :mod:`fcsim.strategies.search.kernels` is bound to the defaults, and for any
-other (rollout, anchor) pair :func:`bound_module` writes a copy of it into the fcsim
-cache folder with its ``# bound:`` lines (the imports of the two strategies' decision
-functions, their specs and parameter vectors) rewritten, and imports it. numba caches
-the copy's kernels like any module's (keyed on a digest of it and what it imports), so a
-pair is compiled once per code version, in any process.
+globals: :mod:`fcsim.strategies.search.kernels` is bound to the ``greedy`` rollout and
+the ``aware`` anchor (the oracles'), and for any other (rollout, anchor) pair — the
+search's own default anchor, ``learned``, included — :func:`bound_module` writes a copy
+of it into the fcsim cache folder with its ``# bound:`` lines (the imports of the two
+strategies' decision functions, their specs and parameter vectors) rewritten, and
+imports it. numba caches the copy's kernels like any module's (keyed on a digest of it
+and what it imports), so a pair is compiled once per code version, in any process.
 """
 
 from __future__ import annotations
@@ -88,7 +89,7 @@ def _write_once(path: Path, text: str) -> None:
 @cache
 def bound_module(rollout: str, anchor: str) -> ModuleType:
     """The kernels module bound to this rollout policy and anchor (specs): the module
-    itself for the defaults, else a copy in the cache folder."""
+    itself for ``greedy`` and ``aware``, else a copy in the cache folder."""
     text = bound_source(rollout, anchor)
     if text == Path(kernels.__file__).read_text():
         return _closed(kernels)

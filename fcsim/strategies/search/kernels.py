@@ -2,10 +2,11 @@
 
 numba compiles what a kernel calls into it and treats module globals as constants, so
 calling the policy here is a direct call — and, unlike a decision function passed as a
-value, one numba can cache. This module is bound to the default policies;
-:mod:`fcsim.strategies.search.bind` makes a copy of it for any other pair, with only the
-lines marked ``# bound:`` replaced (so keep every other line free of them, and every
-import absolute).
+value, one numba can cache. This module is bound to the ``greedy`` rollout and the
+``aware`` anchor (the oracles'); :mod:`fcsim.strategies.search.bind` makes a copy of it
+for any other pair — the search's own default, anchored on ``learned``, included — with
+only the lines marked ``# bound:`` replaced (so keep every other line free of them, and
+every import absolute).
 
 :func:`evaluate` plays each candidate action out to the end of the round in the same
 worlds (common random numbers): for each world it deals one state consistent with the
@@ -20,7 +21,6 @@ import numpy as np
 from numba import njit
 
 from fcsim.core.borrow import borrow
-from fcsim.core.cards import wild_rank
 from fcsim.core.events import TRACE_WIDTH
 from fcsim.core.rng import STATE_WORDS, next_u64, seed_state
 from fcsim.core.state import (
@@ -30,12 +30,11 @@ from fcsim.core.state import (
     GameState,
     Scalar,
     StateData,
-    apply_discard,
-    apply_draw,
+    apply_move,
     finish_round,
     lend,
 )
-from fcsim.core.view import INFO_SIZE, Info, decision, fill_history, fill_info
+from fcsim.core.view import INFO_SIZE, Info, decision, fill_history, fill_info, is_drawing
 from fcsim.strategies.aware import discard as anchor_discard  # bound: anchor discard
 from fcsim.strategies.expected import draw as anchor_draw  # bound: anchor draw
 from fcsim.strategies.greedy import discard as rollout_discard  # bound: rollout discard
@@ -89,11 +88,10 @@ def play_out(state: GameState, params: np.ndarray, info: np.ndarray, table: np.n
         if sc[Scalar.PHASE] == PHASE_DRAW:
             move = rollout_draw(hand, pile, state.known, info, no_hidden, params, table,
                                 scratch, state.rng)
-            status, _ = apply_draw(state, move, table, scratch, trace, 0)
         else:
             move = rollout_discard(hand, pile, state.known, info, no_hidden, params, table,
                                    scratch, state.rng)
-            status, _ = apply_discard(state, move, table, scratch, trace, 0)
+        status, _ = apply_move(state, move, table, scratch, trace, 0)
         if status != OK:
             return False
     return True
@@ -112,10 +110,7 @@ def roll_out(world: StateData, action: int, seat: int, params: np.ndarray, info:
     state = lend(world)
     params, info, table, scratch = borrow(params), borrow(info), borrow(table), borrow(scratch)
     trace, row = borrow(trace), borrow(row)
-    if state.scalars[Scalar.PHASE] == PHASE_DRAW:
-        status, _ = apply_draw(state, action, table, scratch, trace, 0)
-    else:
-        status, _ = apply_discard(state, action, table, scratch, trace, 0)
+    status, _ = apply_move(state, action, table, scratch, trace, 0)
     if status != OK or not play_out(state, params, info, table, scratch, trace):
         return False
     finish_round(state, table, scratch, trace, 0)
@@ -185,7 +180,7 @@ def anchor_move(hand, pile, known, info, table, scratch, rng) -> int:
     """The anchor's own choice in this view."""
     no_hidden = np.zeros((0, 0), dtype=np.int8)
     params = ANCHOR_PARAMS.copy()
-    if hand.sum() == wild_rank(info[Info.ROUND]):
+    if is_drawing(hand, info[Info.ROUND]):
         return anchor_draw(hand, pile, known, info, no_hidden, params, table, scratch, rng)
     return anchor_discard(hand, pile, known, info, no_hidden, params, table, scratch, rng)
 
@@ -200,8 +195,8 @@ def search_decision(hand, pile, known, info, hidden, params, table, scratch, rng
     ``rng`` (the game's play stream) per searched decision: it seeds the worlds.
     """
     anchor = anchor_move(hand, pile, known, info, table, scratch, rng)
-    actions = candidate_actions(hand, pile, known, info, table, scratch,
-                                int(params[Slot.candidates]), anchor)
+    actions = candidate_actions(hand, pile, info, table, scratch, int(params[Slot.candidates]),
+                                anchor)
     if actions.shape[0] == 1:
         return actions[0]
     if worlds == WORLDS_SAMPLED and cards_missing(known, info) != unseen_cards(

@@ -23,7 +23,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from fcsim.core.cards import wild_rank
 from fcsim.core.rules import MAX_HAND_AT_DISCARD
 from fcsim.core.view import (
     DRAW_PILE,
@@ -33,6 +32,7 @@ from fcsim.core.view import (
     I_LAST_TURN,
     I_ROUND,
     I_WILD_POINTS,
+    is_drawing,
 )
 from fcsim.strategies.base import param_slots
 from fcsim.strategies.candidates import best_candidates, immediate_penalties, pile_outlook
@@ -40,18 +40,23 @@ from fcsim.strategies.registry import Param
 from fcsim.strategies.search.rollout import Outcome
 from fcsim.strategies.search.worlds import EVIDENCE_TRIES
 
-OBJECTIVE_PENALTY = 0  # own penalty this round
-OBJECTIVE_TABLE = 1  # own penalty less the others' mean
-OBJECTIVE_STANDING = 2  # own total after the round less the best other total
-OBJECTIVE_COLUMNS = np.array([Outcome.PENALTY, Outcome.TABLE, Outcome.STANDING], dtype=np.int64)
+# What the search minimises, by the value of its ``objective``: a rollout's outcome.
+OBJECTIVES = (
+    (Outcome.PENALTY, "own penalty this round"),
+    (Outcome.TABLE, "own penalty less the others' mean"),
+    (Outcome.STANDING, "own total less the best other total"),
+)
+OBJECTIVE_COLUMNS = np.array([column for column, _ in OBJECTIVES], dtype=np.int64)
+OBJECTIVE_TABLE = list(OBJECTIVE_COLUMNS).index(Outcome.TABLE)  # the default
 
 PARAMS = (
     Param("worlds", 64, "worlds sampled per decision (the same ones for every candidate)",
           low=1, high=100_000),
     Param("candidates", 4, "discards compared (those that leave the least penalty now)",
           low=1, high=MAX_HAND_AT_DISCARD),
-    Param("objective", OBJECTIVE_TABLE, "0: own penalty this round; 1: own penalty less "
-          "the others' mean; 2: own total less the best other total", low=0, high=2),
+    Param("objective", OBJECTIVE_TABLE,
+          "; ".join(f"{value}: {meaning}" for value, (_, meaning) in enumerate(OBJECTIVES)),
+          low=0, high=len(OBJECTIVES) - 1),
     Param("confidence", 3, "standard errors a candidate must beat the anchor's move by",
           integer=False, low=0, high=100),
     Param("futility", 1, "after the first quarter of the worlds, the anchor's move stands "
@@ -84,12 +89,12 @@ SETTLED_SE = 3.0  # … and stops if the leader is ahead of every other by this 
 
 
 @njit(cache=True)
-def candidate_actions(hand, pile, known, info, table, scratch, how_many: int, anchor: int
+def candidate_actions(hand, pile, info, table, scratch, how_many: int, anchor: int
                       ) -> np.ndarray:
     """The actions worth a search (``int64[A]``, the anchor's move first); one action
     when there is nothing to weigh."""
     rnd, points, all_wild = info[I_ROUND], info[I_WILD_POINTS], info[I_ALL_WILD] == 1
-    if hand.sum() == wild_rank(rnd):  # drawing
+    if is_drawing(hand, rnd):
         keep, from_pile = pile_outlook(hand, pile, rnd, points, all_wild, table, scratch)
         if from_pile >= keep:  # the pile's card cannot help now: the anchor's draw stands
             return np.array([anchor], dtype=np.int64)
@@ -178,9 +183,8 @@ def choose(values: np.ndarray, confidence: float) -> int:
 __all__ = [
     "FIRST_SHARE",
     "MIN_FIRST",
+    "OBJECTIVES",
     "OBJECTIVE_COLUMNS",
-    "OBJECTIVE_PENALTY",
-    "OBJECTIVE_STANDING",
     "OBJECTIVE_TABLE",
     "PARAMS",
     "Slot",

@@ -8,6 +8,7 @@ import numpy as np
 from numba import njit
 
 from fcsim.core.records import RoundInfo, Score
+from fcsim.core.solver.hand import HUGE_PENALTY
 from fcsim.core.state import GameState
 
 # A rollout's outcomes, per action and world, by name (a record: see fcsim.core.records).
@@ -18,13 +19,20 @@ Outcome = IntEnum("Outcome", [
     "STANDING",  # its total after the round less the best other total after it
 ], start=0)
 O_SIZE = len(Outcome)
-# The fields under the flat names callers outside the search import.
-O_PENALTY = Outcome.PENALTY
-O_OUT_FIRST = Outcome.OUT_FIRST
-O_TABLE = Outcome.TABLE
-O_STANDING = Outcome.STANDING
 
 ROLLOUT_ERROR = -1.0  # the outcomes of a rollout whose policy made an illegal move
+
+
+@njit(cache=True)
+def against_table(state: GameState, r: int, seat: int) -> float:
+    """``seat``'s penalty in round ``r`` (from 0, scored) less the mean of the other
+    seats': its points against the table (``Outcome.TABLE``)."""
+    players = state.totals.shape[0]
+    others = 0.0
+    for s in range(players):
+        if s != seat:
+            others += state.scores[r, s, Score.PENALTY]
+    return state.scores[r, seat, Score.PENALTY] - others / (players - 1)
 
 
 @njit(cache=True)
@@ -33,26 +41,14 @@ def score_outcomes(state: GameState, seat: int, row: np.ndarray) -> None:
     (``float64[O_SIZE]``)."""
     players = state.totals.shape[0]
     r = state.round_info.shape[0] - 1  # a world is laid out up to the round it plays
-    own = state.scores[r, seat, Score.PENALTY]
-    others = 0.0
-    best_other = 1 << 30
+    best_other = HUGE_PENALTY  # above any total too: "none yet"
     for s in range(players):
         if s != seat:
-            others += state.scores[r, s, Score.PENALTY]
             best_other = min(best_other, state.totals[s])
-    row[Outcome.PENALTY] = own
+    row[Outcome.PENALTY] = state.scores[r, seat, Score.PENALTY]
     row[Outcome.OUT_FIRST] = 1.0 if state.round_info[r, RoundInfo.OUT_SEAT] == seat else 0.0
-    row[Outcome.TABLE] = own - others / (players - 1)
+    row[Outcome.TABLE] = against_table(state, r, seat)
     row[Outcome.STANDING] = state.totals[seat] - best_other
 
 
-__all__ = [
-    "O_OUT_FIRST",
-    "O_PENALTY",
-    "O_SIZE",
-    "O_STANDING",
-    "O_TABLE",
-    "ROLLOUT_ERROR",
-    "Outcome",
-    "score_outcomes",
-]
+__all__ = ["O_SIZE", "ROLLOUT_ERROR", "Outcome", "against_table", "score_outcomes"]

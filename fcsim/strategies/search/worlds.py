@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from fcsim.core.cards import COPIES, DECK_SIZE, JOKER, N_JOKERS, N_KINDS, wild_rank
+from fcsim.core.cards import DECK_COUNTS, DECK_SIZE, N_KINDS, copies
 from fcsim.core.records import Score
 from fcsim.core.rng import randbelow, shuffle, uniform
 from fcsim.core.rules import Rule
@@ -40,7 +40,7 @@ from fcsim.core.state import (
     GameState,
     Scalar,
     StateData,
-    _sizes,
+    data_lengths,
     unpack,
 )
 from fcsim.core.view import (
@@ -52,6 +52,7 @@ from fcsim.core.view import (
     I_TOTALS,
     I_TURN_CAP,
     Info,
+    is_drawing,
 )
 from fcsim.strategies.candidates import penalty_after_taking
 from fcsim.strategies.lookahead import unseen_counts
@@ -60,14 +61,14 @@ MAX_TRIES = 32  # draws a skilled opponent's hand is the best of, at most
 EVIDENCE_TRIES = 8  # draws an opponent's hand is resampled from by its history
 FULL_REVEAL = 1.0  # deal_real_hands' reveal: every hand as it is (sampled worlds ignore it)
 
-state_sizes = njit(_sizes)  # the state layout's array lengths, in compiled code
+compiled_data_lengths = njit(data_lengths)  # for new_world
 
 
 @njit(cache=True)
 def new_world(info: np.ndarray) -> StateData:
     """An empty state laid out for the table and round of ``info`` (``int64[INFO_SIZE]``)."""
     players, rnd = info[Info.PLAYERS], info[Info.ROUND]
-    n_ints, n_cards = state_sizes(players, rnd)
+    n_ints, n_cards = compiled_data_lengths(players, rnd)
     world = StateData(np.zeros(n_ints, np.int64), np.zeros(n_cards, np.int8),
                       np.zeros(STREAMS_SIZE, np.uint64))
     world.ints[S_SIZE + Rule.PLAYERS] = players  # the layout unpack() reads
@@ -97,11 +98,10 @@ def seen_part(world: StateData, hand: np.ndarray, pile: np.ndarray, known: np.nd
     rules[Rule.TURN_CAP] = info[I_TURN_CAP]
     sc = state.scalars
     sc[:] = 0
-    discarding = hand.sum() > wild_rank(rnd)
     sc[Scalar.ROUND], sc[Scalar.DEALER], sc[Scalar.SEAT] = rnd, info[Info.DEALER], seat
     sc[Scalar.TURN] = info[Info.TURN]
     sc[Scalar.OUT_SEAT] = info[Info.OUT_SEAT]
-    sc[Scalar.PHASE] = PHASE_DISCARD if discarding else PHASE_DRAW
+    sc[Scalar.PHASE] = PHASE_DRAW if is_drawing(hand, rnd) else PHASE_DISCARD
     sc[Scalar.STOCK], sc[Scalar.PILE] = info[Info.STOCK_SIZE], pile.shape[0]
     sc[Scalar.BEST_DISCARD] = info[Info.BEST_DISCARD]
     sc[Scalar.BEST_PENALTY] = info[Info.BEST_PENALTY]
@@ -177,12 +177,6 @@ def _hand_penalty(row: np.ndarray, info: np.ndarray, table: np.ndarray, scratch:
 
 
 @njit(cache=True)
-def deck_copies(kind: int) -> int:
-    """Copies of ``kind`` in the deck."""
-    return N_JOKERS if kind == JOKER else COPIES
-
-
-@njit(cache=True)
 def history_cards(info: np.ndarray, seat: int) -> int:
     """Cards ``seat`` passed up on the pile or discarded this round (the evidence)."""
     passed, discarded = I_PASSED + seat * N_KINDS, I_DISCARDED + seat * N_KINDS
@@ -206,10 +200,10 @@ def evidence_weight(row: np.ndarray, seat: int, info: np.ndarray, evidence: floa
     passed, discarded = I_PASSED + seat * N_KINDS, I_DISCARDED + seat * N_KINDS
     wanted = 0
     for k in range(N_KINDS):
-        copies = info[passed + k] + info[discarded + k]
-        if copies > 0 and row[k] < deck_copies(k) and penalty_after_taking(
+        given_up = info[passed + k] + info[discarded + k]
+        if given_up > 0 and row[k] < copies(k) and penalty_after_taking(
                 row, k, now, rnd, points, all_wild, table, scratch) < now:
-            wanted += copies
+            wanted += given_up
     weight = 1.0
     for _ in range(wanted):  # a product, as the twin computes it
         weight *= 1.0 - evidence
@@ -417,10 +411,7 @@ def _real_hands(state: GameState, hidden: np.ndarray, info: np.ndarray) -> None:
 def _cards_in_no_hand(state: GameState, out: np.ndarray) -> int:
     """Write the cards in no hand and not on the pile to ``out``, in kind order; return
     their number."""
-    left = np.empty(N_KINDS, dtype=np.int64)
-    for k in range(N_KINDS):
-        left[k] = COPIES
-    left[JOKER] = N_JOKERS
+    left = DECK_COUNTS.copy()
     for s in range(state.hands.shape[0]):
         for k in range(N_KINDS):
             left[k] -= state.hands[s, k]
@@ -436,6 +427,5 @@ def _shuffled_stock(state: GameState, rng: np.ndarray) -> None:
 
 
 __all__ = ["EVIDENCE_TRIES", "FULL_REVEAL", "MAX_TRIES", "cards_missing", "copy_world",
-           "deal_hidden", "deal_real_hands", "deal_unseen", "deck_copies",
-           "evidence_weight", "history_cards", "new_world", "seen_part", "turns_played",
-           "unseen_cards", "weighted_choice"]
+           "deal_hidden", "deal_real_hands", "deal_unseen", "evidence_weight", "history_cards",
+           "new_world", "seen_part", "turns_played", "unseen_cards", "weighted_choice"]

@@ -13,7 +13,7 @@ from fcsim.strategies.search.bind import _policy, bound_module, bound_source
 from tests.sources import modules_saying
 
 
-def test_defaults_are_the_kernels_module_itself() -> None:
+def test_greedy_and_aware_are_the_kernels_module_itself() -> None:
     assert bound_source("greedy", "aware") == Path(kernels.__file__).read_text()
     assert bound_module("greedy", "aware") is kernels
 
