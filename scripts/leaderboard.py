@@ -11,7 +11,7 @@ refuses a folder holding another run), prints one stable line per player as it e
 
 and then the leaderboard as a Markdown table, best first, the analysis-only references
 (strategies that see hidden cards) labelled as such. Any two rows can be paired deal by
-deal with ``scripts/pair_runs.py``. README, RESULTS.md and STRENGTH.md carry its table.
+deal with ``scripts/pair_runs.py``. The README and STRENGTH.md carry its table.
 """
 
 from __future__ import annotations

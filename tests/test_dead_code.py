@@ -16,11 +16,16 @@ READERS = ("fcsim", "tests", "scripts")
 
 
 def _names_read() -> set[str]:
-    """Every name read, attribute reached, name imported or named in a string."""
+    """Every name read, attribute reached, name imported or named in a string (but for a
+    module's ``__all__``: exporting a name is no use of it)."""
     read: set[str] = set()
     for folder in READERS:
         for path in (ROOT / folder).rglob("*.py"):
-            for node in ast.walk(ast.parse(path.read_text())):
+            tree = ast.parse(path.read_text())
+            exports = {id(node) for node in _exports(tree)}
+            for node in ast.walk(tree):
+                if id(node) in exports:
+                    continue
                 if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
                     read.add(node.id)
                 elif isinstance(node, ast.Attribute):
@@ -30,6 +35,18 @@ def _names_read() -> set[str]:
                 elif isinstance(node, ast.Constant) and isinstance(node.value, str):
                     read.update(re.findall(r"\w+", node.value))
     return read
+
+
+def _exports(tree: ast.Module) -> list[ast.AST]:
+    """The string nodes of ``tree``'s ``__all__`` (assigned or extended)."""
+    nodes = []
+    for node in tree.body:
+        targets = (node.targets if isinstance(node, ast.Assign)
+                   else [node.target] if isinstance(node, ast.AugAssign) else [])
+        if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
+            nodes += [n for n in ast.walk(node.value)
+                      if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+    return nodes
 
 
 def _constants(tree: ast.Module) -> list[str]:

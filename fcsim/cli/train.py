@@ -70,17 +70,19 @@ def _progress(label: str, unit: str) -> Progress:
               default=DEFAULT_PLAYERS, show_default=True,
               help="Seats at the table.")
 @rule_options
-@click.option("--share", type=click.FloatRange(0.001, 1.0), default=0.25, show_default=True,
+@click.option("--share", type=click.FloatRange(0.001, 1.0), default=Sampling.share,
+              show_default=True,
               help="Share of the discards (and draws) recorded as training positions.")
-@click.option("--labels", type=click.Choice(LABELS), default=ROLLOUTS, show_default=True,
+@click.option("--labels", type=click.Choice(LABELS), default=Sampling.labels, show_default=True,
               help="What a position is labelled with: outcome (the round's outcome of the "
                    "discard made) or rollouts (each of the --candidates best discards now "
                    "played out to the round's end, labelled with its advantage; and the "
                    "draws worth weighing, both sources played out: the model then draws "
                    "too).")
-@click.option("--candidates", type=click.IntRange(2, MAX_CANDIDATES), default=5,
-              show_default=True, help="Discards played out per position (--labels rollouts); "
-                                      "play the model with the same learned:candidates.")
+@click.option("--candidates", type=click.IntRange(2, MAX_CANDIDATES),
+              default=Sampling.candidates, show_default=True,
+              help="Discards played out per position (--labels rollouts); learned plays the "
+                   "model on as many.")
 @click.option("--hidden", type=click.IntRange(1, 1024), default=24, show_default=True,
               help="Hidden units of the network.")
 @click.option("--epochs", type=click.IntRange(1, 1000), default=6, show_default=True,

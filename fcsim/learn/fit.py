@@ -89,7 +89,7 @@ def read_inputs(path: Path, inputs: str) -> tuple[np.ndarray, np.ndarray, np.nda
     return x, y, held
 
 
-def fit(files: Sequence[Path], *, seed: int, hidden: int = 24, epochs: int = 6,
+def fit(files: Sequence[Path], *, seed: int, hidden: int, epochs: int,
         inputs: str = FEATURES_ONLY,
         on_epoch: Callable[[int, float, float], None] | None = None) -> FitResult:
     """Fit the network on the positions ``files`` (chunks), ``epochs`` passes, on

@@ -89,10 +89,6 @@ class Model:
     sha256: str = ""
 
     @property
-    def hidden(self) -> int:
-        return int(self.arrays["b1"].shape[0])
-
-    @property
     def inputs(self) -> str:
         """``features`` or ``relative`` (:data:`INPUTS`); models before it was recorded
         read the features only."""
