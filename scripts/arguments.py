@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 
 from fcsim.core.rules import MAX_PLAYERS, MIN_PLAYERS
 from fcsim.errors import FcsimError
@@ -38,6 +38,21 @@ def table_size(text: str) -> int:
         raise argparse.ArgumentTypeError(
             f"must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {value}")
     return value
+
+
+def names_of(known: Collection[str]) -> Callable[[str], list[str]]:
+    """An argparse type: comma-separated names from ``known`` (a benchmark's cases or
+    tables), in the order given; the first unknown one is refused, naming the known."""
+
+    def names(text: str) -> list[str]:
+        chosen = [name.strip() for name in text.split(",") if name.strip()]
+        unknown = [name for name in chosen if name not in known]
+        if unknown:
+            raise argparse.ArgumentTypeError(f"unknown {unknown[0]!r}; known: "
+                                             f"{', '.join(known)}")
+        return chosen
+
+    return names
 
 
 def strategy(text: str) -> str:

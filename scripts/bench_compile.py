@@ -37,9 +37,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from arguments import at_least, summary
+from arguments import at_least, names_of, summary
 from bench_page import recording
-from checkout import Tree, ref_tree, working_tree
+from checkout import Tree, in_turn, ref_tree, working_tree
 
 _SETUP = """
 import time, numpy as np
@@ -106,13 +106,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=summary(__doc__))
     parser.add_argument("--against", metavar="REF", help="also measure git ref REF")
     parser.add_argument("--passes", type=at_least(1), default=1)
-    parser.add_argument("--cases", default=",".join(DEFAULT_CASES),
+    parser.add_argument("--cases", type=names_of(CASES), default=list(DEFAULT_CASES),
                         help=f"comma-separated, of: {', '.join(CASES)}")
     args = parser.parse_args()
-    cases = args.cases.split(",")
-    unknown = [c for c in cases if c not in CASES]
-    if unknown:
-        parser.error(f"unknown case {unknown[0]!r}; known: {', '.join(CASES)}")
     with contextlib.ExitStack() as stack:
         trees = [working_tree()]
         if args.against:
@@ -122,9 +118,9 @@ def main() -> None:
             print(f"ref={tree.label} commit={tree.commit}", flush=True)
             build_tables(tree, scratch / f"tables-{trees.index(tree)}")
         runs: dict[tuple[str, str], list[dict[str, float]]] = {}
-        for case in cases:
+        for case in args.cases:
             for p in range(args.passes):
-                for tree in trees if p % 2 == 0 else trees[::-1]:  # alternate who goes first
+                for tree in in_turn(trees, p):
                     tables = scratch / f"tables-{trees.index(tree)}"
                     runs.setdefault((case, tree.label), []).append(
                         measure(tree, case, tables, scratch))

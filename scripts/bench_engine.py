@@ -40,9 +40,9 @@ import sys
 import time
 from pathlib import Path
 
-from arguments import at_least, positive, strategy, summary
+from arguments import at_least, names_of, positive, strategy, summary
 from bench_page import recording
-from checkout import Tree, ref_tree, working_tree
+from checkout import Tree, in_turn, ref_tree, working_tree
 
 TABLES = {"random": 2_000, "greedy": 20_000, "expected": 300, "aware": 300, "learned": 300}
 # Each table's strategy with every parameter named, so that two versions of fcsim whose
@@ -136,8 +136,7 @@ def against(ref: str, tables: dict[str, int], passes: int, seed: int) -> None:
                     side.measure(name, 1, seed)
                 results: dict[str, list[tuple[float, float]]] = {s.label: [] for s in sides}
                 for p in range(passes):
-                    order = sides if p % 4 in (0, 3) else sides[::-1]
-                    for side in order:
+                    for side in in_turn(sides, p):
                         results[side.label].append(side.measure(name, games, seed))
                 for side in sides:
                     rates = [r for r, _ in results[side.label]]
@@ -159,7 +158,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=summary(__doc__))
     parser.add_argument("--scale", type=positive, default=1.0)
     parser.add_argument("--seed", type=int, default=11)
-    parser.add_argument("--tables", default=",".join(TABLES),
+    parser.add_argument("--tables", type=names_of(TABLES), default=list(TABLES),
                         help="comma-separated strategies, one table of 4 each")
     parser.add_argument("--spec", type=strategy, action="append", default=[], metavar="SPEC",
                         help="also a table of 4 x SPEC as written (repeatable)")
@@ -170,12 +169,9 @@ def main() -> None:
     if args.worker:
         worker()
         return
-    names = [t.strip() for t in args.tables.split(",") if t.strip()]
-    unknown = [t for t in names if t not in TABLES]
-    if unknown or not (names or args.spec):
-        parser.error(f"--tables: unknown table {unknown[0] if unknown else ''!r}; "
-                     f"known: {', '.join(TABLES)}")
-    tables = {t: max(1, int(TABLES[t] * args.scale)) for t in names}
+    if not (args.tables or args.spec):
+        parser.error(f"--tables: no table given; known: {', '.join(TABLES)}")
+    tables = {t: max(1, int(TABLES[t] * args.scale)) for t in args.tables}
     tables.update((spec, max(1, int(SPEC_GAMES * args.scale))) for spec in args.spec)
     if args.against:
         # a terminated run still removes its worktree and stops its workers

@@ -28,9 +28,9 @@ import subprocess
 import sys
 import time
 
-from arguments import at_least, summary
+from arguments import at_least, names_of, summary
 from bench_page import recording
-from checkout import Tree, ref_tree, working_tree
+from checkout import Tree, in_turn, ref_tree, working_tree
 
 CASES = {"resample": "ms", "infostate": "us", "ismcts": "decisions_per_s"}
 
@@ -94,7 +94,8 @@ def _run(tree: Tree, case: str) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=summary(__doc__))
-    parser.add_argument("--cases", default=",".join(CASES), help="cases to run")
+    parser.add_argument("--cases", type=names_of(CASES), default=list(CASES),
+                        help="comma-separated cases to run")
     parser.add_argument("--passes", type=at_least(1), default=3, help="processes per case")
     parser.add_argument("--against", metavar="REF", help="git ref to compare with")
     parser.add_argument("--measure", choices=CASES, help=argparse.SUPPRESS)
@@ -102,20 +103,16 @@ def main() -> None:
     if args.measure:
         print(measure(args.measure))
         return
-    cases = [case.strip() for case in args.cases.split(",") if case.strip()]
-    unknown = sorted(set(cases) - set(CASES))
-    if unknown:
-        sys.exit(f"--cases: no case {unknown[0]!r} (cases: {', '.join(CASES)})")
     trees = [working_tree()]
     with ref_tree(args.against) if args.against else contextlib.nullcontext() as ref:
         if ref is not None:
             trees.append(ref)
-        for case in cases:
+        for case in args.cases:
             figures: dict[str, list[float]] = {tree.label: [] for tree in trees}
             for tree in trees:
                 _run(tree, case)  # warm the caches
             for n in range(args.passes):
-                for tree in trees[n % 2 :] + trees[: n % 2]:
+                for tree in in_turn(trees, n):
                     figures[tree.label].append(_run(tree, case))
             medians = {label: statistics.median(values) for label, values in figures.items()}
             for tree in trees:

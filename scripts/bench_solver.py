@@ -34,12 +34,13 @@ import time
 from pathlib import Path
 
 import numpy as np
-from arguments import at_least, summary
+from arguments import at_least, names_of, summary
 from bench_page import recording
-from checkout import Tree, ref_tree, working_tree
+from checkout import Tree, in_turn, ref_tree, working_tree
 
 CASES = [("solve4", 4, 2), ("solve8", 8, 6), ("solve11", 11, 9), ("solve13", 13, 11),
          ("solve14", 14, 11), ("discard14", 14, 11)]  # (name, cards, round)
+STARTUP = "startup"  # the case timing a fresh process's first solve
 _STARTUP = "import fcsim; fcsim.min_penalty('9H JS 7D JK 3H 4H 7S', 5)"
 
 
@@ -130,17 +131,15 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--passes", type=at_least(1), default=5)
     parser.add_argument("--against", metavar="REF", help="also measure git ref REF")
-    parser.add_argument("--cases", default=",".join([*(c[0] for c in CASES), "startup"]),
-                        help="comma-separated, of: %(default)s")
+    known = [*(name for name, _, _ in CASES), STARTUP]
+    parser.add_argument("--cases", type=names_of(known), default=known,
+                        help=f"comma-separated, of: {','.join(known)}")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
         serve()
         return
-    chosen = args.cases.split(",")
-    unknown = [c for c in chosen if c not in [n for n, _, _ in CASES] + ["startup"]]
-    if unknown:
-        parser.error(f"unknown case {unknown[0]!r}")
+    chosen = args.cases
     with contextlib.ExitStack() as stack:
         scratch = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="bench_solver_")))
         trees = [working_tree()]
@@ -156,7 +155,7 @@ def main() -> None:
             hands = scratch / f"hands-{cards}.npy"
             times: dict[str, list[float]] = {w.tree.label: [] for w in workers}
             for p in range(args.passes):
-                for w in workers if p % 2 == 0 else workers[::-1]:
+                for w in in_turn(workers, p):
                     times[w.tree.label].append(w.time_pass(name, hands))
             for label, got in times.items():
                 print(f"case={name} cards={cards} round={rnd} hands={args.hands} ref={label} "
@@ -167,11 +166,11 @@ def main() -> None:
                 pairs = [a / b for a, b in zip(mine, theirs, strict=True)]
                 print(f"case={name} ratio={statistics.median(pairs):.3f} "
                       f"ratio_min={min(mine) / min(theirs):.3f}", flush=True)
-        if "startup" not in chosen:
+        if STARTUP not in chosen:
             return
         startup = {w.tree.label: [] for w in workers}
         for p in range(3):
-            for w in workers if p % 2 == 0 else workers[::-1]:
+            for w in in_turn(workers, p):
                 startup[w.tree.label].append(w.startup_seconds())
         for label, got in startup.items():
             print(f"case=startup ref={label} s={statistics.median(got):.2f}", flush=True)

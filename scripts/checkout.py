@@ -13,10 +13,11 @@ import os
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from fcsim._numba_cache import cache_root
 
@@ -78,3 +79,12 @@ def ref_tree(ref: str) -> Iterator[Tree]:
             yield Tree(ref, path, commit)
         finally:
             _git("worktree", "remove", "--force", str(path))
+
+
+Side = TypeVar("Side")
+
+
+def in_turn(sides: Sequence[Side], n: int) -> list[Side]:
+    """The order the sides of a comparison are measured in on pass ``n`` (from 0): A B,
+    B A, B A, A B, and again, so that a drift in the machine's load falls on both alike."""
+    return list(sides) if n % 4 in (0, 3) else list(sides)[::-1]
