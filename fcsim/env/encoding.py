@@ -104,6 +104,7 @@ X_OUT = Obs.OUT
 X_BEST_PENALTY = Obs.BEST_PENALTY
 
 OBS_PHASE_DRAW, OBS_PHASE_DISCARD, OBS_PHASE_OVER = 0, 1, 2
+_DECK_PLANE = DECK_COUNTS.astype(np.float32)  # the deck's copies, as a card plane
 _OBS_PHASE = {PHASE_DRAW: OBS_PHASE_DRAW, PHASE_DISCARD: OBS_PHASE_DISCARD,
               PHASE_GAME_OVER: OBS_PHASE_OVER}
 
@@ -203,7 +204,7 @@ class Encoder:
         planes[PLANE_WILD] = self._wild[r]
         known = planes[PLANE_KNOWN : self.history_at]
         known[:] = state.known[others]
-        planes[PLANE_UNSEEN] = DECK_COUNTS - planes[PLANE_HAND] - planes[PLANE_PILE]
+        planes[PLANE_UNSEEN] = _DECK_PLANE - planes[PLANE_HAND] - planes[PLANE_PILE]
         planes[PLANE_UNSEEN] -= known.sum(axis=0)
         if self.version >= HISTORY_VERSION:
             history = planes[self.history_at :].reshape(H_SIZE, players, N_KINDS)
