@@ -173,6 +173,7 @@ def train_command(strategies, games, seed, out, players, rules, share, labels, c
                           *rule_words(rules), "--share", f"{share:g}", "--labels", labels,
                           *(["--candidates", str(candidates)] if labels == ROLLOUTS else []),
                           "--hidden", str(hidden), "--epochs", str(epochs),
+                          "--check-deals", str(check_deals),
                           *[word for folder in pools for word in ("--pool", str(folder))],
                           *[word for table in tables for word in ("--table-model", str(table))]])
     cluster = dask_cluster(scheduler, dask_local)
