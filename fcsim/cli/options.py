@@ -146,9 +146,11 @@ def rule_words(rules: RuleSet) -> list[str]:
 def given_options(only: Collection[str] | None = None, exclude: Collection[str] = ()
                   ) -> list[str]:
     """The flags the command line set, of the running command's options named ``only``
-    (all if None) less ``exclude``: to say which ones another input makes unused."""
+    (all if None) less ``exclude``, each as typed (``--no-seat-rotation``, not
+    ``--seat-rotation``): to say which ones another input makes unused."""
     ctx = click.get_current_context()
-    return [param.opts[0] for param in ctx.command.params
+    return [param.secondary_opts[0] if param.secondary_opts and ctx.params.get(param.name)
+            is False else param.opts[0] for param in ctx.command.params
             if isinstance(param, click.Option) and param.name not in exclude
             and (only is None or param.name in only)
             and ctx.get_parameter_source(param.name) is ParameterSource.COMMANDLINE]
@@ -160,6 +162,14 @@ def warn_resume_flags_unused(resume: bool) -> None:
     if not resume:
         warn_unused(given_options(only={"allow_code_change"}),
                     "without --resume no run is resumed")
+
+
+def warn_rotation_unused(duplicate: bool) -> None:
+    """With --duplicate, one warning line if --no-seat-rotation (or --seat-rotation) was
+    given: every duplicate deal is played in each of its seat rotations."""
+    if duplicate:
+        warn_unused(given_options(only={"seat_rotation"}),
+                    "--duplicate plays every deal in each of its seat rotations")
 
 
 def warn_unused(flags: list[str], because: str) -> None:

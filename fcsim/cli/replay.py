@@ -15,6 +15,7 @@ from fcsim.cli.options import (
     given_options,
     rule_options,
     table_seats,
+    warn_rotation_unused,
     warn_unused,
 )
 from fcsim.core.rng import game_seed
@@ -97,6 +98,7 @@ def replay_command(run_folder, seed, game, specs, players, seat_rotation, duplic
     else:
         if seed is None or specs is None:
             raise InputError("give --run FOLDER, or --seed and --strategies")
+        warn_rotation_unused(duplicate)
         listed = parse_strategies(specs)
         rules = replace(rules, players=table_seats(len(listed), players))
         listed = listed * (rules.players // len(listed))  # one strategy plays every seat

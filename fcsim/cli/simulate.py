@@ -16,6 +16,7 @@ from fcsim.cli.options import (
     rule_words,
     table_seats,
     warn_resume_flags_unused,
+    warn_rotation_unused,
 )
 from fcsim.cli.progress import print_table
 from fcsim.cli.running import (
@@ -151,6 +152,7 @@ def simulate_command(strategies, games, seed, out, players, rules, workers, chun
     """
     check_counts({}, scheduler, dask_local, workers)
     warn_resume_flags_unused(resume)
+    warn_rotation_unused(duplicate)
     plan = _plan(strategies, games, seed, out, players, rules, chunk_size, seat_rotation,
                  duplicate, decisions)
     try:

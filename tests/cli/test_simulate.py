@@ -82,6 +82,14 @@ def test_duplicate_rounds_games_up_and_says_so(tmp_path):
     assert rows(tmp_path / "dup")["deal"].to_list() == [0] * 4 + [1] * 4 + [2] * 4
 
 
+def test_no_seat_rotation_with_duplicate_is_named_unused(tmp_path):
+    result = invoke(*BASE, "--games", "4", "--duplicate", "--no-seat-rotation", "--workers",
+                    "1", "--out", str(tmp_path / "dup"))
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines()[0] == ("warning: --duplicate plays every deal in each of "
+                                             "its seat rotations; --no-seat-rotation is not used")
+
+
 @pytest.mark.parametrize("args, message", [
     (["--strategies", "greedy,bogus", "--games", "10"], "unknown strategy 'bogus'; known"),
     (["--strategies", "greedy:speed=3", "--games", "10"], "bad parameter 'speed=3'"),
