@@ -147,17 +147,18 @@ class Game:
         ``"pile"`` when drawing, the distinct cards held when discarding."""
         return self.view().legal_actions
 
-    def step(self, action: object) -> None:
+    def step(self, action: object, who: str | None = None) -> None:
         """Make the pending decision: ``"stock"`` / ``"pile"`` when drawing, a card code
         when discarding (or the move as an int). An illegal action changes nothing and
-        raises :class:`~fcsim.core.view.IllegalMoveError` naming it."""
+        raises :class:`~fcsim.core.view.IllegalMoveError` naming it, and ``who`` chose it
+        (an agent's name; by default the seat)."""
         if self.over:
             raise IllegalMoveError(f"the game is over: {action!r} cannot be played")
         drawing = int(self._data.ints[Scalar.PHASE]) == PHASE_DRAW
         status, rows = play_action(self._data, action_code(action, drawing), self._table,
                                    self._scratch, self._trace, 0)
         if status != OK:
-            raise illegal_action(action, self.view())
+            raise illegal_action(action, self.view(), who)
         self._keep(rows)
 
     def play(self, agents: Sequence[Agent], names: Sequence[str] | None = None) -> list[int]:
@@ -176,14 +177,7 @@ class Game:
                              f"{len(names)}")
         while not self.over:
             seat = self.to_move
-            view = self.view()
-            action = decide(agents[seat], view, names[seat])
-            drawing = view.phase == "draw"
-            status, rows = play_action(self._data, action_code(action, drawing), self._table,
-                                       self._scratch, self._trace, 0)
-            if status != OK:
-                raise illegal_action(action, view, names[seat])
-            self._keep(rows)
+            self.step(decide(agents[seat], self.view(), names[seat]), names[seat])
         return self.totals
 
     @property

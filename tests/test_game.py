@@ -204,6 +204,9 @@ def test_an_agent_playing_illegally_is_named() -> None:
     with pytest.raises(fcsim.IllegalMoveError, match=r"strategy 'stubborn' chose 'ZZ', "
                                                      r"which is not a legal discard"):
         game.play([stubborn, stubborn])
+    with pytest.raises(fcsim.IllegalMoveError, match=r"^strategy 'me' chose 'ZZ', which is "
+                                                     r"not a legal discard"):
+        game.step("ZZ", who="me")
 
 
 @pytest.mark.parametrize(("kwargs", "fragment"), [

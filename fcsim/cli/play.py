@@ -74,8 +74,8 @@ class Session:
             if game.over:
                 return
             if game.to_move != self.seat:
-                game.step(decide(self.agents[game.to_move], game.view(),
-                                 self.agents[game.to_move].spec))
+                player = self.agents[game.to_move]
+                game.step(decide(player, game.view(), player.spec), player.spec)
             elif game.phase == "draw":
                 self.draw()
             else:

@@ -156,6 +156,17 @@ def test_bad_options_are_one_line(args, fragment) -> None:
     assert "Traceback" not in result.output
 
 
+def test_a_strategy_playing_illegally_is_named_as_simulate_names_it(tmp_path: Path) -> None:
+    bad = tmp_path / "badmove.py"
+    bad.write_text('def agent(view):\n    return "stock" if view.phase == "draw" else "ZZ"\n')
+    result = CliRunner().invoke(cli, ["play", "--strategies", f"{bad}:agent", "--players",
+                                      "2", "--seat", "0", "--seed", "1"], input="")
+    assert result.exit_code == 2, result.output
+    assert result.output.splitlines()[-1] == (
+        f"Error: strategy '{bad}:agent' chose 'ZZ', which is not a legal discard (legal: 5D, "
+        f"8C, JC, 10X)")
+
+
 def _fcsim(*args: str, **kwargs) -> subprocess.Popen:
     env = dict(os.environ, PYTHONPATH=str(Path(fcsim.__file__).resolve().parent.parent))
     return subprocess.Popen([sys.executable, "-m", "fcsim", *args], env=env, text=True,
