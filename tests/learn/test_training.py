@@ -87,6 +87,19 @@ def test_resume_redoes_only_what_is_missing_and_gives_the_same_model(trained: Pa
     assert refused.exit_code == 2 and "--resume" in refused.output
 
 
+def test_resume_with_other_fit_flags_says_the_model_is_fitted_again(trained: Path,
+                                                                     tmp_path: Path) -> None:
+    copy = tmp_path / "copy"
+    shutil.copytree(trained, copy)
+    result = train(copy, "--resume", "--hidden", "7", "--check-deals", "0")
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines()[0] == (f"{copy / 'model.npz'} was fitted with other flags "
+                                             f"(--hidden 6 there, 7 here): it is fitted again")
+    assert load_model(copy / "model.npz").metadata["hidden"] == 7
+    again = train(copy, "--resume", "--hidden", "7", "--check-deals", "0")
+    assert again.exit_code == 0 and "fitted with other flags" not in again.output
+
+
 def test_a_run_with_a_model_is_a_pure_function_of_its_bytes(trained: Path,
                                                           tmp_path: Path) -> None:
     from fcsim import load_results, simulate
