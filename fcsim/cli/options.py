@@ -4,7 +4,8 @@ declarations on :class:`~fcsim.core.rules.RuleSet`), bounded counts."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import Field
 from pathlib import Path
 
@@ -12,7 +13,8 @@ import click
 from click.core import ParameterSource
 
 from fcsim.cli import InputError
-from fcsim.core.rules import Flag, RuleSet, default_seats, rule_flags
+from fcsim.core.rules import MAX_PLAYERS, MIN_PLAYERS, Flag, RuleSet, default_seats, rule_flags
+from fcsim.errors import Fault, FcsimError
 
 
 class Bounded(click.ParamType):
@@ -36,6 +38,25 @@ class Bounded(click.ParamType):
         if not self.low <= number <= self.high:
             raise InputError(f"{flag} must be {self.low:,} to {self.high:,}, not {number:,}")
         return number
+
+
+PLAYERS = Bounded(MIN_PLAYERS, MAX_PLAYERS)  # the type of a command's --players
+
+
+@contextmanager
+def typed_as(flags: Mapping[str, str]) -> Iterator[None]:
+    """An :class:`FcsimError` whose one line starts with a field of ``flags``
+    (``players must be …``, the Python API's words) as an :class:`InputError` naming the
+    flag the user typed instead (``--players must be …``)."""
+    try:
+        yield
+    except Fault:
+        raise
+    except FcsimError as err:
+        field, space, rest = str(err).partition(" ")
+        if not space or field not in flags:
+            raise
+        raise InputError(f"{flags[field]} {rest}") from None
 
 
 def dask_missing() -> click.ClickException:
@@ -118,12 +139,15 @@ def rule_options(func: Callable | None = None, *, hand: bool = False) -> Callabl
     at the default table size: a command that seats a table says how many
     (``dataclasses.replace(rules, players=n)``)."""
     declared = [(rule, flag) for rule, flag in rule_flags() if flag.hand or not hand]
+    typed = {rule.name: flag.name for rule, flag in declared}
 
     def decorate(func: Callable) -> Callable:
         @functools.wraps(func)
         def command(*args, **kwargs):
             values = {rule.name: kwargs.pop(rule.name) for rule, _ in declared}
-            return func(*args, rules=RuleSet(**values), **kwargs)
+            with typed_as(typed):
+                rules = RuleSet(**values)
+            return func(*args, rules=rules, **kwargs)
 
         for rule, flag in reversed(declared):
             command = _option(rule, flag)(command)

@@ -12,7 +12,7 @@ from types import TracebackType
 import click
 
 from fcsim._version import __version__
-from fcsim.cli.options import Bounded, dask_options, rule_options, rule_words
+from fcsim.cli.options import PLAYERS, Bounded, dask_options, rule_options, rule_words
 from fcsim.cli.progress import games_progress
 from fcsim.cli.running import dask_cluster, say_set_aside
 from fcsim.core.rules import RuleSet
@@ -35,7 +35,7 @@ def search_options(func: Callable) -> Callable:
                      help="The field: one strategy (seats alternate with it) or one per other "
                           "seat, comma-separated [default: the strategy's family at its "
                           "defaults]."),
-        click.option("--players", type=int,
+        click.option("--players", type=PLAYERS,
                      help="Seats [default: 4 with one --against strategy, else one per "
                           "listed strategy plus the candidate]."),
         click.option("--deals", type=int, default=DEFAULT_DEALS, show_default=True,

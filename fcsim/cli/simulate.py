@@ -10,6 +10,7 @@ import click
 from rich.table import Table
 
 from fcsim.cli.options import (
+    PLAYERS,
     Bounded,
     dask_options,
     rule_options,
@@ -119,7 +120,7 @@ def _report(plan: RunPlan, folder: RunFolder) -> None:
                    "strategies and games.")
 @click.option("--out", type=click.Path(path_type=Path), required=True,
               help="Run folder: one Parquet file per chunk.")
-@click.option("--players", type=int, help="Seats (2 to 7); default: one per strategy "
+@click.option("--players", type=PLAYERS, help="Seats (2 to 7); default: one per strategy "
                                           "listed, or 4 for a single strategy.")
 @rule_options
 @click.option("--workers", type=int, help="Local worker processes (default: all cores).")

@@ -12,11 +12,11 @@ from pathlib import Path
 import click
 from rich.table import Table
 
-from fcsim.cli.options import Bounded, InputError, rule_options
+from fcsim.cli.options import PLAYERS, Bounded, InputError, rule_options
 from fcsim.cli.progress import print_table
 from fcsim.cli.running import AGAIN, check_counts, play_plan
 from fcsim.cli.strategies import load_plugins_noting_failures
-from fcsim.core.rules import DEFAULT_PLAYERS, MAX_PLAYERS, MIN_PLAYERS
+from fcsim.core.rules import DEFAULT_PLAYERS
 from fcsim.core.seeds import MAX_SEED
 from fcsim.runner.format import MAX_GAMES, refuse_a_file
 from fcsim.strategies import display_name, families, parse_strategies
@@ -80,7 +80,7 @@ def _leaderboard(paths: list[Path]) -> None:
 @click.option("--strategies", "specs",
               help="Comma-separated strategies (default: every fair strategy on the "
                    "leaderboard, built in or installed).")
-@click.option("--players", type=click.IntRange(MIN_PLAYERS, MAX_PLAYERS),
+@click.option("--players", type=PLAYERS,
               default=DEFAULT_PLAYERS, show_default=True,
               help="Seats at each table, 2 to 7.")
 @click.option("--games", type=Bounded(1, MAX_GAMES), default=2000, show_default=True,

@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from fcsim.cli.options import (
+    PLAYERS,
     Bounded,
     InputError,
     dask_options,
@@ -33,7 +34,7 @@ from fcsim.cli.running import (
     say_set_aside,
     stops_saying,
 )
-from fcsim.core.rules import DEFAULT_PLAYERS, MAX_PLAYERS, MIN_PLAYERS
+from fcsim.core.rules import DEFAULT_PLAYERS
 from fcsim.core.seeds import MAX_SEED
 from fcsim.errors import differences
 from fcsim.learn.sampling import LABELS, MAX_CANDIDATES, ROLLOUTS, Sampling
@@ -72,7 +73,7 @@ def _progress(label: str, unit: str) -> Progress:
               help="Root seed of the games, the sampling and the fit.")
 @click.option("--out", type=click.Path(path_type=Path), required=True,
               help="Training folder: games/, positions/, model.npz, report.md/.html.")
-@click.option("--players", type=click.IntRange(MIN_PLAYERS, MAX_PLAYERS),
+@click.option("--players", type=PLAYERS,
               default=DEFAULT_PLAYERS, show_default=True,
               help="Seats at the table.")
 @rule_options

@@ -103,7 +103,8 @@ def test_impossible_positions_get_one_line() -> None:
         (["--round", "1", "--hand", "3H 4H 5H", "--pile", "9C", "--taken", "9:7H"],
          "a taken seat must be a whole number from 0 to 3"),
         (["--short", "--round", "7", "--hand", "3H 4H 5H 7S 9D 9C KD QS 3C 4C"],
-         "round must be a whole number from 1 to 6, not 7"),
+         "--round must be a whole number from 1 to 6, not 7"),
+        (["--round", "1", "--hand", "3H 4H 5H", "--players", "9"], "--players must be 2 to 7"),
     ]:
         result = run(*args)
         assert result.exit_code == 2, result.output

@@ -146,7 +146,7 @@ def test_ctrl_c_exits_130_with_the_score(monkeypatch) -> None:
     (["--strategies", "gredy"], "known strategies"),
     (["--strategies", "oracle"], "sees hidden cards"),
     (["--seat", "4"], "--seat must be 0 to 3 at a table of 4"),
-    (["--players", "9"], "players must be 2 to 7"),
+    (["--players", "9"], "--players must be 2 to 7, not 9"),
     (["--players", "4", "--strategies", "greedy,random"], "--players 4 but --strategies "
                                                           "lists 2 other seats"),
 ])
