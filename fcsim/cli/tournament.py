@@ -94,12 +94,16 @@ def _leaderboard(paths: list[Path]) -> None:
 def tournament_command(specs, players, games, seed, out, workers, rules) -> None:
     """Play the strategies in rotated tables and print a leaderboard of ratings."""
     check_counts({}, None, None, workers)
-    if not specs:
+    if specs is None:  # an empty --strategies is no strategy given, as everywhere
         load_plugins_noting_failures()
-    listed = (parse_strategies(specs) if specs else
+    listed = (parse_strategies(specs) if specs is not None else
               parse_strategies(",".join(f.name for f in families()
                                         if f.leaderboard and not f.oracle)))
     names = list(dict.fromkeys(s.spec for s in listed))
+    if len(names) < len(listed):
+        twice = next(name for name in names if sum(s.spec == name for s in listed) > 1)
+        raise InputError(f"{twice} is listed twice in --strategies: a tournament rates each "
+                         f"strategy once")
     if len(names) < 2:
         raise InputError("a tournament needs at least two different strategies")
     rules = replace(rules, players=players)

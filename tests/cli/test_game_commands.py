@@ -213,6 +213,19 @@ def test_tournament_prints_a_leaderboard(tmp_path) -> None:
     assert onto_a_file.exit_code == 2 and "is a file, not a folder" in onto_a_file.output
 
 
+@pytest.mark.parametrize(("strategies", "line"), [
+    ("", "Error: no strategy given"),
+    ("greedy,random,greedy", "Error: greedy is listed twice in --strategies: a tournament "
+                             "rates each strategy once"),
+    ("greedy:take_margin=3,greedy:take_margin=3.0", "Error: greedy:take_margin=3 is listed "
+                                                     "twice in --strategies: a tournament rates "
+                                                     "each strategy once"),
+])
+def test_tournament_refuses_no_strategy_and_one_listed_twice(strategies, line) -> None:
+    result = _run("tournament", "--strategies", strategies, "--games", "4", "--workers", "1")
+    assert result.exit_code == 2 and result.output == f"{line}\n"
+
+
 def test_tournament_refuses_a_seed_its_last_table_cannot_have_before_playing() -> None:
     """Tables take seeds S, S + 1, …: past 2^64 - 1 the run stopped after playing the first."""
     last = str(2**64 - 1)
