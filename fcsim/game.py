@@ -21,7 +21,7 @@ import numpy as np
 
 from fcsim.core.events import TRACE_WIDTH, EventDecoder, rows_per_step
 from fcsim.core.rng import game_seed
-from fcsim.core.rules import DEFAULT_PLAYERS, RulesError, RuleSet
+from fcsim.core.rules import DEFAULT_PLAYERS, RulesError, RuleSet, as_rules
 from fcsim.core.seeds import MAX_SEED
 from fcsim.core.state import (
     OK,
@@ -49,6 +49,7 @@ def table_rules(players: int | None = None, rules: RuleSet | None = None) -> Rul
     must agree."""
     if rules is None:
         return RuleSet(players=DEFAULT_PLAYERS if players is None else players)
+    as_rules(rules)
     if players is not None and players != rules.players:
         raise RulesError(f"players={players} but rules.players={rules.players}: give one of "
                          f"them, or the same number")
@@ -171,6 +172,10 @@ class Game:
         if len(agents) != self.rules.players:
             raise ValueError(f"{self.rules.players} players need {self.rules.players} "
                              f"agents, not {len(agents)}")
+        for seat, player in enumerate(agents):
+            if not callable(player):
+                raise TypeError(f"agents are callables from a View to a move, such as "
+                                f"fcsim.agent('greedy'), not {player!r} (seat {seat})")
         names = list(names) if names else [_name_of(a) for a in agents]
         if len(names) != len(agents):
             raise ValueError(f"{len(agents)} agents need {len(agents)} names, not "
