@@ -34,7 +34,15 @@ from fcsim.core.state import (
     shared_scratch,
 )
 from fcsim.core.tables import solver_table
-from fcsim.core.view import DRAW_ACTIONS, NO_HIDDEN, Info, View, decide
+from fcsim.core.view import (
+    DRAW_ACTIONS,
+    NO_HIDDEN,
+    Info,
+    View,
+    action_code,
+    decide,
+    illegal_action,
+)
 from fcsim.strategies.search.bind import bound_module
 from fcsim.strategies.search.rollout import O_SIZE, Outcome
 from fcsim.strategies.search.worlds import FULL_REVEAL
@@ -207,14 +215,21 @@ def _why_alone(view: View) -> str:
     return ONLY_ACTION
 
 
-def _player_move(view: View, player: str | None, actions: list[str]) -> str | None:
-    """The move ``player`` makes in ``view``: the game's own when the hand melds whole
-    (the player is never asked)."""
+def _player_move(view: View, player: str | None, names: list[str],
+                 actions: np.ndarray) -> str | None:
+    """The move ``player`` makes in ``view`` (one of ``names``, the legal actions, whose
+    codes are ``actions``): the game's own when the hand melds whole (the player is never
+    asked). A move not among them is an :class:`IllegalMoveError` naming the player, the
+    move and the legal ones, as a game's."""
     if player is None:
         return None
     if _melds_whole(view):
-        return actions[0]
-    return str(decide(agent(player), view.detached(), player))
+        return names[0]
+    move = decide(agent(player), view.detached(), player)
+    code = action_code(move, view.phase == "draw")
+    if code not in actions:
+        raise illegal_action(move, view, player)
+    return names[list(actions).index(code)]
 
 
 def _legal(view: View) -> tuple[list[str], np.ndarray]:
@@ -252,7 +267,7 @@ def advise(view: View, worlds: int = DEFAULT_WORLDS, seconds: float | None = Non
         raise ValueError(f"skill must be 0 or more, not {skill}")
     start = time.perf_counter()
     names, actions = _legal(view)
-    pick = _player_move(view, player, names)
+    pick = _player_move(view, player, names, actions)
     kernels = bound_module(rollout, "aware")
     batches = []  # (actions, worlds of the batch, O_SIZE) each: only the worlds played
     hands = np.empty((WORLD_BATCH if beliefs else 0, view.players, N_KINDS), dtype=np.int8)

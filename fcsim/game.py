@@ -21,7 +21,7 @@ import numpy as np
 
 from fcsim.core.events import TRACE_WIDTH, EventDecoder, rows_per_step
 from fcsim.core.rng import game_seed
-from fcsim.core.rules import DEFAULT_PLAYERS, RulesError, RuleSet
+from fcsim.core.rules import DEFAULT_PLAYERS, RulesError, RuleSet, as_rules
 from fcsim.core.seeds import MAX_SEED
 from fcsim.core.state import (
     OK,
@@ -49,6 +49,7 @@ def table_rules(players: int | None = None, rules: RuleSet | None = None) -> Rul
     must agree."""
     if rules is None:
         return RuleSet(players=DEFAULT_PLAYERS if players is None else players)
+    as_rules(rules)
     if players is not None and players != rules.players:
         raise RulesError(f"players={players} but rules.players={rules.players}: give one of "
                          f"them, or the same number")
@@ -147,17 +148,18 @@ class Game:
         ``"pile"`` when drawing, the distinct cards held when discarding."""
         return self.view().legal_actions
 
-    def step(self, action: object) -> None:
+    def step(self, action: object, who: str | None = None) -> None:
         """Make the pending decision: ``"stock"`` / ``"pile"`` when drawing, a card code
         when discarding (or the move as an int). An illegal action changes nothing and
-        raises :class:`~fcsim.core.view.IllegalMoveError` naming it."""
+        raises :class:`~fcsim.core.view.IllegalMoveError` naming it, and ``who`` chose it
+        (an agent's name; by default the seat)."""
         if self.over:
             raise IllegalMoveError(f"the game is over: {action!r} cannot be played")
         drawing = int(self._data.ints[Scalar.PHASE]) == PHASE_DRAW
         status, rows = play_action(self._data, action_code(action, drawing), self._table,
                                    self._scratch, self._trace, 0)
         if status != OK:
-            raise illegal_action(action, self.view())
+            raise illegal_action(action, self.view(), who)
         self._keep(rows)
 
     def play(self, agents: Sequence[Agent], names: Sequence[str] | None = None) -> list[int]:
@@ -170,20 +172,17 @@ class Game:
         if len(agents) != self.rules.players:
             raise ValueError(f"{self.rules.players} players need {self.rules.players} "
                              f"agents, not {len(agents)}")
+        for seat, player in enumerate(agents):
+            if not callable(player):
+                raise TypeError(f"agents are callables from a View to a move, such as "
+                                f"fcsim.agent('greedy'), not {player!r} (seat {seat})")
         names = list(names) if names else [_name_of(a) for a in agents]
         if len(names) != len(agents):
             raise ValueError(f"{len(agents)} agents need {len(agents)} names, not "
                              f"{len(names)}")
         while not self.over:
             seat = self.to_move
-            view = self.view()
-            action = decide(agents[seat], view, names[seat])
-            drawing = view.phase == "draw"
-            status, rows = play_action(self._data, action_code(action, drawing), self._table,
-                                       self._scratch, self._trace, 0)
-            if status != OK:
-                raise illegal_action(action, view, names[seat])
-            self._keep(rows)
+            self.step(decide(agents[seat], self.view(), names[seat]), names[seat])
         return self.totals
 
     @property

@@ -204,6 +204,9 @@ def test_an_agent_playing_illegally_is_named() -> None:
     with pytest.raises(fcsim.IllegalMoveError, match=r"strategy 'stubborn' chose 'ZZ', "
                                                      r"which is not a legal discard"):
         game.play([stubborn, stubborn])
+    with pytest.raises(fcsim.IllegalMoveError, match=r"^strategy 'me' chose 'ZZ', which is "
+                                                     r"not a legal discard"):
+        game.step("ZZ", who="me")
 
 
 @pytest.mark.parametrize(("kwargs", "fragment"), [
@@ -221,6 +224,20 @@ def test_bad_arguments_say_what_is_allowed(kwargs, fragment) -> None:
 def test_numpy_whole_numbers_are_whole_numbers() -> None:
     game = fcsim.Game(players=np.int64(3), seed=np.uint64(5), game=np.int32(1))
     assert game.rules == fcsim.RuleSet(players=3) and type(game.rules.players) is int
+
+
+def test_rules_that_are_no_rule_set_say_what_to_pass() -> None:
+    with pytest.raises(TypeError, match=r"^rules must be a RuleSet, such as "
+                                        r"fcsim.RuleSet\(players=3, wild_penalty=30\), not 'x'$"):
+        fcsim.Game(rules="x")
+
+
+def test_agents_that_are_not_callables_are_refused_before_any_move() -> None:
+    game = fcsim.Game(players=2, seed=1)
+    with pytest.raises(TypeError, match=r"^agents are callables from a View to a move, such "
+                                        r"as fcsim.agent\('greedy'\), not 'greedy' \(seat 0\)$"):
+        game.play(["greedy", "greedy"])
+    assert game.events == fcsim.Game(players=2, seed=1).events  # not a move made
 
 
 def test_play_names_every_agent_or_none() -> None:

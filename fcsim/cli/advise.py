@@ -8,7 +8,15 @@ from pathlib import Path
 
 import click
 
-from fcsim.cli.options import Bounded, InputError, given_options, rule_options, warn_unused
+from fcsim.cli.options import (
+    PLAYERS,
+    Bounded,
+    InputError,
+    given_options,
+    rule_options,
+    typed_as,
+    warn_unused,
+)
 from fcsim.core.rules import DEFAULT_PLAYERS
 from fcsim.core.seeds import MAX_SEED
 
@@ -56,6 +64,9 @@ def _render(advice) -> str:
     return "\n".join(lines)
 
 
+# The fields of a position whose checks name them first, and the flags that give them.
+POSITION_FLAGS = {"round": "--round", "players": "--players", "turn": "--turn"}
+
 # The options that describe the position, as a position file does.
 POSITION_OPTIONS = ("round_number", "hand", "pile", "known", "players", "hand_sizes", "scores",
                     "turn", "last_turn", "discarded", "taken", "passed")
@@ -68,7 +79,7 @@ POSITION_OPTIONS = ("round_number", "hand", "pile", "known", "players", "hand_si
 @click.option("--pile", default="", help="The discard pile, bottom first (top last).")
 @click.option("--known", multiple=True, help="SEAT:CARDS known to be in another seat's "
               "hand (taken from the pile); repeatable. The advised player is seat 0.")
-@click.option("--players", type=int, default=DEFAULT_PLAYERS, show_default=True,
+@click.option("--players", type=PLAYERS, default=DEFAULT_PLAYERS, show_default=True,
               help="Seats at the table, 2 to 7.")
 @click.option("--hand-sizes", help="Cards held per seat, own first [default: the round's].")
 @click.option("--scores", help="Totals before this round per seat, own first [default: 0].")
@@ -139,7 +150,8 @@ def advise_command(position_file, round_number, hand, pile, known, players, hand
                             discarded=_seat_cards(discarded, "--discarded"),
                             taken=_seat_cards(taken, "--taken"),
                             passed=_seat_cards(passed, "--passed"))
-    view = position_view(position)
+    with typed_as({} if position_file is not None else POSITION_FLAGS):  # a file's keys
+        view = position_view(position)
     table = replace(position.rules, players=view.players)
     warn_table_notes(parse_strategies(f"{rollout},{player or STRONGEST}"), table)
     if seconds is not None and worlds is None:

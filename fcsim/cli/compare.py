@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from fcsim.cli.options import (
+    PLAYERS,
     Bounded,
     InputError,
     check_run_folders,
@@ -18,7 +19,7 @@ from fcsim.cli.options import (
     warn_unused,
 )
 from fcsim.cli.running import AGAIN, check_counts, play_plan
-from fcsim.core.rules import COMPARE_PLAYERS, MAX_PLAYERS, MIN_PLAYERS
+from fcsim.core.rules import COMPARE_PLAYERS
 from fcsim.core.seeds import MAX_SEED
 from fcsim.runner.format import (
     MAX_GAMES,
@@ -27,7 +28,7 @@ from fcsim.runner.format import (
     distinct_rotations,
 )
 from fcsim.runner.run import deal_games
-from fcsim.strategies import display_name, parse_strategy
+from fcsim.strategies import display_name, parse_strategies
 
 
 def _print_comparison(paths: list[Path], a: str, b: str) -> None:
@@ -71,12 +72,21 @@ def _print_comparison(paths: list[Path], a: str, b: str) -> None:
     click.echo(f"  verdict: {row['verdict']}")
 
 
+def _one_strategy(text: str, which: str) -> str:
+    """The spec of the one strategy given for ``which`` (A or B)."""
+    listed = parse_strategies(text)
+    if len(listed) > 1:
+        raise InputError(f"compare takes one strategy for A and one for B, not {text!r} for "
+                         f"{which} (fcsim tournament plays several)")
+    return listed[0].spec
+
+
 @click.command("compare", short_help="Compare two strategies on the same deals.")
 @click.argument("a")
 @click.argument("b")
 @click.option("--deals", type=Bounded(1, MAX_GAMES), default=5000, show_default=True,
               help="Deals; each is played in its distinct seat rotations.")
-@click.option("--players", type=click.IntRange(MIN_PLAYERS, MAX_PLAYERS), default=COMPARE_PLAYERS,
+@click.option("--players", type=PLAYERS, default=COMPARE_PLAYERS,
               show_default=True, help="Seats, 2 to 7; A and B alternate around the table.")
 @click.option("--seed", type=Bounded(0, MAX_SEED, "S"), default=0, show_default=True,
               help="Root seed of the deals, 0 to 2^64 - 1.")
@@ -95,7 +105,7 @@ def compare_command(a, b, deals, players, seed, sources, out, workers, rules) ->
     Example: fcsim compare expected greedy --deals 20000 --players 4
     """
     check_counts({}, None, None, workers)
-    a, b = parse_strategy(a).spec, parse_strategy(b).spec
+    a, b = _one_strategy(a, "A"), _one_strategy(b, "B")
     if a == b:
         raise InputError(f"compare two different strategies, not {a} with itself")
     if sources:  # one line, not an error: the runs' own deals and rules are read

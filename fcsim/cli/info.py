@@ -3,6 +3,7 @@ writing it, and the command that plays it again."""
 
 from __future__ import annotations
 
+import shlex
 import sys
 from pathlib import Path
 
@@ -53,7 +54,8 @@ def _short(record: str) -> str:
 
 def _training(path: Path) -> tuple[Path, RunPlan, list[tuple[str, str]]] | None:
     """A training folder's self-play run, and the lines of what the training wrote (its
-    model and report, the command that completes it); None for another folder."""
+    model and report, the command that trained it, into ``path``: with ``--resume`` it
+    completes it); None for another folder."""
     from fcsim.learn.training import (
         GAMES,
         MODEL,
@@ -75,11 +77,12 @@ def _training(path: Path) -> tuple[Path, RunPlan, list[tuple[str, str]]] | None:
     except ModelError as err:
         lines.append(("model", f"unreadable: {err}"))
         model = None
-    started = "the fcsim train command that started it"
+    command = "the fcsim train command that started it"
     if model is not None:
-        started = model.metadata.get("trained_by", started)
+        if "trained_by" in model.metadata:  # --out is where the folder is now, from here
+            command = shlex.join([*shlex.split(model.metadata["trained_by"]), "--out", str(path)])
         lines.append(("model", f"{path / MODEL} (sha256 {model.sha256[:12]})"))
-    lines.append(("command", f"{started} --resume"))
+    lines.append(("command", command))
     if (path / REPORT_MD).is_file():
         lines.append(("report", str(path / REPORT_MD)))
     return path / GAMES, games, lines
@@ -106,17 +109,18 @@ def info_command(path: Path) -> None:
     decided = decision_contents(plan, {i: c.path for i, c in check.chunks.items()})
     rules = ", ".join(f"{key}={value}" for key, value in plan.rules.to_dict().items())
     command = dict(extra).get("command") or command_line(plan, path)
+    resume = f"{command} --resume"
     writer = lock_holder(path)
     if check.problems:
         again = " and play them again" if any(p.replayed for p in check.problems) else ""
-        status = (f"damaged: {fmt.describe_problems(check.problems)}; run {command} "
-                  f"--resume to set them aside{again}")
+        status = (f"damaged: {fmt.describe_problems(check.problems)}; run {resume} to set "
+                  f"them aside{again}")
     elif contents.chunks == plan.chunk_count:
         status = "complete"
     elif writer:
         status = "being written"
     else:
-        status = f"incomplete: run {command} --resume to complete it"
+        status = f"incomplete: run {resume} to complete it"
     lines = [
         ("run", str(path)),
         ("code", _code_line(plan, {c.code for c in check.chunks.values()})),
@@ -136,7 +140,7 @@ def info_command(path: Path) -> None:
         *([("writer", writer)] if writer else []),
         ("status", status),
         *[(key, value) for key, value in extra if key != "command"],
-        ("command", command),
+        ("command", command if training is None else resume),  # a training's continues
     ]
     for key, value in lines:
         click.echo(f"{key:<11}{value}")

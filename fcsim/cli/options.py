@@ -4,7 +4,8 @@ declarations on :class:`~fcsim.core.rules.RuleSet`), bounded counts."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import Field
 from pathlib import Path
 
@@ -12,7 +13,8 @@ import click
 from click.core import ParameterSource
 
 from fcsim.cli import InputError
-from fcsim.core.rules import Flag, RuleSet, default_seats, rule_flags
+from fcsim.core.rules import MAX_PLAYERS, MIN_PLAYERS, Flag, RuleSet, default_seats, rule_flags
+from fcsim.errors import Fault, FcsimError
 
 
 class Bounded(click.ParamType):
@@ -36,6 +38,25 @@ class Bounded(click.ParamType):
         if not self.low <= number <= self.high:
             raise InputError(f"{flag} must be {self.low:,} to {self.high:,}, not {number:,}")
         return number
+
+
+PLAYERS = Bounded(MIN_PLAYERS, MAX_PLAYERS)  # the type of a command's --players
+
+
+@contextmanager
+def typed_as(flags: Mapping[str, str]) -> Iterator[None]:
+    """An :class:`FcsimError` whose one line starts with a field of ``flags``
+    (``players must be …``, the Python API's words) as an :class:`InputError` naming the
+    flag the user typed instead (``--players must be …``)."""
+    try:
+        yield
+    except Fault:
+        raise
+    except FcsimError as err:
+        field, space, rest = str(err).partition(" ")
+        if not space or field not in flags:
+            raise
+        raise InputError(f"{flags[field]} {rest}") from None
 
 
 def dask_missing() -> click.ClickException:
@@ -118,12 +139,15 @@ def rule_options(func: Callable | None = None, *, hand: bool = False) -> Callabl
     at the default table size: a command that seats a table says how many
     (``dataclasses.replace(rules, players=n)``)."""
     declared = [(rule, flag) for rule, flag in rule_flags() if flag.hand or not hand]
+    typed = {rule.name: flag.name for rule, flag in declared}
 
     def decorate(func: Callable) -> Callable:
         @functools.wraps(func)
         def command(*args, **kwargs):
             values = {rule.name: kwargs.pop(rule.name) for rule, _ in declared}
-            return func(*args, rules=RuleSet(**values), **kwargs)
+            with typed_as(typed):
+                rules = RuleSet(**values)
+            return func(*args, rules=rules, **kwargs)
 
         for rule, flag in reversed(declared):
             command = _option(rule, flag)(command)
@@ -146,9 +170,11 @@ def rule_words(rules: RuleSet) -> list[str]:
 def given_options(only: Collection[str] | None = None, exclude: Collection[str] = ()
                   ) -> list[str]:
     """The flags the command line set, of the running command's options named ``only``
-    (all if None) less ``exclude``: to say which ones another input makes unused."""
+    (all if None) less ``exclude``, each as typed (``--no-seat-rotation``, not
+    ``--seat-rotation``): to say which ones another input makes unused."""
     ctx = click.get_current_context()
-    return [param.opts[0] for param in ctx.command.params
+    return [param.secondary_opts[0] if param.secondary_opts and ctx.params.get(param.name)
+            is False else param.opts[0] for param in ctx.command.params
             if isinstance(param, click.Option) and param.name not in exclude
             and (only is None or param.name in only)
             and ctx.get_parameter_source(param.name) is ParameterSource.COMMANDLINE]
@@ -160,6 +186,14 @@ def warn_resume_flags_unused(resume: bool) -> None:
     if not resume:
         warn_unused(given_options(only={"allow_code_change"}),
                     "without --resume no run is resumed")
+
+
+def warn_rotation_unused(duplicate: bool) -> None:
+    """With --duplicate, one warning line if --no-seat-rotation (or --seat-rotation) was
+    given: every duplicate deal is played in each of its seat rotations."""
+    if duplicate:
+        warn_unused(given_options(only={"seat_rotation"}),
+                    "--duplicate plays every deal in each of its seat rotations")
 
 
 def warn_unused(flags: list[str], because: str) -> None:

@@ -17,7 +17,7 @@ import click
 
 from fcsim.agents import agent
 from fcsim.board import board, event_line, hand_text
-from fcsim.cli.options import Bounded, InputError, rule_options
+from fcsim.cli.options import PLAYERS, Bounded, InputError, rule_options
 from fcsim.core.cards import CardError, format_card, parse_card, rank_name
 from fcsim.core.rules import DEFAULT_PLAYERS
 from fcsim.core.seeds import MAX_SEED
@@ -74,8 +74,8 @@ class Session:
             if game.over:
                 return
             if game.to_move != self.seat:
-                game.step(decide(self.agents[game.to_move], game.view(),
-                                 self.agents[game.to_move].spec))
+                player = self.agents[game.to_move]
+                game.step(decide(player, game.view(), player.spec), player.spec)
             elif game.phase == "draw":
                 self.draw()
             else:
@@ -155,7 +155,7 @@ def _opponents(specs: str, players: int | None) -> tuple[list, int]:
 @click.option("--strategies", "specs", default="aware", show_default=True,
               help="The other seats' strategies: one spec for all of them, or one per other "
                    "seat in seat order.")
-@click.option("--players", type=int, help="Seats at the table (default 4, or one more than "
+@click.option("--players", type=PLAYERS, help="Seats at the table (default 4, or one more than "
                                           "the strategies listed).")
 @click.option("--seat", type=int, default=0, show_default=True,
               help="Your seat; seat 0 deals the first round, seat 1 plays first.")

@@ -10,11 +10,14 @@ import click
 import numpy as np
 
 from fcsim.cli.options import (
+    PLAYERS,
     Bounded,
     InputError,
     given_options,
     rule_options,
     table_seats,
+    typed_as,
+    warn_rotation_unused,
     warn_unused,
 )
 from fcsim.core.rng import game_seed
@@ -67,7 +70,7 @@ SHOWING_OPTIONS = ("run_folder", "game", "only_round", "as_json", "html_file")
               help="Game index in that run (its seed is derived from the root seed).")
 @click.option("--strategies", "specs",
               help="Comma-separated strategies in the order given to fcsim simulate.")
-@click.option("--players", type=int, help="Seats (2 to 7); default: one per strategy listed, "
+@click.option("--players", type=PLAYERS, help="Seats (2 to 7); default: one per strategy listed, "
                                           "or 4 for a single strategy (as fcsim simulate).")
 @click.option("--seat-rotation/--no-seat-rotation", default=True,
               help="Seat the strategies as fcsim simulate does for this game index (the "
@@ -97,6 +100,7 @@ def replay_command(run_folder, seed, game, specs, players, seat_rotation, duplic
     else:
         if seed is None or specs is None:
             raise InputError("give --run FOLDER, or --seed and --strategies")
+        warn_rotation_unused(duplicate)
         listed = parse_strategies(specs)
         rules = replace(rules, players=table_seats(len(listed), players))
         listed = listed * (rules.players // len(listed))  # one strategy plays every seat
@@ -109,8 +113,9 @@ def replay_command(run_folder, seed, game, specs, players, seat_rotation, duplic
         deal, rotation = game, game % players if seat_rotation else 0
     seated = [listed[(seat + rotation) % players] for seat in range(players)]
     with read_as_recorded(dict(plan.sources) if plan is not None else {}):
-        events = game_events(int(game_seed(np.uint64(seed), np.uint64(deal))), seated, rules,
-                             only_round)
+        with typed_as({"round": "--round"}):
+            events = game_events(int(game_seed(np.uint64(seed), np.uint64(deal))), seated,
+                                 rules, only_round)
         if plan is not None:  # a round alone is played within its whole game
             _check_replayed(run_folder, plan, game, events)
     names = [display_name(s.spec) for s in seated]  # an oracle marked analysis only

@@ -12,15 +12,16 @@ from types import TracebackType
 import click
 
 from fcsim._version import __version__
-from fcsim.cli.options import Bounded, dask_options, rule_options, rule_words
+from fcsim.cli.options import PLAYERS, Bounded, dask_options, rule_options, rule_words
 from fcsim.cli.progress import games_progress
-from fcsim.cli.running import dask_cluster
+from fcsim.cli.running import dask_cluster, say_set_aside
 from fcsim.core.rules import RuleSet
 from fcsim.core.seeds import MAX_SEED
 from fcsim.runner.lock import FolderBusyError
 from fcsim.runner.pool import Executor, LastingPool
 from fcsim.runner.run import default_workers
 from fcsim.strategies import Strategy, display_name, parse_strategies, parse_strategy
+from fcsim.tune.arena import Arena
 from fcsim.tune.lineup import Lineup, make_lineup
 from fcsim.tune.output import open_output
 
@@ -34,7 +35,7 @@ def search_options(func: Callable) -> Callable:
                      help="The field: one strategy (seats alternate with it) or one per other "
                           "seat, comma-separated [default: the strategy's family at its "
                           "defaults]."),
-        click.option("--players", type=int,
+        click.option("--players", type=PLAYERS,
                      help="Seats [default: 4 with one --against strategy, else one per "
                           "listed strategy plus the candidate]."),
         click.option("--deals", type=int, default=DEFAULT_DEALS, show_default=True,
@@ -77,6 +78,13 @@ def make_executor(workers: int | None, scheduler: str | None, dask_local: int | 
     executor = dask_cluster(scheduler, dask_local) or LastingPool(workers or default_workers())
     click.get_current_context().call_on_close(executor.close)
     return executor
+
+
+def arena(where: Setting, executor: Executor, progress: SearchProgress) -> Arena:
+    """The table every run of the search plays at: its games advance ``progress``, and
+    the damaged chunk files it moves aside are said, one line each (as ``simulate`` says
+    them)."""
+    return Arena(where.lineup, where.rules, executor, progress.advance, say_set_aside)
 
 
 def hold_output(out: Path, described: dict, resume: bool, free: tuple[str, ...] = ()) -> None:

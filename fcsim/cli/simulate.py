@@ -10,12 +10,14 @@ import click
 from rich.table import Table
 
 from fcsim.cli.options import (
+    PLAYERS,
     Bounded,
     dask_options,
     rule_options,
     rule_words,
     table_seats,
     warn_resume_flags_unused,
+    warn_rotation_unused,
 )
 from fcsim.cli.progress import print_table
 from fcsim.cli.running import (
@@ -118,7 +120,7 @@ def _report(plan: RunPlan, folder: RunFolder) -> None:
                    "strategies and games.")
 @click.option("--out", type=click.Path(path_type=Path), required=True,
               help="Run folder: one Parquet file per chunk.")
-@click.option("--players", type=int, help="Seats (2 to 7); default: one per strategy "
+@click.option("--players", type=PLAYERS, help="Seats (2 to 7); default: one per strategy "
                                           "listed, or 4 for a single strategy.")
 @rule_options
 @click.option("--workers", type=int, help="Local worker processes (default: all cores).")
@@ -151,6 +153,7 @@ def simulate_command(strategies, games, seed, out, players, rules, workers, chun
     """
     check_counts({}, scheduler, dask_local, workers)
     warn_resume_flags_unused(resume)
+    warn_rotation_unused(duplicate)
     plan = _plan(strategies, games, seed, out, players, rules, chunk_size, seat_rotation,
                  duplicate, decisions)
     try:

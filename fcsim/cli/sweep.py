@@ -12,6 +12,7 @@ from fcsim.cli.progress import print_table
 from fcsim.cli.running import check_counts, stops_saying
 from fcsim.cli.searching import (
     SearchProgress,
+    arena,
     command_line,
     describe_row,
     header,
@@ -22,7 +23,6 @@ from fcsim.cli.searching import (
     setting,
 )
 from fcsim.runner import RunFolderError
-from fcsim.tune.arena import Arena
 from fcsim.tune.search import Search
 from fcsim.tune.space import grid_points, parse_grid, with_values
 
@@ -74,7 +74,7 @@ def sweep_command(spec, grids, against, players, deals, seed, out, resume, worke
     executor = make_executor(workers, scheduler, dask_local)
     hold_output(out, described, resume)
     progress = SearchProgress(f"sweep {where.base.spec}", runs * deals * where.lineup.rotations)
-    search = Search(where.base, Arena(where.lineup, where.rules, executor, progress.advance),
+    search = Search(where.base, arena(where, executor, progress),
                     seed, deals, out)
     try:
         with stops_saying(lambda: f"every finished chunk is kept in {out}; run the same "

@@ -12,11 +12,11 @@ from pathlib import Path
 import click
 from rich.table import Table
 
-from fcsim.cli.options import Bounded, InputError, rule_options
+from fcsim.cli.options import PLAYERS, Bounded, InputError, rule_options
 from fcsim.cli.progress import print_table
 from fcsim.cli.running import AGAIN, check_counts, play_plan
 from fcsim.cli.strategies import load_plugins_noting_failures
-from fcsim.core.rules import DEFAULT_PLAYERS, MAX_PLAYERS, MIN_PLAYERS
+from fcsim.core.rules import DEFAULT_PLAYERS
 from fcsim.core.seeds import MAX_SEED
 from fcsim.runner.format import MAX_GAMES, refuse_a_file
 from fcsim.strategies import display_name, families, parse_strategies
@@ -80,7 +80,7 @@ def _leaderboard(paths: list[Path]) -> None:
 @click.option("--strategies", "specs",
               help="Comma-separated strategies (default: every fair strategy on the "
                    "leaderboard, built in or installed).")
-@click.option("--players", type=click.IntRange(MIN_PLAYERS, MAX_PLAYERS),
+@click.option("--players", type=PLAYERS,
               default=DEFAULT_PLAYERS, show_default=True,
               help="Seats at each table, 2 to 7.")
 @click.option("--games", type=Bounded(1, MAX_GAMES), default=2000, show_default=True,
@@ -94,12 +94,16 @@ def _leaderboard(paths: list[Path]) -> None:
 def tournament_command(specs, players, games, seed, out, workers, rules) -> None:
     """Play the strategies in rotated tables and print a leaderboard of ratings."""
     check_counts({}, None, None, workers)
-    if not specs:
+    if specs is None:  # an empty --strategies is no strategy given, as everywhere
         load_plugins_noting_failures()
-    listed = (parse_strategies(specs) if specs else
+    listed = (parse_strategies(specs) if specs is not None else
               parse_strategies(",".join(f.name for f in families()
                                         if f.leaderboard and not f.oracle)))
     names = list(dict.fromkeys(s.spec for s in listed))
+    if len(names) < len(listed):
+        twice = next(name for name in names if sum(s.spec == name for s in listed) > 1)
+        raise InputError(f"{twice} is listed twice in --strategies: a tournament rates each "
+                         f"strategy once")
     if len(names) < 2:
         raise InputError("a tournament needs at least two different strategies")
     rules = replace(rules, players=players)

@@ -7,6 +7,7 @@ import shlex
 import shutil
 from collections.abc import Callable
 from dataclasses import replace
+from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -15,6 +16,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from fcsim.cli.options import (
+    PLAYERS,
     Bounded,
     InputError,
     dask_options,
@@ -32,8 +34,9 @@ from fcsim.cli.running import (
     say_set_aside,
     stops_saying,
 )
-from fcsim.core.rules import DEFAULT_PLAYERS, MAX_PLAYERS, MIN_PLAYERS
+from fcsim.core.rules import DEFAULT_PLAYERS
 from fcsim.core.seeds import MAX_SEED
+from fcsim.errors import differences
 from fcsim.learn.sampling import LABELS, MAX_CANDIDATES, ROLLOUTS, Sampling
 from fcsim.runner import RunFolder, RunPlan, make_plan
 from fcsim.runner.format import MAX_GAMES, RunFolderError, alternating
@@ -47,6 +50,10 @@ if TYPE_CHECKING:
     from fcsim.learn.fit import FitResult
 
 DEFAULT_STRATEGIES = "aware,expected"
+# The flags that change the model fitted on the same games (the others name the games, or
+# only the strength check).
+FIT_FLAGS = ("--share", "--labels", "--candidates", "--hidden", "--epochs", "--pool",
+             "--table-model")
 MIN_RECORDED_GAMES = 5  # games x share below this hold too few positions to fit anything
 
 
@@ -66,7 +73,7 @@ def _progress(label: str, unit: str) -> Progress:
               help="Root seed of the games, the sampling and the fit.")
 @click.option("--out", type=click.Path(path_type=Path), required=True,
               help="Training folder: games/, positions/, model.npz, report.md/.html.")
-@click.option("--players", type=click.IntRange(MIN_PLAYERS, MAX_PLAYERS),
+@click.option("--players", type=PLAYERS,
               default=DEFAULT_PLAYERS, show_default=True,
               help="Seats at the table.")
 @rule_options
@@ -173,8 +180,11 @@ def train_command(strategies, games, seed, out, players, rules, share, labels, c
                           *rule_words(rules), "--share", f"{share:g}", "--labels", labels,
                           *(["--candidates", str(candidates)] if labels == ROLLOUTS else []),
                           "--hidden", str(hidden), "--epochs", str(epochs),
+                          "--check-deals", str(check_deals),
                           *[word for folder in pools for word in ("--pool", str(folder))],
                           *[word for table in tables for word in ("--table-model", str(table))]])
+    if resume:
+        _say_refitted(out / MODEL, command)
     cluster = dask_cluster(scheduler, dask_local)
     try:
         if (folder.missing or folder.problems) and not scheduler:  # this machine works
@@ -215,6 +225,35 @@ def train_command(strategies, games, seed, out, players, rules, share, labels, c
                f"predicting the mean {result.baseline_loss:.1f}); report: {out / REPORT_MD}")
     if check is not None:
         click.echo(f"strength check: {check['line']}")
+
+
+def _fit_flags(command: str) -> dict[str, str]:
+    """The values of the :data:`FIT_FLAGS` in a ``fcsim train`` command line (a repeated
+    flag's joined by spaces)."""
+    words = shlex.split(command)
+    values: dict[str, list[str]] = {}
+    for flag, value in pairwise(words):
+        if flag in FIT_FLAGS:
+            values.setdefault(flag, []).append(value)
+    return {flag: " ".join(value) for flag, value in values.items()}
+
+
+def _say_refitted(model: Path, command: str) -> None:
+    """One line when the model a resumed training replaces was fitted with other flags
+    than ``command``'s: what changed, and that it is fitted again."""
+    from fcsim.strategies.learned.model import ModelError, load_model
+
+    try:
+        trained_by = load_model(model).metadata.get("trained_by") if model.is_file() else None
+    except ModelError:  # replaced all the same
+        return
+    if trained_by is None:
+        return
+    changed = differences(_fit_flags(command), _fit_flags(trained_by), FIT_FLAGS,
+                          lambda value: value or "none")
+    if changed:
+        click.echo(f"{model} was fitted with other flags ({'; '.join(changed)}): it is "
+                   f"fitted again", err=True)
 
 
 def _say_compiling_positions(plan: RunPlan) -> None:

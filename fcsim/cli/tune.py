@@ -12,6 +12,7 @@ from fcsim.cli.options import InputError
 from fcsim.cli.running import check_counts, stops_saying
 from fcsim.cli.searching import (
     SearchProgress,
+    arena,
     command_line,
     describe_row,
     header,
@@ -23,7 +24,6 @@ from fcsim.cli.searching import (
 )
 from fcsim.runner import RunFolderError
 from fcsim.strategies import display_name
-from fcsim.tune.arena import Arena
 from fcsim.tune.search import Search
 from fcsim.tune.space import inside, parse_ranges
 
@@ -108,7 +108,7 @@ def tune_command(spec, params, trials, sampler, prune, confirm_deals, against, p
     runs = trials + (0 if inside(where.base, ranges) else 1)
     progress = SearchProgress(f"tune {where.base.spec}",
                               (runs * deals + 2 * confirm_deals) * rotations)
-    search = Search(where.base, Arena(where.lineup, where.rules, executor, progress.advance),
+    search = Search(where.base, arena(where, executor, progress),
                     seed, deals, out)
     study = Study(search, ranges, sampler, prune)
     try:

@@ -53,6 +53,15 @@ class RulesError(FcsimError, ValueError):
     """A rule set that RULES.md does not allow."""
 
 
+def as_rules(rules: object) -> RuleSet:
+    """``rules``, checked to be a :class:`RuleSet` (a one-line TypeError saying what to
+    pass otherwise): what the Python API's functions and classes take as ``rules``."""
+    if not isinstance(rules, RuleSet):
+        raise TypeError(f"rules must be a RuleSet, such as fcsim.RuleSet(players=3, "
+                        f"wild_penalty=30), not {rules!r}")
+    return rules
+
+
 def _whole(value: object) -> bool:
     """An int that is not a bool (``True`` is no player count)."""
     return isinstance(value, int) and not isinstance(value, bool)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from functools import cache
+from numbers import Integral
 from pathlib import Path
 
 import numpy as np
@@ -89,8 +90,9 @@ class RunPlan:
         if len(self.strategies) != players:
             raise PlanError(f"{len(self.strategies)} strategies for {players} players: "
                             f"give one strategy, or one per player")
-        if not 0 <= self.seed <= MAX_SEED:
-            raise PlanError(f"seed must be 0 to 2**64 - 1 (64 bits), not {self.seed}")
+        if (isinstance(self.seed, bool) or not isinstance(self.seed, Integral)
+                or not 0 <= self.seed <= MAX_SEED):
+            raise PlanError(f"seed must be 0 to 2**64 - 1 (64 bits), not {self.seed!r}")
         sizes = fmt.size_problems(self.games, self.chunk_size)
         if sizes:
             raise PlanError(sizes[0])

@@ -6,12 +6,13 @@ import math
 import os
 import sys
 from collections.abc import Callable, Sequence
+from numbers import Integral
 from pathlib import Path
 
-from fcsim.core.rules import RuleSet, default_seats
+from fcsim.core.rules import RuleSet, as_rules, default_seats
 from fcsim.runner.chunk import ChunkOutput
-from fcsim.runner.format import distinct_rotations
-from fcsim.runner.plan import RunPlan, default_chunk_size, round_up_games
+from fcsim.runner.format import MAX_GAMES, count_problem, distinct_rotations
+from fcsim.runner.plan import PlanError, RunPlan, default_chunk_size, round_up_games
 from fcsim.runner.pool import Executor, InProcess, ProcessPool
 from fcsim.runner.store import RunFolder
 from fcsim.strategies import Strategy, StrategyError, parse_strategies, parse_strategy
@@ -83,6 +84,12 @@ def deal_games(seating: StrategyList, deals: int) -> int:
     return deals * distinct_rotations([s.spec for s in _listed(seating)])
 
 
+def _int(value: object) -> object:
+    """A whole number of any integer type (numpy's) as an int, for the run's JSON; any
+    other value as it is, for the plan's checks to refuse."""
+    return int(value) if isinstance(value, Integral) and not isinstance(value, bool) else value
+
+
 def make_plan(strategies: StrategyList, rules: RuleSet, seed: int, games: int, *,
               duplicate: bool = False, seat_rotation: bool = True,
               chunk_size: int | None = None, decisions: bool = False,
@@ -95,8 +102,12 @@ def make_plan(strategies: StrategyList, rules: RuleSet, seed: int, games: int, *
     rounded up to whole deals.
     Without ``chunk_size``, :func:`~fcsim.runner.plan.default_chunk_size` of the games.
     """
+    games, seed, chunk_size = _int(games), _int(seed), _int(chunk_size)
+    problem = count_problem("games", games, MAX_GAMES)  # before any arithmetic on it
+    if problem:
+        raise PlanError(problem)
     listed = _listed(strategies)
-    warn_table_notes(listed, rules)
+    warn_table_notes(listed, as_rules(rules))
     specs = [s.spec for s in listed]
     if len(specs) == 1:
         specs *= rules.players
@@ -171,6 +182,9 @@ def simulate(strategies: StrategyList, games: int, out: str | Path, *, seed: int
     >>> plan.games, plan.rules.players
     (8, 2)
     """
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, Integral)
+                                or workers < 1):
+        raise PlanError(f"workers must be a whole number, at least 1, not {workers!r}")
     if rules is None:
         listed = _listed(strategies)
         rules = RuleSet(players=default_seats(len(listed)))

@@ -118,7 +118,10 @@ def with_params(family: Family, text: str) -> Strategy:
         key, eq, raw = item.partition("=")
         key = key.strip()
         param = next((p for p in family.params if p.name == key), None)
-        if param is None or not eq:
+        if param is not None and not eq:
+            value = "SPEC" if param.strategy else "PATH" if param.path else "N"
+            raise StrategyError(f"{family.name}: {key} needs a value ({key}={value})")
+        if param is None:
             known = ", ".join(p.name for p in family.params) or "none"
             raise StrategyError(
                 f"bad parameter {item!r} for strategy {family.name!r}; its parameters: {known}"

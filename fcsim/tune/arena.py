@@ -21,7 +21,7 @@ from fcsim.core.rules import RuleSet
 from fcsim.errors import FcsimError
 from fcsim.runner import RunFolder, RunPlan, execute, make_plan
 from fcsim.runner.chunk import ChunkOutput
-from fcsim.runner.format import part_name
+from fcsim.runner.format import Problem, part_name
 from fcsim.runner.pool import Executor
 from fcsim.tune.deals import COLUMNS, DealResults, deal_results
 from fcsim.tune.lineup import Lineup
@@ -56,12 +56,15 @@ class Arena:
 
     ``on_games(n)`` is told of every ``n`` games played or read (a progress bar); a run
     that stops early reports its unplayed games too, so each run counts its full size.
+    ``on_set_aside(run, problems)`` is told of the damaged chunk files of a run moved
+    aside (to be played again) as its folder is taken.
     """
 
     lineup: Lineup
     rules: RuleSet
     executor: Executor
     on_games: Callable[[int], None] = lambda games: None
+    on_set_aside: Callable[[RunFolder, list[Problem]], None] = lambda run, problems: None
 
     def plan(self, spec: str, seed: int, deals: int) -> RunPlan:
         """The duplicate-format run of candidate ``spec`` on ``deals`` deals of ``seed``."""
@@ -80,7 +83,7 @@ class Arena:
         there (the deals so far are returned). Ctrl-C leaves every finished chunk on disk.
         """
         run = RunFolder.open(folder, self.plan(spec, seed, deals), resume=True)
-        run.create()
+        self.on_set_aside(run, run.create())
         reader = _InOrder(run, self.lineup, on_deals, self.on_games)
         try:
             if reader.advance() and run.missing:

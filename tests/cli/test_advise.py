@@ -48,6 +48,23 @@ def test_a_player_whose_code_raises_is_one_line(tmp_path: Path) -> None:
                                      f"in agent")
 
 
+def test_a_player_s_illegal_move_is_one_line_naming_it(tmp_path: Path) -> None:
+    """As simulate says it: the strategy, the move and the legal moves, exit code 2; a
+    legal move written in another case is shown as cards are written."""
+    player = tmp_path / "badmove.py"
+    player.write_text('def agent(view):\n    return "ZZ"\n')
+    result = run(*WORKED, "--worlds", "20", "--player", f"{player}:agent")
+    assert result.exit_code == 2, result.output
+    assert result.output.strip() == (f"Error: strategy '{player}:agent' chose 'ZZ', which is "
+                                     f"not a legal discard (legal: 7S, QS, 3H, 4H, 5H, 9D, KD, "
+                                     f"9C)")
+    lower = tmp_path / "lower.py"
+    lower.write_text('def agent(view):\n    return "kd"\n')
+    result = run(*WORKED, "--worlds", "20", "--player", f"{lower}:agent")
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[-1] == f"{lower}:agent would discard KD"
+
+
 def test_json_and_a_position_file(tmp_path: Path) -> None:
     out = run(*WORKED, "--worlds", "50", "--json")
     assert out.exit_code == 0, out.output
@@ -86,7 +103,8 @@ def test_impossible_positions_get_one_line() -> None:
         (["--round", "1", "--hand", "3H 4H 5H", "--pile", "9C", "--taken", "9:7H"],
          "a taken seat must be a whole number from 0 to 3"),
         (["--short", "--round", "7", "--hand", "3H 4H 5H 7S 9D 9C KD QS 3C 4C"],
-         "round must be a whole number from 1 to 6, not 7"),
+         "--round must be a whole number from 1 to 6, not 7"),
+        (["--round", "1", "--hand", "3H 4H 5H", "--players", "9"], "--players must be 2 to 7"),
     ]:
         result = run(*args)
         assert result.exit_code == 2, result.output

@@ -95,9 +95,11 @@ def test_ctrl_c_while_numba_loads_exits_130_with_one_line() -> None:
     (["compare", "greedy", "gredy"], "unknown strategy 'gredy'"),
     (["new-strategy", "no good"], "no good"),
     (["simulate", "--strategies", "greedy", "--games", "1", "--out", "x", "--turn-cap", "5"],
-     "turn_cap must be 10 to 1,000,000 turns, not 5"),
+     "--turn-cap must be 10 to 1,000,000 turns, not 5"),
+    (["compare", "greedy,random", "aware"], "compare takes one strategy for A and one for B, "
+                                            "not 'greedy,random' for A"),
+    (["compare", "greedy", "random", "--players", "1"], "--players must be 2 to 7, not 1"),
     # flags click itself refuses: its usage lines are left out
-    (["compare", "greedy", "random", "--players", "1"], "'--players': 1 is not in the range"),
     (["simulate", "--games", "3"], "Missing option '--strategies'"),
     (["no-such-command"], "No such command 'no-such-command'"),
 ])

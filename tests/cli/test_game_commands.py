@@ -56,7 +56,7 @@ def test_replay_bad_input_is_one_line() -> None:
     result = _run("replay", "--seed", "3", "--strategies", "greedy,nope")
     assert result.exit_code == 2 and "known strategies" in result.output
     result = _run("replay", "--seed", "3", "--strategies", "greedy,random", "--round", "12")
-    assert result.exit_code == 2 and "round must be 1 to 11" in result.output
+    assert result.exit_code == 2 and "--round must be 1 to 11" in result.output
     result = _run("replay", "--seed", "3", "--strategies", "g,g,g,g,g,g,g,g".replace("g", "random"))
     assert result.exit_code == 2 and "players must be 2 to 7" in result.output
 
@@ -211,6 +211,19 @@ def test_tournament_prints_a_leaderboard(tmp_path) -> None:
     onto_a_file = _run("tournament", "--strategies", "random,greedy", "--out",
                        str(tmp_path / "file"))
     assert onto_a_file.exit_code == 2 and "is a file, not a folder" in onto_a_file.output
+
+
+@pytest.mark.parametrize(("strategies", "line"), [
+    ("", "Error: no strategy given"),
+    ("greedy,random,greedy", "Error: greedy is listed twice in --strategies: a tournament "
+                             "rates each strategy once"),
+    ("greedy:take_margin=3,greedy:take_margin=3.0", "Error: greedy:take_margin=3 is listed "
+                                                     "twice in --strategies: a tournament rates "
+                                                     "each strategy once"),
+])
+def test_tournament_refuses_no_strategy_and_one_listed_twice(strategies, line) -> None:
+    result = _run("tournament", "--strategies", strategies, "--games", "4", "--workers", "1")
+    assert result.exit_code == 2 and result.output == f"{line}\n"
 
 
 def test_tournament_refuses_a_seed_its_last_table_cannot_have_before_playing() -> None:

@@ -97,7 +97,7 @@ def test_the_command_line_of_a_run_plays_it_again() -> None:
     (["--wild-penalty", "lots"], "Error: --wild-penalty must be 'face' or a whole number, "
                                  "not 'lots'"),
     (["--turn-cap", "1e3"], "Error: --turn-cap must be a whole number, not '1e3'"),
-    (["--go-out-bonus", "5"], "Error: go_out_bonus must be a whole number from -1000 to 0, "
+    (["--go-out-bonus", "5"], "Error: --go-out-bonus must be a whole number from -1000 to 0, "
                               "not 5"),
 ])
 def test_a_bad_rule_is_one_line(words: list[str], line: str) -> None:

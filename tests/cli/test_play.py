@@ -146,7 +146,7 @@ def test_ctrl_c_exits_130_with_the_score(monkeypatch) -> None:
     (["--strategies", "gredy"], "known strategies"),
     (["--strategies", "oracle"], "sees hidden cards"),
     (["--seat", "4"], "--seat must be 0 to 3 at a table of 4"),
-    (["--players", "9"], "players must be 2 to 7"),
+    (["--players", "9"], "--players must be 2 to 7, not 9"),
     (["--players", "4", "--strategies", "greedy,random"], "--players 4 but --strategies "
                                                           "lists 2 other seats"),
 ])
@@ -154,6 +154,17 @@ def test_bad_options_are_one_line(args, fragment) -> None:
     result = CliRunner().invoke(cli, ["play", "--seed", "1", *args])
     assert result.exit_code == 2 and fragment in result.output
     assert "Traceback" not in result.output
+
+
+def test_a_strategy_playing_illegally_is_named_as_simulate_names_it(tmp_path: Path) -> None:
+    bad = tmp_path / "badmove.py"
+    bad.write_text('def agent(view):\n    return "stock" if view.phase == "draw" else "ZZ"\n')
+    result = CliRunner().invoke(cli, ["play", "--strategies", f"{bad}:agent", "--players",
+                                      "2", "--seat", "0", "--seed", "1"], input="")
+    assert result.exit_code == 2, result.output
+    assert result.output.splitlines()[-1] == (
+        f"Error: strategy '{bad}:agent' chose 'ZZ', which is not a legal discard (legal: 5D, "
+        f"8C, JC, 10X)")
 
 
 def _fcsim(*args: str, **kwargs) -> subprocess.Popen:

@@ -116,6 +116,15 @@ def test_a_single_strategy_plays_every_seat_as_simulate_seats_it(tmp_path: Path)
     assert flagged.exit_code == 0 and flagged.stdout == from_run.output
     assert flagged.stderr == (f"warning: --run replays {run} as it was played; --seed, "
                               f"--short are not used\n")
+    unrotated = CliRunner().invoke(cli, ["replay", "--run", str(run), "--no-seat-rotation"])
+    assert unrotated.stderr == (f"warning: --run replays {run} as it was played; "
+                                f"--no-seat-rotation is not used\n")  # as typed
+    duplicate = CliRunner().invoke(cli, ["replay", "--seed", "5", "--strategies", "greedy",
+                                         "--players", "3", "--duplicate",
+                                         "--no-seat-rotation"])
+    assert duplicate.exit_code == 0 and duplicate.stderr == (
+        "warning: --duplicate plays every deal in each of its seat rotations; "
+        "--no-seat-rotation is not used\n")
 
 
 def test_a_run_s_relative_files_are_read_from_where_the_run_read_them(

@@ -58,6 +58,20 @@ def test_sweep_writes_points_table_chart_and_page(tmp_path) -> None:
     assert pl.read_parquet(out / "points.parquet").equals(points)
 
 
+def test_a_damaged_chunk_is_said_as_simulate_says_it_and_played_again(tmp_path) -> None:
+    out = tmp_path / "sweep"
+    assert invoke(*SWEEP, "--workers", "1", "--out", str(out)).exit_code == 0
+    points = pl.read_parquet(out / "points.parquet")
+    chunk = out / "runs" / "greedy_take_margin=0" / "part-000000.parquet"
+    chunk.write_bytes(chunk.read_bytes()[:100])
+    resumed = invoke(*SWEEP, "--workers", "1", "--out", str(out), "--resume")
+    assert resumed.exit_code == 0, resumed.output
+    assert (f"part-000000.parquet is damaged (not a complete Parquet file: Parquet magic "
+            f"bytes not found in footer): moved to {chunk.parent / '_aside'}; it is played "
+            f"again") in resumed.stderr.splitlines()
+    assert pl.read_parquet(out / "points.parquet").equals(points)
+
+
 def test_a_family_with_strategy_parameters_is_swept_and_tuned(tmp_path) -> None:
     """The search's rollout and anchor are specs: its numbers are varied, they are kept."""
     base = "search:worlds=4,rollout=random,anchor=expected"
@@ -125,7 +139,8 @@ def test_tune_writes_trials_study_confirmation_and_page_then_resumes(tmp_path) -
     (["sweep", "bogus", "--grid", "x=1"], "unknown strategy 'bogus'; known strategies:"),
     (["sweep", "greedy", "--grid", "take_margin=1", "--against", "expected,random",
       "--players", "4"], "--against lists 2 strategies for 4 players"),
-    (["sweep", "greedy", "--grid", "take_margin=1", "--players", "9"], "players must be 2 to 7"),
+    (["sweep", "greedy", "--grid", "take_margin=1", "--players", "9"],
+     "--players must be 2 to 7, not 9"),
     (["sweep", "greedy", "--grid", "take_margin=1", "--deals", "0"],
      "--deals must be at least 1, not 0"),
     (["tune", "greedy", "--param", "speed=0:1"], "greedy has no parameter 'speed'"),

@@ -82,9 +82,21 @@ def test_duplicate_rounds_games_up_and_says_so(tmp_path):
     assert rows(tmp_path / "dup")["deal"].to_list() == [0] * 4 + [1] * 4 + [2] * 4
 
 
+def test_no_seat_rotation_with_duplicate_is_named_unused(tmp_path):
+    result = invoke(*BASE, "--games", "4", "--duplicate", "--no-seat-rotation", "--workers",
+                    "1", "--out", str(tmp_path / "dup"))
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines()[0] == ("warning: --duplicate plays every deal in each of "
+                                             "its seat rotations; --no-seat-rotation is not used")
+
+
 @pytest.mark.parametrize("args, message", [
     (["--strategies", "greedy,bogus", "--games", "10"], "unknown strategy 'bogus'; known"),
     (["--strategies", "greedy:speed=3", "--games", "10"], "bad parameter 'speed=3'"),
+    (["--strategies", "greedy:take_margin", "--games", "10"],
+     "greedy: take_margin needs a value (take_margin=N)"),
+    (["--strategies", "greedy", "--games", "4", "--wild-penalty", "-5"],
+     "--wild-penalty must be 'face' or a whole number from 1 to 1000, not -5"),
     (["--strategies", "greedy", "--games", "0"], f"{GAMES_BOUND}, not 0"),
     (["--strategies", "greedy", "--games", "-5"], f"{GAMES_BOUND}, not -5"),
     (["--strategies", "greedy", "--games", "100000000000000000"],
@@ -100,8 +112,8 @@ def test_duplicate_rounds_games_up_and_says_so(tmp_path):
      "holds (32,767)"),
     (["--strategies", "greedy", "--games", "9", "--wild-penalty", "1000",
       "--no-all-wild-melds"], "wild_penalty 1000: these rules allow total = 82,300"),
-    (["--strategies", "greedy", "--games", "9", "--players", "1"], "players must be 2 to 7"),
-    (["--strategies", "greedy", "--games", "9", "--players", "8"], "players must be 2 to 7"),
+    (["--strategies", "greedy", "--games", "9", "--players", "1"], "--players must be 2 to 7"),
+    (["--strategies", "greedy", "--games", "9", "--players", "8"], "--players must be 2 to 7"),
     (["--strategies", "greedy,random", "--games", "9", "--players", "3"],
      "2 strategies for --players 3"),
     (["--strategies", "greedy", "--games", "9", "--workers", "0"], "--workers must be"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import shlex
 import shutil
 from pathlib import Path
 
@@ -50,7 +51,7 @@ def test_a_small_training_run_writes_the_model_and_its_report(trained: Path) -> 
     assert len(meta["data_sha256"]) == 64 and meta["rules"]["players"] == 3
     assert meta["trained_by"] == ("fcsim train --strategies aware,expected --games 120 --seed 5 "
                                   "--players 3 --share 0.5 --labels outcome --hidden 6 "
-                                  "--epochs 2")
+                                  "--epochs 2 --check-deals 4")
     report = (trained / "report.md").read_text()
     assert "held-out" in report and "strength check" in report.lower()
     assert "learned - aware" in report
@@ -84,6 +85,19 @@ def test_resume_redoes_only_what_is_missing_and_gives_the_same_model(trained: Pa
     assert (copy / "model.npz").read_bytes() == (trained / "model.npz").read_bytes()
     refused = train(copy)  # without --resume, a folder holding a run is refused
     assert refused.exit_code == 2 and "--resume" in refused.output
+
+
+def test_resume_with_other_fit_flags_says_the_model_is_fitted_again(trained: Path,
+                                                                     tmp_path: Path) -> None:
+    copy = tmp_path / "copy"
+    shutil.copytree(trained, copy)
+    result = train(copy, "--resume", "--hidden", "7", "--check-deals", "0")
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines()[0] == (f"{copy / 'model.npz'} was fitted with other flags "
+                                             f"(--hidden 6 there, 7 here): it is fitted again")
+    assert load_model(copy / "model.npz").metadata["hidden"] == 7
+    again = train(copy, "--resume", "--hidden", "7", "--check-deals", "0")
+    assert again.exit_code == 0 and "fitted with other flags" not in again.output
 
 
 def test_a_run_with_a_model_is_a_pure_function_of_its_bytes(trained: Path,
@@ -445,10 +459,31 @@ def test_info_on_a_training_folder_shows_its_games_model_and_command(trained: Pa
     model = load_model(trained / "model.npz")
     assert lines["run"] == str(trained / "games") and lines["training"] == str(trained)
     assert lines["model"] == f"{trained / 'model.npz'} (sha256 {model.sha256[:12]})"
-    assert lines["command"] == f"{model.metadata['trained_by']} --resume"
+    assert lines["command"] == f"{model.metadata['trained_by']} --out {trained} --resume"
     chunks = len(list((trained / "games").glob("part-*.parquet")))
     assert lines["status"] == "complete"
     assert lines["positions"] == f"{chunks} of {chunks} chunks derived"
+
+
+def test_the_command_info_prints_continues_the_training_as_it_is(tmp_path: Path) -> None:
+    """Run as printed (its --out, its --check-deals), it completes the same training: no
+    game, no positions chunk and no strength-check game played again, the same model and
+    its report. (A folder of its own: a copied one's check names another model path.)"""
+    out = tmp_path / "run"
+    assert train(out).exit_code == 0
+    model, report = (out / "model.npz").read_bytes(), (out / "report.md").read_text()
+    (out / "report.md").unlink()
+    info = CliRunner().invoke(cli, ["info", str(out)])
+    command = dict(line.split(maxsplit=1) for line in info.output.splitlines())["command"]
+    words = shlex.split(command)
+    assert words[:2] == ["fcsim", "train"] and words[-1] == "--resume"
+    played = {path: path.stat().st_mtime_ns for path in out.glob("*/part-*.parquet")}
+    assert {path.parent.name for path in played} == {"games", "positions", "check"}
+    result = CliRunner().invoke(cli, words[1:])
+    assert result.exit_code == 0, result.output
+    assert {path: path.stat().st_mtime_ns for path in out.glob("*/part-*.parquet")} == played
+    assert (out / "model.npz").read_bytes() == model
+    assert (out / "report.md").read_text() == report
 
 
 def test_info_counts_only_the_positions_chunks_a_training_derived(trained: Path,

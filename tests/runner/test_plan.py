@@ -135,6 +135,8 @@ def test_metadata_round_trip_and_differences():
     ({"chunk_size": True}, "chunk size must be 1 to 100,000 games, not True"),
     ({"seed": 2**64}, r"seed must be 0 to 2\*\*64 - 1"),
     ({"seed": -1}, r"seed must be 0 to 2\*\*64 - 1"),
+    ({"seed": "1"}, r"seed must be 0 to 2\*\*64 - 1 \(64 bits\), not '1'"),
+    ({"seed": 1.5}, r"seed must be 0 to 2\*\*64 - 1 \(64 bits\), not 1.5"),
 ])
 def test_sizes_fcsim_cannot_hold_are_refused(changes, message):
     args = {"strategies": LISTED, "rules": RULES3, "seed": 0, "games": 10, **changes}

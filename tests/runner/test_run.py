@@ -4,11 +4,14 @@ this process may use."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from numba import njit
 
+import fcsim
 from fcsim.core.rules import RuleSet
 from fcsim.runner import RunFolder, chunk, execute, make_plan, pool, run
+from fcsim.runner.plan import PlanError
 from fcsim.runner.pool import InProcess, ProcessPool
 from fcsim.runner.run import cpu_quota, default_workers
 
@@ -143,3 +146,25 @@ def test_an_agent_workers_cannot_find_by_name_is_refused_before_the_run(tmp_path
             run.simulate(["greedy", agent], 4, tmp_path / "run", workers=2, chunk_size=2)
         assert not (tmp_path / "run").exists()
     run.simulate(["greedy", lowest], 4, tmp_path / "one", workers=1, chunk_size=2)
+
+
+@pytest.mark.parametrize(("changes", "error", "message"), [
+    ({"games": "4"}, PlanError, "games must be 1 to 1,000,000,000,000,000, not '4'"),
+    ({"workers": "2"}, PlanError,
+     "workers must be a whole number, at least 1, not '2'"),
+    ({"workers": 0}, PlanError, "workers must be a whole number, at least 1, not 0"),
+    ({"seed": "1"}, PlanError, r"seed must be 0 to 2\*\*64 - 1 \(64 bits\), not '1'"),
+    ({"rules": "x"}, TypeError, r"rules must be a RuleSet, such as fcsim.RuleSet\(players=3"),
+])
+def test_simulate_refuses_bad_arguments_in_one_line_before_any_game(tmp_path, changes, error,
+                                                                    message) -> None:
+    args = {"games": 4, "workers": 1, **changes}
+    with pytest.raises(error, match=f"^{message}"):
+        fcsim.simulate("greedy,random", out=tmp_path / "run", **args)
+    assert not (tmp_path / "run").exists()
+
+
+def test_simulate_takes_numpy_whole_numbers(tmp_path) -> None:
+    plan = fcsim.simulate("greedy,random", np.int64(4), tmp_path / "run", seed=np.uint64(3),
+                          rules=RULES, workers=1)
+    assert (plan.games, plan.seed) == (4, 3) and type(plan.seed) is int

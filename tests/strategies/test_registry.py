@@ -56,6 +56,8 @@ def test_a_list_with_a_gap_is_refused(text: str, fragment: str) -> None:
         ("greedy:take_margin=1.5", "whole number"),
         ("greedy:take_margin=-1", "must be 0 to 100"),
         ("random:x=1", "its parameters: none"),
+        ("greedy:take_margin", r"^greedy: take_margin needs a value \(take_margin=N\)$"),
+        ("search:rollout", r"^search: rollout needs a value \(rollout=SPEC\)$"),
         ("aware:urgency=0.3,urgency=0.4", "aware: urgency is given twice"),
         ("search:rollout=aware:feed_weight=2;feed_weight=3", "aware: feed_weight is given twice"),
     ],
