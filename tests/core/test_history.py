@@ -75,6 +75,21 @@ def test_history_lists_cards_in_rules_notation() -> None:
     assert game.view().discarded[seat] == [discard]
 
 
+def test_a_pass_on_the_turn_the_stock_is_reshuffled_is_counted() -> None:
+    """Two seats that draw from the stock and throw the drawn card back until the stock
+    runs out: the pile top passed up on the reshuffle turn counts like any other."""
+    game = fcsim.Game(players=2, seed=1)  # nobody goes out before the stock runs out
+    while not any(event["event"] == "reshuffle" for event in game.events):
+        held = Counter(game.view().hand)
+        game.step("stock")
+        drawn = next((Counter(game.view().hand) - held).elements())
+        game.step(drawn)
+    view = game.view()
+    assert view.round == 1
+    assert np.array_equal(view.history_counts, history_from_events(game))
+    assert view.history_counts[H_PASSED].sum() == view.turn
+
+
 def test_a_card_taken_and_thrown_back_is_counted_every_time() -> None:
     """Two seats that take the pile's card and throw it back, turn after turn: the counts
     pass any small integer type (an int8 store wrapped to negative numbers at 128)."""
