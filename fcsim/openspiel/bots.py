@@ -26,7 +26,7 @@ from open_spiel.python.algorithms import ismcts
 
 from fcsim.core.rng import STATE_WORDS, next_u64, seed_state
 from fcsim.core.state import copy_state, new_state, state_views
-from fcsim.core.view import I_ALL_WILD, I_GO_OUT_BONUS, View, decide
+from fcsim.core.view import I_ALL_WILD, I_GO_OUT_BONUS, I_TURN_CAP, View, decide
 from fcsim.env.encoding import action_index, agent_action
 from fcsim.openspiel import kernels
 from fcsim.openspiel.game import FiveCrownsGame, FiveCrownsState, returns_of
@@ -146,18 +146,20 @@ def ismcts_bot(game: FiveCrownsGame, simulations: int = SIMULATIONS, uct_c: floa
 
 
 @cache
-def game_for(players: int, go_out_bonus: int, all_wild_melds: bool) -> FiveCrownsGame:
+def game_for(players: int, go_out_bonus: int, all_wild_melds: bool,
+             turn_cap: int) -> FiveCrownsGame:
     """The game a view is searched in (the rules a view carries; the round's wild points
     come from the view itself)."""
     return FiveCrownsGame({"players": players, "go_out_bonus": go_out_bonus,
-                           "all_wild_melds": all_wild_melds})
+                           "all_wild_melds": all_wild_melds, "turn_cap": turn_cap})
 
 
 def root_from_view(view: View, seed: int) -> FiveCrownsState:
     """A state of ``python_five_crowns`` that ``view``'s seat cannot tell from the real
     one (one world: the unseen cards dealt at random by ``seed``), ending with the round
     being played."""
-    game = game_for(view.players, int(view.info[I_GO_OUT_BONUS]), bool(view.info[I_ALL_WILD]))
+    game = game_for(view.players, int(view.info[I_GO_OUT_BONUS]), bool(view.info[I_ALL_WILD]),
+                    int(view.info[I_TURN_CAP]))
     world = new_state(game.rules)
     fixed = game.fixed
     if not kernels.world_from_view(world, view.hand_counts, view.pile_kinds, view.known_counts,

@@ -80,6 +80,16 @@ def test_openspiels_ismcts_searches_the_game_with_fcsims_rollout() -> None:
     assert len(values) == 3 and all(v <= 0 for v in values)
 
 
+def test_the_searched_game_keeps_the_views_rules() -> None:
+    """A capped variant is searched under its own cap, not the default one."""
+    rules = fcsim.RuleSet(players=3, turn_cap=10, go_out_bonus=-5, all_wild_melds=True)
+    fc = fcsim.Game(rules=rules, seed=3)
+    root = root_from_view(fc.view(), seed=9)
+    searched = root.get_game().rules
+    assert (searched.players, searched.turn_cap, searched.go_out_bonus,
+            searched.all_wild_melds) == (3, 10, -5, True)
+
+
 def test_the_searched_state_is_one_world_of_the_view_ending_with_the_round() -> None:
     fc = fcsim.Game(players=4, seed=3)
     fc.step("stock")
