@@ -207,6 +207,9 @@ def table_seats(count: int, players: int | None) -> int:
     """Seats at the table of ``count`` listed strategies: --players, else one per listed
     strategy (4 for a single one, which then plays every seat)."""
     if players is None:
+        if count > MAX_PLAYERS:
+            raise InputError(f"{count} strategies listed: a table seats {MIN_PLAYERS} to "
+                             f"{MAX_PLAYERS} players, one strategy each")
         return default_seats(count)
     if count > 1 and count != players:
         raise InputError(f"{count} strategies for --players {players}: "

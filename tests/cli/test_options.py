@@ -108,6 +108,17 @@ def test_a_bad_rule_is_one_line(words: list[str], line: str) -> None:
     assert (result.exit_code, result.output) == (2, line + "\n")
 
 
+@pytest.mark.parametrize("command", [["replay"], ["simulate", "--games", "1", "--out", "run"]])
+def test_too_many_strategies_say_how_many_a_table_seats(command: list[str],
+                                                       tmp_path: Path) -> None:
+    """Eight strategies and no --players: the line speaks of what the user typed."""
+    with CliRunner().isolated_filesystem(temp_dir=tmp_path):
+        result = CliRunner().invoke(cli, [*command, "--seed", "1", "--strategies",
+                                          ",".join(["greedy"] * 8)])
+    assert (result.exit_code, result.output) == (
+        2, "Error: 8 strategies listed: a table seats 2 to 7 players, one strategy each\n")
+
+
 def test_the_dask_flags_are_declared_in_one_place() -> None:
     """simulate, train, sweep and tune take --scheduler and --dask-local from one
     declaration, and say Dask is missing in one line written once."""
