@@ -150,6 +150,22 @@ def test_resume_replays_a_chunk_damaged_inside(reference, small, tmp_path):
     same_files(out, reference)
 
 
+def test_a_chunk_damaged_after_open_is_played_again(reference, small, tmp_path):
+    """create() checks the folder again under its lock: a chunk changed since open()
+    checked it (by another process, before the lock was taken) is not trusted."""
+    out = copy_of(reference, tmp_path)
+    folder = RunFolder.open(out, plan_of(small), resume=True)
+    assert not folder.missing
+    chunk = out / "part-000004.parquet"
+    data = bytearray(chunk.read_bytes())
+    data[200] ^= 0x01  # same size: only the file's stamp tells it changed
+    chunk.write_bytes(bytes(data))
+    assert [str(p) for p in folder.create()] == [
+        "part-000004.parquet is damaged (its data does not match its checksum)"]
+    folder.release()
+    assert list(folder.missing) == [4]
+
+
 def test_resume_replaces_a_chunk_of_another_run(reference, small, tmp_path):
     other = tmp_path / "other"
     simulate(out=other, workers=1, **{**small, "seed": 12})
