@@ -85,6 +85,20 @@ def test_a_different_run_is_refused(reference, small, change, shown):
             RunFolder.open(reference, plan_of(small, **change), resume=resume)
 
 
+def test_a_run_with_other_deal_rotations_is_refused(small, tmp_path):
+    """A duplicate run of one strategy plays each deal once; a search's candidate plays
+    it in every seat (``rotations``): game g is another deal, so neither takes the other's
+    folder."""
+    args = {**small, "strategies": "greedy", "games": 20, "duplicate": True}
+    simulate(out=tmp_path / "run", workers=1, **args)
+    every_seat = make_plan("greedy", args["rules"], args["seed"], args["games"],
+                           duplicate=True, chunk_size=args["chunk_size"],
+                           rotations=args["rules"].players)
+    for resume in (False, True):
+        with pytest.raises(RunFolderError, match=r"holds a different run \(rotations 1 there"):
+            RunFolder.open(tmp_path / "run", every_seat, resume=resume)
+
+
 def test_a_complete_run_is_refused_without_resume(reference, small):
     with pytest.raises(RunFolderError, match=r"\(complete\); use --resume to go on from it"):
         RunFolder.open(reference, plan_of(small), resume=False)
