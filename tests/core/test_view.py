@@ -8,7 +8,7 @@ import fcsim
 from fcsim.core.cards import DECK_SIZE, JOKER, parse_card
 from fcsim.core.rng import game_seed, splitmix64
 from fcsim.core.rules import MAX_PLAYERS
-from fcsim.core.state import S_STOCK, S_TURN, unpack
+from fcsim.core.state import S_OUT_SEAT, S_STOCK, S_TURN, unpack
 from fcsim.core.view import (
     HISTORY_BLOCK,
     HISTORY_END,
@@ -72,6 +72,22 @@ def test_every_seat_sees_the_totals_in_seat_order() -> None:
         movers.add(view.seat)
         game.step(agent(view))
     assert len(set(game.totals)) > 1 and movers == {0, 1, 2}
+
+
+def test_a_view_names_the_dealer_and_the_seat_that_went_out() -> None:
+    """The dealer of round r is seat (r - 1) mod P (docs/ENGINE.md); once a seat has gone
+    out, every view of the round's last turns names it."""
+    game = fcsim.Game(players=3, seed=5)
+    agent = fcsim.agent("greedy")
+    last_turns = 0
+    while game.round < 3:
+        view = game.view()
+        assert view.dealer == (view.round - 1) % view.players
+        assert view.out_seat == game.state.scalars[S_OUT_SEAT]
+        assert view.last_turn == (view.out_seat >= 0)
+        last_turns += view.last_turn
+        game.step(agent(view))
+    assert last_turns > 0  # some seat went out: the views after it were checked
 
 
 def test_a_draw_shows_no_best_discard() -> None:
