@@ -8,10 +8,12 @@ import fcsim
 from fcsim.core.cards import DECK_SIZE, JOKER, parse_card
 from fcsim.core.rng import game_seed, splitmix64
 from fcsim.core.rules import MAX_PLAYERS
-from fcsim.core.state import S_STOCK, S_TURN, unpack
+from fcsim.core.state import S_OUT_SEAT, S_STOCK, S_TURN, unpack
 from fcsim.core.view import (
     HISTORY_BLOCK,
     HISTORY_END,
+    I_BEST_DISCARD,
+    I_BEST_PENALTY,
     I_DISCARDED,
     I_GO_OUT_BONUS,
     I_HAND_SIZES,
@@ -56,6 +58,52 @@ def test_info_describes_the_position() -> None:
     assert list(view.info[I_TOTALS + 3 : I_TOTALS + MAX_PLAYERS]) == [0] * (MAX_PLAYERS - 3)
     assert view.hand_sizes == [view.round + 2 + (s == view.seat and view.phase == "discard")
                                for s in range(3)]
+
+
+def test_every_seat_sees_the_totals_in_seat_order() -> None:
+    """``view.scores[s]`` is seat ``s``'s total, whoever is to move: totals listed from
+    the mover's seat would put another seat's score in each place."""
+    game = fcsim.Game(players=3, seed=5)
+    agent = fcsim.agent("greedy")
+    movers = set()
+    while game.round < 3:  # two rounds scored: totals that differ
+        view = game.view()
+        assert view.scores == game.totals, view.seat
+        movers.add(view.seat)
+        game.step(agent(view))
+    assert len(set(game.totals)) > 1 and movers == {0, 1, 2}
+
+
+def test_a_view_names_the_dealer_and_the_seat_that_went_out() -> None:
+    """The dealer of round r is seat (r - 1) mod P (docs/ENGINE.md); once a seat has gone
+    out, every view of the round's last turns names it."""
+    game = fcsim.Game(players=3, seed=5)
+    agent = fcsim.agent("greedy")
+    last_turns = 0
+    while game.round < 3:
+        view = game.view()
+        assert view.dealer == (view.round - 1) % view.players
+        assert view.out_seat == game.state.scalars[S_OUT_SEAT]
+        assert view.last_turn == (view.out_seat >= 0)
+        last_turns += view.last_turn
+        game.step(agent(view))
+    assert last_turns > 0  # some seat went out: the views after it were checked
+
+
+def test_a_draw_shows_no_best_discard() -> None:
+    """The solver's best discard is given at the discard only (-1 when drawing): at the
+    draw the state still holds the previous seat's, which would tell of its hidden hand."""
+    game = fcsim.Game(players=3, seed=5)
+    agent = fcsim.agent("greedy")
+    phases = set()
+    while game.round < 2:
+        view = game.view()
+        drawing = view.phase == "draw"
+        assert (view.info[I_BEST_DISCARD] == -1) == drawing
+        assert (view.info[I_BEST_PENALTY] == -1) == drawing
+        phases.add(view.phase)
+        game.step(agent(view))
+    assert phases == {"draw", "discard"}
 
 
 def test_a_view_is_drawing_when_its_hand_holds_just_the_rounds_cards() -> None:

@@ -43,6 +43,22 @@ def test_each_file_is_on_disk_before_it_counts(small, tmp_path, monkeypatch):
         assert events[step + 1] == ("fsync", str(out)), name  # then the rename
 
 
+def test_a_chunk_s_decision_file_is_in_place_before_the_chunk(small, tmp_path, monkeypatch):
+    """A chunk file on disk means its decision file is too: a run stopped between the two
+    writes leaves a chunk to play again, never game rows without their turns."""
+    out = tmp_path / "run"
+    events = _record(monkeypatch)
+    simulate(out=out, workers=1, decisions=True, **{**small, "games": 20})
+    for name in ("part-000000.parquet", "part-000001.parquet"):
+        temp = f".{name}.tmp"
+        decided = events.index(("fsync", str(out / "decisions" / temp)))
+        # renamed into place and its folder flushed ...
+        assert events[decided + 1 : decided + 3] == [
+            ("rename", f"{temp} -> {name}"), ("fsync", str(out / "decisions"))], name
+        # ... before the chunk's own bytes are written
+        assert decided < events.index(("fsync", str(out / temp))), name
+
+
 def test_a_new_folder_is_on_disk_in_its_parent(small, tmp_path, monkeypatch):
     events = _record(monkeypatch)
     simulate(out=tmp_path / "run", workers=1, **{**small, "games": 10})

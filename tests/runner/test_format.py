@@ -10,6 +10,7 @@ import subprocess
 import sys
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
 
@@ -119,6 +120,17 @@ def test_a_chunk_under_another_index_is_foreign(damaged):
     shutil.copy(damaged / "part-000003.parquet", damaged / "part-000004.parquet")
     problem = only_problem(damaged)
     assert problem.kind == "foreign" and "games 30 to 39, not 40 to 49" in problem.reason
+
+
+def test_a_chunk_missing_a_game_inside_its_range_is_damaged(damaged):
+    """Its first and last games are the plan's and its checksum matches (written by
+    fcsim's own encoder): only the row count tells that a game is missing."""
+    path = damaged / "part-000001.parquet"  # games 10 to 19, two seats each
+    table = pq.read_table(path)
+    path.write_bytes(fmt.encode(table.filter(pc.not_equal(table["game"], 15))))
+    problem = only_problem(damaged)
+    assert (problem.path, problem.kind) == (path, "damaged")
+    assert problem.reason == "18 rows, not 20"
 
 
 def test_chunks_beyond_the_plan_and_odd_names_are_stray(damaged):

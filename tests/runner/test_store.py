@@ -85,6 +85,20 @@ def test_a_different_run_is_refused(reference, small, change, shown):
             RunFolder.open(reference, plan_of(small, **change), resume=resume)
 
 
+def test_a_run_with_other_deal_rotations_is_refused(small, tmp_path):
+    """A duplicate run of one strategy plays each deal once; a search's candidate plays
+    it in every seat (``rotations``): game g is another deal, so neither takes the other's
+    folder."""
+    args = {**small, "strategies": "greedy", "games": 20, "duplicate": True}
+    simulate(out=tmp_path / "run", workers=1, **args)
+    every_seat = make_plan("greedy", args["rules"], args["seed"], args["games"],
+                           duplicate=True, chunk_size=args["chunk_size"],
+                           rotations=args["rules"].players)
+    for resume in (False, True):
+        with pytest.raises(RunFolderError, match=r"holds a different run \(rotations 1 there"):
+            RunFolder.open(tmp_path / "run", every_seat, resume=resume)
+
+
 def test_a_complete_run_is_refused_without_resume(reference, small):
     with pytest.raises(RunFolderError, match=r"\(complete\); use --resume to go on from it"):
         RunFolder.open(reference, plan_of(small), resume=False)
@@ -148,6 +162,22 @@ def test_resume_replays_a_chunk_damaged_inside(reference, small, tmp_path):
     (out / "part-000006.parquet").write_bytes(bytes(data))
     simulate(out=out, resume=True, workers=1, **small)
     same_files(out, reference)
+
+
+def test_a_chunk_damaged_after_open_is_played_again(reference, small, tmp_path):
+    """create() checks the folder again under its lock: a chunk changed since open()
+    checked it (by another process, before the lock was taken) is not trusted."""
+    out = copy_of(reference, tmp_path)
+    folder = RunFolder.open(out, plan_of(small), resume=True)
+    assert not folder.missing
+    chunk = out / "part-000004.parquet"
+    data = bytearray(chunk.read_bytes())
+    data[200] ^= 0x01  # same size: only the file's stamp tells it changed
+    chunk.write_bytes(bytes(data))
+    assert [str(p) for p in folder.create()] == [
+        "part-000004.parquet is damaged (its data does not match its checksum)"]
+    folder.release()
+    assert list(folder.missing) == [4]
 
 
 def test_resume_replaces_a_chunk_of_another_run(reference, small, tmp_path):
