@@ -133,8 +133,11 @@ def evaluate(hand, pile, known, info, hidden, worlds: int, skill: float, evidenc
     worlds ``first_world`` … ``first_world + n_worlds - 1`` of the search seeded ``seed``.
 
     ``actions`` int64[A]: draw sources when the view is drawing, kinds to discard when it
-    is discarding. World ``w`` is dealt from its own generator (``seed + w``), which also
-    makes its reshuffles, the same for every action. ``worlds`` (``WORLDS_*``): sampled
+    is discarding. World ``w`` is dealt by its own generator (``seed + w``), which also
+    makes its reshuffles, the same for every action; sampled worlds shuffle the unseen
+    cards in the order the call's previous world left them, so a world is a function of
+    the seed and of the worlds dealt before it in the same call (the search's calls are
+    always the same: the first look, then the rest). ``worlds`` (``WORLDS_*``): sampled
     from the unseen cards (``skill``, ``evidence``: see
     :func:`~fcsim.strategies.search.worlds.deal_unseen`; ``hidden`` is never read), or
     read from an oracle's ``hidden``: the real state, or the real hands with the stock
