@@ -27,7 +27,10 @@ from fcsim.learn.positions import (
     MOVE_DRAW,
     N_COLUMNS,
     RECORD_SIZE,
+    PositionsChunk,
+    check_chunk,
     derive_chunk,
+    identity,
     record_game,
     warm_positions,
 )
@@ -210,6 +213,24 @@ def test_the_positions_are_the_same_whatever_the_processes(trained: Path) -> Non
     here = derive_chunk(_plan(), index, trained / GAMES / fmt.part_name(index),
                         Sampling(0.5, ROLLOUTS, CANDIDATES))
     assert path.read_bytes() == here
+
+
+def test_a_positions_chunk_whose_data_changed_is_not_kept(trained: Path, tmp_path: Path
+                                                          ) -> None:
+    """A byte of a positions chunk's data changed on disk, its footer whole: the chunk
+    no longer matches its checksum, so ``--resume`` derives it again instead of fitting on
+    it. The chunk as written is kept (the test's teeth)."""
+    index = 0
+    written = trained / "positions" / fmt.part_name(index)
+    damaged = tmp_path / fmt.part_name(index)
+    data = bytearray(written.read_bytes())
+    data[len(b"PAR1")] ^= 0xFF  # the first byte after the magic: a data page's
+    damaged.write_bytes(data)
+    expected = identity(_plan(), Sampling(0.5, ROLLOUTS, CANDIDATES))
+    games = trained / GAMES / fmt.part_name(index)
+    assert isinstance(check_chunk(written, index, expected, games), PositionsChunk)
+    assert check_chunk(damaged, index, expected, games) == (
+        f"{damaged}: its data does not match its checksum")
 
 
 def test_the_fit_reads_the_inputs_the_strategy_computes(trained: Path) -> None:
