@@ -207,6 +207,36 @@ def test_no_last_draw_is_recorded(trained: Path) -> None:
     assert recorded and not recorded & set(last_draws)
 
 
+def test_no_last_discard_is_recorded(trained: Path) -> None:
+    """A last turn's discard is the exact best one, never the network's, so none is a
+    position: the discards are numbered without them, and each recorded one is the
+    game's discard of that number, at its round and seat. The games replayed hold plenty
+    of last discards (the test's teeth: recorded, they shift every number after them)."""
+    import fcsim
+
+    plan, recorded = _plan(), _rows(trained / "positions" / fmt.part_name(0), MOVE_DISCARD)
+    layout = chunk_layout(plan, 0)
+    discards, last_discards = {}, 0
+    for game, deal, seating in zip(layout.game, layout.deal, layout.seating, strict=True):
+        table = fcsim.Game(players=PLAYERS, seed=SEED, game=int(deal))
+        agents = [fcsim.agent(plan.lineup[i]) for i in seating]
+        number = 0
+        while not table.over:
+            view = table.view()
+            if view.phase == "discard":
+                if view.last_turn:
+                    last_discards += 1
+                else:
+                    number += 1
+                    discards[int(game), number] = (view.round, view.seat)
+            table.step(agents[table.to_move](view))
+    assert last_discards > 20
+    positions = recorded.groupby(["game", "decision"])[["round", "seat"]].first()
+    assert len(positions) > 50
+    for (game, decision), row in positions.iterrows():
+        assert discards[game, decision] == (row["round"], row["seat"]), (game, decision)
+
+
 def test_the_positions_are_the_same_whatever_the_processes(trained: Path) -> None:
     index = 1
     path = trained / "positions" / fmt.part_name(index)
