@@ -17,11 +17,12 @@ from fcsim.cli import cli
 from fcsim.core.records import Score
 from fcsim.core.rules import RuleSet
 from fcsim.learn import positions
-from fcsim.learn.fit import DRAWS, read_inputs
+from fcsim.learn.fit import DRAWS, HELD_OUT_EVERY, fit, read_inputs
 from fcsim.learn.positions import (
     DRAW_FEATURE_COLUMNS,
     FEATURE_COLUMNS,
     FIRST_ROOM_GAMES,
+    LABEL,
     MAX_DISCARDS_PER_GAME,
     MOVE_DISCARD,
     MOVE_DRAW,
@@ -274,6 +275,26 @@ def test_the_fit_reads_the_inputs_the_strategy_computes(trained: Path) -> None:
         features = rows.loc[position, list(FEATURE_COLUMNS)].to_numpy(np.float64)
         expected = network_inputs(features, len(features), True)
         assert np.allclose(x[position], expected)
+
+
+def test_the_fit_never_trains_on_the_held_out_games(trained: Path, tmp_path: Path) -> None:
+    """One game in ten is held out to measure the fit: the same fit on positions whose
+    held-out labels are all changed gives the same network, and only its held-out error
+    differs (the test's teeth)."""
+    shift = 100.0  # added to every held-out label: a fit that saw them would move
+    files, changed = sorted((trained / "positions").glob("part-*.parquet")), []
+    for path in files:
+        table = pq.read_table(path)
+        rows = table.to_pandas()
+        rows.loc[rows["game"] % HELD_OUT_EVERY == 0, LABEL] += shift
+        changed.append(tmp_path / path.name)
+        pq.write_table(pa.Table.from_pandas(rows, schema=table.schema), changed[-1])
+    original, relabelled = (fit(chunks, seed=1, hidden=4, epochs=1, inputs=RELATIVE)
+                            for chunks in (files, changed))
+    assert original.held_out_positions > 0
+    for name, weights in original.arrays.items():
+        assert np.array_equal(weights, relabelled.arrays[name]), name
+    assert original.held_out_loss != relabelled.held_out_loss
 
 
 def test_the_fit_reads_the_draw_rows_for_the_draw_network(trained: Path) -> None:
