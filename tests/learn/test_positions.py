@@ -14,19 +14,24 @@ import pytest
 from click.testing import CliRunner
 
 from fcsim.cli import cli
+from fcsim.core.records import Score
 from fcsim.core.rules import RuleSet
 from fcsim.learn import positions
-from fcsim.learn.fit import DRAWS, read_inputs
+from fcsim.learn.fit import DRAWS, HELD_OUT_EVERY, fit, read_inputs
 from fcsim.learn.positions import (
     DRAW_FEATURE_COLUMNS,
     FEATURE_COLUMNS,
     FIRST_ROOM_GAMES,
+    LABEL,
     MAX_DISCARDS_PER_GAME,
     MOVE_DISCARD,
     MOVE_DRAW,
     N_COLUMNS,
     RECORD_SIZE,
+    PositionsChunk,
+    check_chunk,
     derive_chunk,
+    identity,
     record_game,
     warm_positions,
 )
@@ -136,6 +141,49 @@ def test_a_draw_plays_out_as_the_game_went(trained: Path) -> None:
     assert draws["label"].std() > 0  # the two sources do not always end alike
 
 
+def _against_table(game, rnd: int, seat: int, move: str, agents) -> float:
+    """Play ``move`` in a copy of ``game`` and round ``rnd`` out with ``agents``: the
+    seat's penalty in the round less the other seats' mean."""
+    game = game.copy()
+    game.step(move)
+    while not game.over and game.round == rnd:
+        game.step(agents[game.to_move](game.view()))
+    penalties = game.state.scores[rnd - 1, :, Score.PENALTY]
+    return penalties[seat] - (penalties.sum() - penalties[seat]) / (PLAYERS - 1)
+
+
+def test_a_draw_is_labelled_with_the_pile_s_outcome_less_the_stock_s(trained: Path) -> None:
+    """The draw network learns what taking the pile's card gains over a stock draw: each
+    recorded draw's label is the pile's play-out less the stock's, both played out here
+    from the game itself (a label of the other sign would teach ``learned`` to take the
+    cards that cost it, and every other test of the draws would still pass)."""
+    import fcsim
+
+    plan, recorded = _plan(), _rows(trained / "positions" / fmt.part_name(0), MOVE_DRAW)
+    layout = chunk_layout(plan, 0)
+    checked_games = 2  # a few games' draws: replayed in Python, step by step
+    differ = 0
+    for g in range(checked_games):
+        game = int(layout.game[g])
+        labels = dict(zip(recorded[recorded["game"] == game]["decision"],
+                          recorded[recorded["game"] == game]["label"], strict=True))
+        assert labels, game
+        table = fcsim.Game(players=PLAYERS, seed=SEED, game=int(layout.deal[g]))
+        agents = [fcsim.agent(plan.lineup[i]) for i in layout.seating[g]]
+        draws = 0
+        while labels.keys() - {draws}:
+            view = table.view()
+            if view.phase == "draw":
+                draws += 1
+                if draws in labels:
+                    pile, stock = (_against_table(table, view.round, view.seat, move, agents)
+                                   for move in ("pile", "stock"))
+                    assert labels.pop(draws) == pytest.approx(pile - stock, abs=1e-4)
+                    differ += pile != stock
+            table.step(agents[table.to_move](view))
+    assert differ > 0  # the sources end the round otherwise: the label's sign shows
+
+
 def test_no_last_draw_is_recorded(trained: Path) -> None:
     """A last turn's draw is the exact rule's, never the draw network's, so none is
     recorded; the games replayed hold plenty (the test's teeth at a share of 0.5)."""
@@ -160,12 +208,60 @@ def test_no_last_draw_is_recorded(trained: Path) -> None:
     assert recorded and not recorded & set(last_draws)
 
 
+def test_no_last_discard_is_recorded(trained: Path) -> None:
+    """A last turn's discard is the exact best one, never the network's, so none is a
+    position: the discards are numbered without them, and each recorded one is the
+    game's discard of that number, at its round and seat. The games replayed hold plenty
+    of last discards (the test's teeth: recorded, they shift every number after them)."""
+    import fcsim
+
+    plan, recorded = _plan(), _rows(trained / "positions" / fmt.part_name(0), MOVE_DISCARD)
+    layout = chunk_layout(plan, 0)
+    discards, last_discards = {}, 0
+    for game, deal, seating in zip(layout.game, layout.deal, layout.seating, strict=True):
+        table = fcsim.Game(players=PLAYERS, seed=SEED, game=int(deal))
+        agents = [fcsim.agent(plan.lineup[i]) for i in seating]
+        number = 0
+        while not table.over:
+            view = table.view()
+            if view.phase == "discard":
+                if view.last_turn:
+                    last_discards += 1
+                else:
+                    number += 1
+                    discards[int(game), number] = (view.round, view.seat)
+            table.step(agents[table.to_move](view))
+    assert last_discards > 20
+    positions = recorded.groupby(["game", "decision"])[["round", "seat"]].first()
+    assert len(positions) > 50
+    for (game, decision), row in positions.iterrows():
+        assert discards[game, decision] == (row["round"], row["seat"]), (game, decision)
+
+
 def test_the_positions_are_the_same_whatever_the_processes(trained: Path) -> None:
     index = 1
     path = trained / "positions" / fmt.part_name(index)
     here = derive_chunk(_plan(), index, trained / GAMES / fmt.part_name(index),
                         Sampling(0.5, ROLLOUTS, CANDIDATES))
     assert path.read_bytes() == here
+
+
+def test_a_positions_chunk_whose_data_changed_is_not_kept(trained: Path, tmp_path: Path
+                                                          ) -> None:
+    """A byte of a positions chunk's data changed on disk, its footer whole: the chunk
+    no longer matches its checksum, so ``--resume`` derives it again instead of fitting on
+    it. The chunk as written is kept (the test's teeth)."""
+    index = 0
+    written = trained / "positions" / fmt.part_name(index)
+    damaged = tmp_path / fmt.part_name(index)
+    data = bytearray(written.read_bytes())
+    data[len(b"PAR1")] ^= 0xFF  # the first byte after the magic: a data page's
+    damaged.write_bytes(data)
+    expected = identity(_plan(), Sampling(0.5, ROLLOUTS, CANDIDATES))
+    games = trained / GAMES / fmt.part_name(index)
+    assert isinstance(check_chunk(written, index, expected, games), PositionsChunk)
+    assert check_chunk(damaged, index, expected, games) == (
+        f"{damaged}: its data does not match its checksum")
 
 
 def test_the_fit_reads_the_inputs_the_strategy_computes(trained: Path) -> None:
@@ -179,6 +275,26 @@ def test_the_fit_reads_the_inputs_the_strategy_computes(trained: Path) -> None:
         features = rows.loc[position, list(FEATURE_COLUMNS)].to_numpy(np.float64)
         expected = network_inputs(features, len(features), True)
         assert np.allclose(x[position], expected)
+
+
+def test_the_fit_never_trains_on_the_held_out_games(trained: Path, tmp_path: Path) -> None:
+    """One game in ten is held out to measure the fit: the same fit on positions whose
+    held-out labels are all changed gives the same network, and only its held-out error
+    differs (the test's teeth)."""
+    shift = 100.0  # added to every held-out label: a fit that saw them would move
+    files, changed = sorted((trained / "positions").glob("part-*.parquet")), []
+    for path in files:
+        table = pq.read_table(path)
+        rows = table.to_pandas()
+        rows.loc[rows["game"] % HELD_OUT_EVERY == 0, LABEL] += shift
+        changed.append(tmp_path / path.name)
+        pq.write_table(pa.Table.from_pandas(rows, schema=table.schema), changed[-1])
+    original, relabelled = (fit(chunks, seed=1, hidden=4, epochs=1, inputs=RELATIVE)
+                            for chunks in (files, changed))
+    assert original.held_out_positions > 0
+    for name, weights in original.arrays.items():
+        assert np.array_equal(weights, relabelled.arrays[name]), name
+    assert original.held_out_loss != relabelled.held_out_loss
 
 
 def test_the_fit_reads_the_draw_rows_for_the_draw_network(trained: Path) -> None:

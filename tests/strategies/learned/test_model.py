@@ -54,6 +54,10 @@ def bad_files(tmp: Path) -> dict[str, tuple[Path, str]]:
     nan["b1"][0] = np.nan
     not_finite = tmp / "nan.npz"
     not_finite.write_bytes(Model(nan, new_metadata()).to_bytes())
+    flat = random_arrays(4, 0)
+    flat["scale"][0] = 0.0  # an input standardised by a zero scale: every value inf or nan
+    zero_scale = tmp / "zero_scale.npz"
+    zero_scale.write_bytes(Model(flat, new_metadata()).to_bytes())
     inputs = tmp / "inputs.npz"
     inputs.write_bytes(Model(random_arrays(4, 0), new_metadata(inputs="pairs")).to_bytes())
     words = {**random_arrays(4, 0), "w1": np.array(["a"])}
@@ -74,6 +78,7 @@ def bad_files(tmp: Path) -> dict[str, tuple[Path, str]]:
             "foreign": (foreign, "not an fcsim model"),
             "shapes": (shapes, f"w1 has shape ({N_FEATURES - 1}, 4)"),
             "not finite": (not_finite, "not finite"),
+            "zero scale": (zero_scale, "scale must be positive"),
             "text arrays": (text_arrays, "w1 holds <U1 values, not numbers")}
 
 

@@ -13,6 +13,7 @@ from fcsim.core.tables import solver_table
 from fcsim.core.view import DRAW_STOCK, I_BEST_DISCARD, NO_HIDDEN, reveal, view_arrays
 from fcsim.strategies import parse_strategy
 from fcsim.strategies.search.player import choose, futile
+from tests.strategies.positions import DISCARD, fast_decision, positions
 
 SEARCH = "search:worlds=16"
 
@@ -142,6 +143,26 @@ def test_futile_when_no_candidate_is_near_overruling_the_anchor() -> None:
     assert z == pytest.approx(0.1 * np.sqrt(15))
     pair = np.stack([anchor, near])
     assert not futile(pair, z / 2, 3.0) and futile(pair, z * 2, 3.0)
+
+
+def test_a_futile_first_look_keeps_the_anchor_s_move_without_the_other_worlds() -> None:
+    """With ``futility`` a search that sees no candidate near overruling the anchor after
+    the first quarter of its worlds keeps the anchor's move: it decides as the full search
+    (``futility=0``) or as the anchor, and at some positions as the anchor where the full
+    search, on every world, would have overruled it (else the stop would never have
+    happened)."""
+    # aware anchors the kernels module itself (no copy to compile); a futility just below
+    # the gate stops every search whose first look is not already near passing it
+    base = "search:worlds=32,confidence=1,anchor=aware"
+    full = parse_strategy(f"{base},futility=0")
+    stopping = parse_strategy(f"{base},futility=0.9")
+    anchor = parse_strategy("aware")
+    kept = 0
+    for position in positions(97, 60, DISCARD):
+        searched, stopped = fast_decision(full, position), fast_decision(stopping, position)
+        assert stopped in (searched, fast_decision(anchor, position)), position.describe()
+        kept += stopped != searched
+    assert kept > 0
 
 
 def test_as_an_agent_it_plays_the_batch_engine_game() -> None:

@@ -173,3 +173,17 @@ def test_a_world_keeps_the_tables_rules() -> None:
     state = seen_part(world, hand, pile, known, info)
     assert state.rules[Rule.TURN_CAP] == 50
     assert state.rules[Rule.GO_OUT_BONUS] == -10
+
+
+def test_a_world_keeps_the_round_s_public_history() -> None:
+    """A rollout policy that reads the round's history (``search:rollout=learned``) sees in
+    each world the discards, pile cards taken and pile tops passed up of the real round;
+    every plane holds some here (the test's teeth)."""
+    game = fcsim.Game(players=3, seed=4)
+    agent = fcsim.agent("greedy:take_margin=0")  # takes from the pile as well as passing
+    real = game.state.history  # planes by seat and kind, live
+    while not all(real[plane].any() for plane in range(real.shape[0])):
+        game.step(agent(game.view()))
+    hand, pile, known, info = view_arrays(game.data)
+    state = seen_part(new_world(info), hand, pile, known, info)
+    assert np.array_equal(state.history, real)
