@@ -58,7 +58,7 @@ def test_replay_bad_input_is_one_line() -> None:
     result = _run("replay", "--seed", "3", "--strategies", "greedy,random", "--round", "12")
     assert result.exit_code == 2 and "--round must be 1 to 11" in result.output
     result = _run("replay", "--seed", "3", "--strategies", "g,g,g,g,g,g,g,g".replace("g", "random"))
-    assert result.exit_code == 2 and "players must be 2 to 7" in result.output
+    assert result.exit_code == 2 and "a table seats 2 to 7 players" in result.output
 
 
 def test_replay_reads_a_game_of_a_run_folder(tmp_path) -> None:

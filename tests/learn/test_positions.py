@@ -13,6 +13,7 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
+import fcsim
 from fcsim.cli import cli
 from fcsim.core.records import Score
 from fcsim.core.rules import RuleSet
@@ -157,8 +158,6 @@ def test_a_draw_is_labelled_with_the_pile_s_outcome_less_the_stock_s(trained: Pa
     recorded draw's label is the pile's play-out less the stock's, both played out here
     from the game itself (a label of the other sign would teach ``learned`` to take the
     cards that cost it, and every other test of the draws would still pass)."""
-    import fcsim
-
     plan, recorded = _plan(), _rows(trained / "positions" / fmt.part_name(0), MOVE_DRAW)
     layout = chunk_layout(plan, 0)
     checked_games = 2  # a few games' draws: replayed in Python, step by step
@@ -187,8 +186,6 @@ def test_a_draw_is_labelled_with_the_pile_s_outcome_less_the_stock_s(trained: Pa
 def test_no_last_draw_is_recorded(trained: Path) -> None:
     """A last turn's draw is the exact rule's, never the draw network's, so none is
     recorded; the games replayed hold plenty (the test's teeth at a share of 0.5)."""
-    import fcsim
-
     plan, recorded = _plan(), _rows(trained / "positions" / fmt.part_name(0), MOVE_DRAW)
     recorded = set(zip(recorded["game"], recorded["decision"], strict=True))
     layout = chunk_layout(plan, 0)
@@ -213,8 +210,6 @@ def test_no_last_discard_is_recorded(trained: Path) -> None:
     position: the discards are numbered without them, and each recorded one is the
     game's discard of that number, at its round and seat. The games replayed hold plenty
     of last discards (the test's teeth: recorded, they shift every number after them)."""
-    import fcsim
-
     plan, recorded = _plan(), _rows(trained / "positions" / fmt.part_name(0), MOVE_DISCARD)
     layout = chunk_layout(plan, 0)
     discards, last_discards = {}, 0
