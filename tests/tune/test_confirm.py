@@ -7,6 +7,7 @@ import pytest
 from scipy import stats as sps
 
 from fcsim.analysis import load_results
+from fcsim.analysis.load import read_metadata
 from fcsim.analysis.stats import paired_comparison, wilson_interval
 from fcsim.tune.confirm import confirm, confirmation_seed
 from fcsim.tune.deals import DealResults
@@ -81,6 +82,16 @@ def test_confirmation_on_fresh_deals_is_compare_s_paired_comparison(tmp_path) ->
     assert result.verdict.startswith("confirmed on fresh deals: " if result.significant
                                      else "not confirmed: ")
     assert result.to_dict()["diff"]["deals"] == 16
+
+
+def test_both_sides_of_the_confirmation_play_the_fresh_deals(tmp_path) -> None:
+    """The best found on the search's own deals would score its luck there again: the best
+    and the start are both played on the root seed that no search saw."""
+    search = make_search(tmp_path, deals=4)
+    result = confirm(search.arena, tmp_path, "greedy:take_margin=6", "greedy", search.seed, 4)
+    for spec in ("greedy:take_margin=6", "greedy"):
+        played = read_metadata(run_folder(tmp_path, spec, confirm=True))
+        assert played["seed"] == result.seed == confirmation_seed(search.seed)
 
 
 def test_nothing_to_confirm_when_the_start_is_best(tmp_path) -> None:
