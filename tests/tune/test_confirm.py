@@ -49,6 +49,20 @@ def test_statistics_intervals_match_scipy() -> None:
     assert row["win_share_lo"] == row["win_share_hi"] == 0.5
 
 
+def test_the_mean_total_s_interval_is_over_deals() -> None:
+    """Each deal's mean total of the candidate is one value, whatever its seat-games there
+    (2 a deal here): Student's interval over the deals, D − 1 degrees of freedom."""
+    totals = np.array([110.0, 95.5, 130.0, 102.0, 88.0, 121.5])
+    deals = np.arange(totals.size)
+    row = statistics(DealResults(deals, np.zeros(totals.size), totals, np.ones(totals.size),
+                                 np.full(totals.size, 2, np.int64)),
+                     _results(deals, np.zeros(totals.size)))
+    low, high = sps.ttest_1samp(totals, 0.0).confidence_interval(0.95)
+    assert row["mean_total"] == pytest.approx(totals.mean())
+    assert (row["mean_total_lo"], row["mean_total_hi"]) == (pytest.approx(low),
+                                                            pytest.approx(high))
+
+
 def test_the_win_share_s_interval_is_over_deals() -> None:
     """Wilson's at the effective number of seat-games that the deals' spread gives, as
     ``fcsim.analysis.stats.win_share``: 0/1 wins of one seat-game a deal, the classic one."""
