@@ -85,6 +85,15 @@ def test_wilds_held_and_turns_to_go_out(frame):
     assert going.filter(strategy="b").is_empty()
 
 
+def test_melding_everything_on_a_last_turn_is_not_going_out_first(frame):
+    """The engine marks ``went_out`` on a last turn that melds the whole hand too; that seat
+    went out after another, so its turn is no turn to go out (it would lengthen them)."""
+    melded = frame.with_columns(went_out=pl.col("went_out") | pl.col("last_turn"))
+    going = decisions.turns_to_go_out(melded)
+    assert going.filter(strategy="b").is_empty()
+    assert _value(going, "own_turns", strategy="a", round=1) == 2
+
+
 def test_caught_points_and_the_rule_of_thumb(frame, games):
     caught = decisions.caught_points(frame, games)
     assert caught["strategy"].to_list() == ["b"]

@@ -12,6 +12,7 @@ from scipy.optimize import minimize
 
 from fcsim.analysis import ratings
 from fcsim.analysis.load import load_results
+from fcsim.analysis.stats import Z95
 
 from .helpers import MIDDLE, STRONG, WEAK, table_frame
 
@@ -80,6 +81,18 @@ def test_the_bootstrap_resamples_whole_deals() -> None:
     assert (table["rating_lo"] == 1500).all() and (table["rating_hi"] == 1500).all()
     games = ratings.rate_strategies(rotations, bootstrap=50)
     assert (games["rating_hi"] - games["rating_lo"] > 50).all()
+
+
+def test_the_rating_interval_is_a_95_percent_one() -> None:
+    """x ahead in half of 400 one-game deals: the log-odds of x finishing ahead has the
+    standard error 1 / √(400 · ½ · ½) = 0.1, and each rating moves by half the gap, so the
+    bootstrap's 95% interval is ± 1.96 · 0.1 · ELO_SCALE / 2 ≈ 17 points (a 90% one, 14)."""
+    deals, ahead = 400, 0.5
+    table = ratings.rate_strategies(table_frame([[1, 9], [9, 1]] * (deals // 2), ["x", "y"]),
+                                    bootstrap=2000)
+    expected = Z95 * ratings.ELO_SCALE / 2 / np.sqrt(deals * ahead * (1 - ahead))
+    half_width = (table["rating_hi"] - table["rating_lo"]) / 2
+    assert half_width.to_list() == pytest.approx([expected] * 2, rel=0.08)  # 2,000 draws' noise
 
 
 def test_the_bootstrap_draws_the_same_replicates_in_any_block_size(

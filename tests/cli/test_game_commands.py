@@ -104,6 +104,18 @@ def test_compare_reports_paired_difference(tmp_path) -> None:
     assert again.exit_code == 0 and again.output.splitlines()[-1] in result.output
 
 
+def test_compare_prints_each_side_s_own_win_share() -> None:
+    """One line per strategy, each its own share: at 2 seats every game's win (shared when
+    tied) goes to one of the two, so the shares add up to 1, give or take two roundings to
+    3 decimals."""
+    result = _run("compare", "greedy", "random", "--deals", "20", "--short", "--workers", "1")
+    assert result.exit_code == 0, result.output
+    shares = {name: float(share)
+              for name, share in re.findall(r"win share (\S+): (\d\.\d{3})", result.output)}
+    assert shares.keys() == {"greedy", "random"}
+    assert shares["greedy"] + shares["random"] == pytest.approx(1, abs=1e-3)
+
+
 def test_compare_never_prints_a_p_value_of_0() -> None:
     """greedy against random: the t tail underflows to 0, which no p-value is."""
     result = _run("compare", "greedy", "random", "--deals", "1000", "--workers", "1")

@@ -11,7 +11,15 @@ pytest.importorskip("gymnasium")
 
 import fcsim
 from fcsim.core.cards import DECK_SIZE, N_KINDS, parse_card
-from fcsim.core.state import S_PILE, S_STOCK, state_views
+from fcsim.core.state import (
+    PHASE_DISCARD,
+    S_BEST_PENALTY,
+    S_PHASE,
+    S_PILE,
+    S_SEAT,
+    S_STOCK,
+    state_views,
+)
 from fcsim.env.encoding import (
     PLANE_HAND,
     PLANE_KNOWN,
@@ -108,6 +116,42 @@ def test_every_observation_is_in_bounds_and_adds_up() -> None:
             assert sizes[0] == planes[PLANE_HAND].sum()
         if game.view().last_turn:
             assert scalars[X_LAST_TURN] == 1
+
+
+def test_only_the_seat_deciding_its_discard_is_told_its_best_penalty() -> None:
+    """The best penalty is worked out from the hand of the seat to discard: told to any
+    other seat it would tell of cards that seat cannot see (swapping hidden cards, as the
+    test below does, leaves the state's worked-out value as it was, so only this test sees
+    it)."""
+    encoder = Encoder(RULES)
+    told = 0
+    for game in _games(RULES, 3, 400):
+        state = game.state
+        for seat in range(RULES.players):
+            deciding = (state.scalars[S_PHASE] == PHASE_DISCARD
+                        and state.scalars[S_SEAT] == seat)
+            best = _split(encoder, encoder.observation(state, seat))[1][X_BEST_PENALTY]
+            assert best == (state.scalars[S_BEST_PENALTY] if deciding else -1)
+            told += deciding
+    assert told > 100  # the seats to discard were observed
+
+
+def test_hand_sizes_and_totals_are_each_seat_s_the_observer_first() -> None:
+    """Both are public: the k-th of each is seat (s + k) % P's, whoever observes, and the
+    seat to discard holds one card more."""
+    encoder = Encoder(RULES)
+    players = RULES.players
+    totals_differ = False
+    for game in _games(RULES, 1, 1500):
+        state = game.state
+        for seat in range(players):
+            scalars = _split(encoder, encoder.observation(state, seat))[1]
+            order = [(seat + k) % players for k in range(players)]
+            sizes = scalars[X_HAND_SIZES : X_HAND_SIZES + players]
+            assert sizes.tolist() == [state.hands[s].sum() for s in order]
+            assert scalars[X_HAND_SIZES + players :].tolist() == state.totals[order].tolist()
+        totals_differ |= len(set(state.totals.tolist())) > 1
+    assert totals_differ  # rounds were scored, and not alike
 
 
 def _hide_differently(data, seat: int, rng: random.Random) -> None:

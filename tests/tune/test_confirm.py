@@ -7,6 +7,7 @@ import pytest
 from scipy import stats as sps
 
 from fcsim.analysis import load_results
+from fcsim.analysis.load import read_metadata
 from fcsim.analysis.stats import paired_comparison, wilson_interval
 from fcsim.tune.confirm import confirm, confirmation_seed
 from fcsim.tune.deals import DealResults
@@ -48,6 +49,20 @@ def test_statistics_intervals_match_scipy() -> None:
     assert row["win_share_lo"] == row["win_share_hi"] == 0.5
 
 
+def test_the_mean_total_s_interval_is_over_deals() -> None:
+    """Each deal's mean total of the candidate is one value, whatever its seat-games there
+    (2 a deal here): Student's interval over the deals, D − 1 degrees of freedom."""
+    totals = np.array([110.0, 95.5, 130.0, 102.0, 88.0, 121.5])
+    deals = np.arange(totals.size)
+    row = statistics(DealResults(deals, np.zeros(totals.size), totals, np.ones(totals.size),
+                                 np.full(totals.size, 2, np.int64)),
+                     _results(deals, np.zeros(totals.size)))
+    low, high = sps.ttest_1samp(totals, 0.0).confidence_interval(0.95)
+    assert row["mean_total"] == pytest.approx(totals.mean())
+    assert (row["mean_total_lo"], row["mean_total_hi"]) == (pytest.approx(low),
+                                                            pytest.approx(high))
+
+
 def test_the_win_share_s_interval_is_over_deals() -> None:
     """Wilson's at the effective number of seat-games that the deals' spread gives, as
     ``fcsim.analysis.stats.win_share``: 0/1 wins of one seat-game a deal, the classic one."""
@@ -81,6 +96,16 @@ def test_confirmation_on_fresh_deals_is_compare_s_paired_comparison(tmp_path) ->
     assert result.verdict.startswith("confirmed on fresh deals: " if result.significant
                                      else "not confirmed: ")
     assert result.to_dict()["diff"]["deals"] == 16
+
+
+def test_both_sides_of_the_confirmation_play_the_fresh_deals(tmp_path) -> None:
+    """The best found on the search's own deals would score its luck there again: the best
+    and the start are both played on the root seed that no search saw."""
+    search = make_search(tmp_path, deals=4)
+    result = confirm(search.arena, tmp_path, "greedy:take_margin=6", "greedy", search.seed, 4)
+    for spec in ("greedy:take_margin=6", "greedy"):
+        played = read_metadata(run_folder(tmp_path, spec, confirm=True))
+        assert played["seed"] == result.seed == confirmation_seed(search.seed)
 
 
 def test_nothing_to_confirm_when_the_start_is_best(tmp_path) -> None:

@@ -67,3 +67,22 @@ def test_rotations_that_repeat_a_game_count_once() -> None:
     got = deal_results(table, lineup)
     assert got.seat_games.tolist() == [4]  # 2 distinct games x 2 candidate seats, not 8
     assert got.total.tolist() == [15.0] and got.wins.tolist() == [2.0]
+
+
+def test_the_candidate_is_found_in_every_rotation_of_a_mixed_field() -> None:
+    """``--against f1,f2`` at 3 seats: rotation r seats listed position (seat + r) % 3, so
+    the candidate (position 0) sits at seat 0, then 2, then 1 (at 2 seats, or alternating
+    at 4, seat − rotation would find the same seats: only this table tells them apart)."""
+    totals = [[10, 50, 60],  # rotation 0: the candidate at seat 0 scores 10
+              [50, 60, 20],  # rotation 1: at seat 2, 20
+              [60, 30, 50]]  # rotation 2: at seat 1, 30
+    table = pa.table({"game": pa.array([r for r in range(3) for _ in range(3)], pa.int64()),
+                      "deal": pa.array([0] * 9, pa.int64()),
+                      "rotation": pa.array([r for r in range(3) for _ in range(3)], pa.int8()),
+                      "seat": pa.array([0, 1, 2] * 3, pa.int8()),
+                      "total": pa.array([t for row in totals for t in row], pa.int16()),
+                      "win": pa.array([t == min(row) for row in totals for t in row])})
+    got = deal_results(table, make_lineup(["f1", "f2"], 3))
+    assert got.total.tolist() == [(10 + 20 + 30) / 3]
+    assert got.advantage.tolist() == [20 - (50 + 60 + 50 + 60 + 60 + 50) / 6]
+    assert got.wins.tolist() == [3.0] and got.seat_games.tolist() == [3]

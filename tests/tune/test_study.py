@@ -3,17 +3,21 @@ runs are deterministic, and a resumed study is the study an uninterrupted one wo
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
+from fcsim.tune.deals import DealResults
 from fcsim.tune.space import parse_ranges
 from tests.tune.helpers import make_search
 
 optuna = pytest.importorskip("optuna")
 
 from fcsim.tune.study import (  # noqa: E402  (after the importorskip)
+    PRUNE_AFTER_DEALS,
     STUDY_NAME,
     Study,
     StudyError,
+    TrialResult,
     check_sampler,
     storage_url,
 )
@@ -116,3 +120,25 @@ def test_a_losing_trial_is_pruned_at_a_chunk_end_and_resumes_as_pruned(tmp_path)
     assert steps == [t.results.deals for t in whole.finished[:2]]
     resumed.run(3)
     assert played(resumed) == played(whole)
+
+
+def _trial(number: int, advantage: list[float], pruned: bool) -> TrialResult:
+    """A finished trial with the given per-deal advantages (deals 0, 1, …)."""
+    deals = len(advantage)
+    results = DealResults(np.arange(deals), np.array(advantage), np.full(deals, 100.0),
+                          np.zeros(deals), np.full(deals, 2, np.int64))
+    return TrialResult(number, {}, f"greedy:take_margin={number}", results, pruned, 0.0)
+
+
+def test_the_best_is_never_a_pruned_trial_s_few_lucky_deals(tmp_path) -> None:
+    """A pruned trial stopped on its first deals: its mean there may be the lowest, but it
+    is no measure of the whole run, so the best (and what is confirmed) is the lowest of
+    the trials played to the end; only when every trial was pruned is it one of them."""
+    study = study_in(tmp_path)
+    study.finished = [_trial(0, [-1.0] * DEALS, pruned=False),
+                      _trial(1, [-4.0] * PRUNE_AFTER_DEALS, pruned=True),
+                      _trial(2, [-2.0] * DEALS, pruned=False)]
+    assert study.best().number == 2
+    study.finished = [_trial(0, [-1.0] * PRUNE_AFTER_DEALS, pruned=True),
+                      _trial(1, [-4.0] * PRUNE_AFTER_DEALS, pruned=True)]
+    assert study.best().number == 1
