@@ -105,7 +105,9 @@ def test_render_ansi() -> None:
 
 def test_an_opponent_whose_code_raises_is_named(tmp_path) -> None:
     opponent = tmp_path / "stuck.py"
-    opponent.write_text("def agent(view):\n    raise RuntimeError('stuck')\n")
+    # content of its own: a file of the same content loaded earlier in the process (another
+    # test's) would be that module, and the error would name that file
+    opponent.write_text("def agent(view):  # an opponent's\n    raise RuntimeError('stuck')\n")
     env = FiveCrownsEnv(rules=SHORT, opponents=[f"{opponent}:agent", f"{opponent}:agent"],
                         seat=2)
     with pytest.raises(fcsim.StrategyFailed, match=rf"^strategy '{opponent}:agent' raised "

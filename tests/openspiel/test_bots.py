@@ -60,7 +60,9 @@ def test_a_bot_refuses_to_move_for_another_seat_and_oracles_are_no_bots() -> Non
 
 def test_a_bot_whose_strategy_raises_names_it(tmp_path) -> None:
     strategy = tmp_path / "stuck.py"
-    strategy.write_text("def agent(view):\n    raise RuntimeError('stuck')\n")
+    # content of its own: a file of the same content loaded earlier in the process (another
+    # test's) would be that module, and the error would name that file
+    strategy.write_text("def agent(view):  # a bot's\n    raise RuntimeError('stuck')\n")
     state = pyspiel.load_game(GAME_NAME, SHORT).new_initial_state()
     while state.is_chance_node():
         state.apply_action(state.chance_outcomes()[0][0])
