@@ -453,6 +453,19 @@ def _score_seat(state: GameState, seat: int, table: np.ndarray, scratch: np.ndar
     state.scored[seat] = 1
 
 
+@njit(cache=True)
+def solve_drawn(state: GameState, table: np.ndarray, scratch: np.ndarray) -> tuple[int, int]:
+    """Record the best discard of the hand of the seat to move, just drawn to, and the
+    penalty it leaves (the scalars ``BEST_DISCARD``, ``BEST_PENALTY``: a discard of that
+    card at 0 goes out); return both."""
+    sc = state.scalars
+    best, best_pen = best_discard_kernel(state.hands[sc[Scalar.SEAT]], sc[Scalar.ROUND],
+                                         sc[Scalar.WILD_POINTS], all_wild_melds(state),
+                                         table, scratch)
+    sc[Scalar.BEST_DISCARD], sc[Scalar.BEST_PENALTY] = best, best_pen
+    return best, best_pen
+
+
 @njit(cache=True, inline=INLINE_STEP)
 def apply_draw(state: GameState, source: int, table: np.ndarray, scratch: np.ndarray,
                trace: np.ndarray, row: int) -> tuple[int, int]:
@@ -479,12 +492,9 @@ def apply_draw(state: GameState, source: int, table: np.ndarray, scratch: np.nda
         card = state.pile[sc[Scalar.PILE]]
         state.known[seat, card] += 1
         state.history[Plane.TAKEN, seat, card] += 1
-    hand = state.hands[seat]
-    hand[card] += 1
+    state.hands[seat, card] += 1
     sc[Scalar.SOURCE], sc[Scalar.DRAWN] = source, card
-    best, best_pen = best_discard_kernel(hand, sc[Scalar.ROUND], sc[Scalar.WILD_POINTS],
-                                         all_wild_melds(state), table, scratch)
-    sc[Scalar.BEST_DISCARD], sc[Scalar.BEST_PENALTY] = best, best_pen
+    best, best_pen = solve_drawn(state, table, scratch)
     if best_pen == 0:  # going out is automatic
         return OK, _end_turn(state, best, True, table, scratch, trace, row)
     sc[Scalar.PHASE] = PHASE_DISCARD

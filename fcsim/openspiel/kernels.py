@@ -41,6 +41,7 @@ from fcsim.core.state import (
     finish_round,
     lend,
     reshuffle_top,
+    solve_drawn,
 )
 from fcsim.core.view import (
     I_BEST_DISCARD,
@@ -129,6 +130,16 @@ def arrange_draw(data: StateData, kind: int) -> bool:
             state.pile[q], state.pile[target] = state.pile[target], state.pile[q]
             return True
     return False
+
+
+@njit(cache=True)
+def solve_world(data: StateData, table: np.ndarray, scratch: np.ndarray) -> None:
+    """In a world dealt afresh at a discard decision, the solver's best discard of the
+    discarding seat's hand as dealt there (the real hand's would decide whether its
+    discard goes out)."""
+    state = lend(data)
+    if state.scalars[S_PHASE] == PHASE_DISCARD:
+        solve_drawn(state, table, scratch)
 
 
 @njit(cache=True)

@@ -14,8 +14,18 @@ pytest.importorskip("pyspiel")
 import pyspiel
 
 import fcsim
-from fcsim.core.cards import full_deck, parse_card
-from fcsim.core.state import S_PILE, S_STOCK, state_views
+from fcsim.core.cards import N_KINDS, full_deck, parse_card
+from fcsim.core.solver import best_discard
+from fcsim.core.state import (
+    PHASE_DISCARD,
+    S_BEST_DISCARD,
+    S_BEST_PENALTY,
+    S_PHASE,
+    S_PILE,
+    S_ROUND,
+    S_STOCK,
+    state_views,
+)
 from fcsim.env.encoding import ACTION_STOCK
 from fcsim.openspiel import GAME_NAME, FiveCrownsGame, FiveCrownsState, recall
 from fcsim.openspiel.bots import root_from_view
@@ -174,6 +184,34 @@ def test_a_resampled_world_has_a_past_that_fits_it(players) -> None:
         legal = state.legal_actions()
         state.apply_action(ACTION_STOCK if ACTION_STOCK in legal else int(rng.choice(legal)))
     assert worlds >= 50 and reshuffles >= 3, (worlds, reshuffles)
+
+
+def test_a_world_at_another_seat_s_discard_knows_that_seat_s_best_discard() -> None:
+    """Resampled by another seat, the discarding seat holds other cards in the world: the
+    solver's best discard recorded for it (whether its discard goes out) is its world
+    hand's, not its real hand's."""
+    rng, sampler = np.random.default_rng(5), np.random.default_rng(6)
+    state = FiveCrownsState(FiveCrownsGame({"players": 3}))
+    worlds = differ = 0
+    while worlds < 40:
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+            continue
+        mover = state.current_player()
+        if int(state.data.ints[S_PHASE]) == PHASE_DISCARD:
+            other = (mover + 1) % 3
+            world = state.resample_from_infostate(other, lambda: float(sampler.random()))
+            ints, hand = world.data.ints, state_views(world.data).hands[mover]
+            expected = best_discard(fcsim.format_cards(np.repeat(np.arange(N_KINDS), hand)),
+                                    int(ints[S_ROUND]))
+            recorded = (fcsim.format_card(int(ints[S_BEST_DISCARD])), int(ints[S_BEST_PENALTY]))
+            assert recorded == expected
+            differ += recorded != (fcsim.format_card(int(state.data.ints[S_BEST_DISCARD])),
+                                   int(state.data.ints[S_BEST_PENALTY]))
+            worlds += 1
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    assert differ > 0  # the real hand's would not do
 
 
 def test_a_state_built_from_a_view_remembers_from_there() -> None:
