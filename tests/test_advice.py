@@ -33,6 +33,19 @@ def test_advises_every_legal_action_of_a_game_view_best_first() -> None:
     assert advise(view, worlds=40).to_json()["actions"] == advice.to_json()["actions"]
 
 
+def test_the_margin_is_what_the_best_action_gains_over_the_runner_up() -> None:
+    """The recommendation's margin is the runner-up's points against the table less the
+    best's, in the same worlds: never negative, as the best has the fewest."""
+    game = fcsim.Game(players=3, seed=2)
+    game.step("stock")
+    advice = advise(game.view(), worlds=40, player=None)
+    best, runner_up = advice.actions[:2]
+    gain = runner_up.against_table.mean - best.against_table.mean
+    assert gain >= 0 and advice.margin.mean == pytest.approx(gain)
+    assert (f"{gain:.2f} points against the table better than {runner_up.action}"
+            in advice.recommendation)
+
+
 def test_time_limits_the_worlds_and_memory_holds_only_those_played() -> None:
     """A million worlds allowed, a twentieth of a second given: the estimates hold the
     worlds played, not room for a million (which would be hundreds of MB)."""

@@ -21,6 +21,18 @@ def test_position_view_matches_a_game_view() -> None:
     assert mine.stock_size == view.stock_size and mine.phase == "draw"
 
 
+@pytest.mark.parametrize(("rules", "points"), [
+    (fcsim.RuleSet(), 20),  # the default wild penalty
+    (fcsim.RuleSet(wild_penalty="face"), 3),  # face value: round 1's wilds are the 3s
+])
+def test_a_positions_unmelded_wilds_cost_what_the_rules_say(rules, points) -> None:
+    """The view carries the round's wild points, as a game's does: advice scores every
+    hand of its rollouts by them (without, a wild left in hand would cost nothing)."""
+    position = Position(round=1, hand=["3S", "5H", "9C", "KD"], pile=["KD"], rules=rules)
+    assert position_view(position).wild_points == points
+    assert fcsim.Game(rules=rules, seed=1).view().wild_points == points
+
+
 @pytest.mark.parametrize(("changes", "message"), [
     ({"hand": ["3H", "4H", "5H", "9C", "KD", "QD"]}, "round 1 hands hold 3 cards (4 after "
      "drawing), not 6"),

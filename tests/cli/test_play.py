@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import builtins
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -102,6 +103,17 @@ def test_output_is_what_the_seat_saw() -> None:
         elif e["event"] == "deal":
             for seat in (0, 2):
                 assert " ".join(e["hands"][seat]) not in out
+
+
+def test_each_discard_prompt_names_the_card_just_drawn() -> None:
+    """A stock card is seen only on that line: it must be the card the draw brought (on a
+    draw that goes out the game discards by itself, with no prompt)."""
+    prompts, game = scripted_game()
+    out = CliRunner().invoke(cli, ARGS, input="\n".join(_lines(prompts)) + "\n").output
+    drawn = [e["drawn"] for e in game.events
+             if e["event"] == "turn" and e["seat"] == 1 and not e["out"]]
+    assert len(drawn) == sum(phase == "discard" for phase, _, _ in prompts)
+    assert re.findall(r"You drew (\S+)\. Your hand", out) == drawn
 
 
 def test_discard_help_names_the_wild_rank_as_cards_are_written(monkeypatch, capsys) -> None:

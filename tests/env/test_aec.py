@@ -60,6 +60,24 @@ def test_returns_are_minus_the_totals() -> None:
     assert any(totals) and not table.agents  # every agent's episode ended
 
 
+def test_the_games_end_terminates_every_agent_and_nothing_truncates() -> None:
+    """The game's end is a true end (terminated), not a cut (truncated) that a learner
+    would bootstrap past; a round stopped by the turn cap is scored, not truncated."""
+    table = env(rules=SHORT)  # a turn cap of 60: some rounds are capped
+    table.reset(seed=5)
+    rng = random.Random(1)
+    ended = set()
+    for agent in table.agent_iter():
+        obs, _, terminated, truncated, _ = table.last()
+        assert not truncated
+        if terminated:
+            ended.add(agent)
+        table.step(None if terminated else rng.choice(
+            np.flatnonzero(obs["action_mask"]).tolist()))
+    assert ended == set(table.possible_agents)
+    assert "capped" in {event["event"] for event in table.unwrapped.game.events}
+
+
 def test_builtin_strategies_through_the_env_play_their_games() -> None:
     """Actions chosen by agents on the game's views, made through the environment, play the
     very game fcsim.Game plays with those agents."""

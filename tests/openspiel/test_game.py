@@ -220,6 +220,22 @@ def test_rewards_come_with_the_round_that_ends() -> None:
     assert state.rewards() == [-30.0, -0.0]
 
 
+def test_only_the_discarding_seat_sees_its_best_penalty() -> None:
+    """The solver's hint is worked out from the discarding seat's hidden hand, so only
+    that seat's strings show it; another seat's would learn how good that hand is."""
+    state = hand_made()
+    state.apply_action(1)  # seat 1 takes the 6S and goes out
+    state.apply_action(0)  # seat 0's last turn: from the stock…
+    state.apply_action(parse_card("KS"))  # …the KS: KS QH 8D 10C, nothing melds
+    hint = "best penalty 30"  # discarding the KS leaves QH 12 + 10C 10 + 8D 8
+    assert hint in state.observation_string(0)
+    assert hint in state.information_state_string(0)
+    assert state.observation_string(1) == (
+        "p1 round 1 dealer p0 | p0 to discard | turn 1 stock 108 | out p1 | hand 4S 5S 6S "
+        "| pile top 7H (1) | sizes 4 3 | totals 0 0")
+    assert "best penalty" not in state.information_state_string(1)
+
+
 def test_a_seats_information_never_depends_on_the_cards_it_has_not_seen() -> None:
     """Resampled worlds keep everything the seat sees, and a world is a function of the
     seat's information alone: resampling two states that differ only in what the seat
