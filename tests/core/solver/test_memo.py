@@ -6,7 +6,7 @@ from itertools import product
 
 import numpy as np
 
-from fcsim.core.cards import COPIES, JOKER, N_KINDS
+from fcsim.core.cards import COPIES, JOKER, N_KINDS, parse_cards
 from fcsim.core.solver import (
     as_counts,
     best_discard_kernel,
@@ -133,3 +133,23 @@ def test_hands_in_one_memo_record_get_their_own_answers() -> None:
     shared = new_scratch()
     penalty_memo(pair[0], *args, shared)
     assert penalty_memo(pair[1], *args, shared) == penalty_kernel(pair[1], *args, new_scratch())
+
+
+def test_questions_in_one_memo_record_get_their_own_answers() -> None:
+    """One hand asked two questions (other wild points, all-wild melds on or off) that fall
+    in the same memo record: the second is solved, not given the first's answer (a hit
+    compares the tag of the question too)."""
+    round_number = 5
+    hand = as_counts(parse_cards("7S JK"))  # both wild: the penalty is 50 + wild points
+    table, empty, hashed = solver_table(), new_scratch(), np.uint64(hand_hash(hand))
+    first_in_slot: dict[int, tuple[int, bool]] = {}
+    for question in product(range(1, HIGHEST_WILD_PENALTY + 1), (True, False)):
+        slot, _ = lookup(hand, rules_tag(round_number, *question), hashed, empty)
+        earlier = first_in_slot.setdefault(slot, question)
+        if earlier[0] != question[0]:
+            break
+    assert earlier[0] != question[0]
+    shared = new_scratch()
+    penalty_memo(hand, round_number, *earlier, table, shared)
+    want = penalty_kernel(hand, round_number, *question, table, new_scratch())
+    assert penalty_memo(hand, round_number, *question, table, shared) == want
