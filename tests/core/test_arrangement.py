@@ -70,3 +70,11 @@ def test_eleven_card_run() -> None:
         arr = solve(hand, round_number)
         assert arr.deadwood == ()
         assert problems(hand, arr, round_number, RuleSet()) == []
+
+
+def test_runs_shown_in_rank_order() -> None:
+    """A run is shown as it lies: wilds fill its gaps, then extend it upwards, and go below
+    it only once it reaches the king (no rank lies above K)."""
+    assert solve("4H 6H JK JK", 1).melds == (tuple(parse_cards("4H JK 6H JK")),)  # 4 … 7
+    assert solve("QH KH JK", 1).melds == (tuple(parse_cards("JK QH KH")),)  # J … K
+    assert solve("JH KH JK JK", 2).melds == (tuple(parse_cards("JK JH JK KH")),)  # 10 … K

@@ -9,10 +9,12 @@ import pytest
 from numba import njit
 
 from fcsim.core.cards import (
+    COPIES,
     DECK_COUNTS,
     DECK_SIZE,
     JOKER,
     N_KINDS,
+    N_NATURAL,
     CardError,
     card_points,
     card_values,
@@ -145,6 +147,13 @@ def test_three_copies_raise() -> None:
         parse_hand(" ".join(["JK"] * 7))
     with pytest.raises(CardError):
         counts_from_kinds([0, 0, 0])
+
+
+def test_three_copies_of_any_natural_card_raise() -> None:
+    """Every natural card, the last one (KX) included, is checked against its two copies."""
+    for kind in range(N_NATURAL):
+        with pytest.raises(CardError, match=f"{format_card(kind)} appears 3 times"):
+            counts_from_kinds([kind] * (COPIES + 1))
 
 
 def test_parse_hand_counts_and_back() -> None:

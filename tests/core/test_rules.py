@@ -91,6 +91,17 @@ def test_bad_turn_cap_rejected(turn_cap: object) -> None:
         RuleSet(turn_cap=turn_cap)
 
 
+@pytest.mark.parametrize("rule", ["players", "rounds", "wild_penalty", "go_out_bonus",
+                                  "turn_cap"])
+@pytest.mark.parametrize("value", [True, False])
+def test_truth_values_are_not_numbers(rule: str, value: bool) -> None:
+    """True and False are ints to Python but no count of seats, points or turns: refused for
+    every whole-number rule (else True would pass as a wild penalty of 1, False as a go-out
+    bonus of 0)."""
+    with pytest.raises(RulesError, match=rule):
+        RuleSet(**{rule: value})
+
+
 def test_rules_error_is_a_value_error() -> None:
     """Callers catching ValueError also catch bad rules."""
     assert issubclass(RulesError, ValueError)

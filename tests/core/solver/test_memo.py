@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from itertools import product
+
 import numpy as np
 
-from fcsim.core.cards import JOKER, N_KINDS
+from fcsim.core.cards import COPIES, JOKER, N_KINDS, parse_cards
 from fcsim.core.solver import (
     as_counts,
     best_discard_kernel,
@@ -13,15 +15,21 @@ from fcsim.core.solver import (
     discard_memo,
     hand_hash,
     new_scratch,
+    penalty_kernel,
+    penalty_memo,
 )
-from fcsim.core.solver.memo import discard_tag, rules_tag
+from fcsim.core.solver.layout import HAND_WORDS, KINDS_PER_WORD
+from fcsim.core.solver.memo import discard_tag, lookup, rules_tag
 from fcsim.core.tables import solver_table
 from tests.core.solver.hands import (
     DECK,
     ODD_VARIANTS,
     VARIANTS,
     ref_discard,
+    wild_positions,
 )
+
+HIGHEST_WILD_PENALTY = 1000  # the most RuleSet lets a wild-rank card cost
 
 
 def test_hand_hash_is_a_sum_over_cards() -> None:
@@ -83,3 +91,65 @@ def test_tags_tell_every_question_apart() -> None:
                         tags.add(discard_tag(round_number, wild_points, all_wild, kind, pen))
     assert 0 not in tags
     assert len(tags) == 11 * 5 * 2 * (1 + 6 * 3)  # penalties from 2**20 up ask the same
+
+
+def test_known_penalty_tells_questions_apart_up_to_the_largest_penalty() -> None:
+    """Two questions that differ only in the known discard's penalty have different answers
+    (a known penalty below the best stays, one above is beaten), even at the largest
+    penalty a hand can leave: every wild of a round, all-wild melds off, wild-rank cards at
+    their highest points. The memo must not give one the other's answer."""
+    round_number = 1
+    counts = as_counts([DECK[p] for p in wild_positions(round_number)])
+    args = (round_number, HIGHEST_WILD_PENALTY, False, solver_table())
+    _, worst = best_discard_kernel(counts, *args, new_scratch())
+    shared, hashed = new_scratch(), np.uint64(hand_hash(counts))
+    answers = set()
+    for known_pen in (worst - 1, worst + 1):
+        want = discard_kernel(counts, *args, new_scratch(), JOKER, known_pen)
+        assert discard_memo(counts, *args, shared, JOKER, known_pen, hashed) == want
+        answers.add(want)
+    assert len(answers) == 2
+
+
+def test_hands_in_one_memo_record_get_their_own_answers() -> None:
+    """Two hands that differ only in their last word of kinds (the high stars and the
+    jokers) and fall in the same memo record, with different penalties: the second asked is
+    solved, not given the first's answer (a hit compares every word of the hand)."""
+    args = (1, 20, True, solver_table())  # any one question
+    tag, empty = rules_tag(*args[:3]), new_scratch()
+    last = KINDS_PER_WORD * (HAND_WORDS - 1)  # the first kind of the last word
+    first_in_slot: dict[int, np.ndarray] = {}
+    pair = None
+    for held in product(range(COPIES + 1), repeat=N_KINDS - last):
+        counts = np.zeros(N_KINDS, dtype=np.int8)
+        counts[last:] = held
+        slot, _ = lookup(counts, tag, np.uint64(hand_hash(counts)), empty)
+        other = first_in_slot.setdefault(slot, counts)
+        if other is not counts and (penalty_kernel(other, *args, new_scratch())
+                                    != penalty_kernel(counts, *args, new_scratch())):
+            pair = other, counts
+            break
+    assert pair is not None
+    shared = new_scratch()
+    penalty_memo(pair[0], *args, shared)
+    assert penalty_memo(pair[1], *args, shared) == penalty_kernel(pair[1], *args, new_scratch())
+
+
+def test_questions_in_one_memo_record_get_their_own_answers() -> None:
+    """One hand asked two questions (other wild points, all-wild melds on or off) that fall
+    in the same memo record: the second is solved, not given the first's answer (a hit
+    compares the tag of the question too)."""
+    round_number = 5
+    hand = as_counts(parse_cards("7S JK"))  # both wild: the penalty is 50 + wild points
+    table, empty, hashed = solver_table(), new_scratch(), np.uint64(hand_hash(hand))
+    first_in_slot: dict[int, tuple[int, bool]] = {}
+    for question in product(range(1, HIGHEST_WILD_PENALTY + 1), (True, False)):
+        slot, _ = lookup(hand, rules_tag(round_number, *question), hashed, empty)
+        earlier = first_in_slot.setdefault(slot, question)
+        if earlier[0] != question[0]:
+            break
+    assert earlier[0] != question[0]
+    shared = new_scratch()
+    penalty_memo(hand, round_number, *earlier, table, shared)
+    want = penalty_kernel(hand, round_number, *question, table, new_scratch())
+    assert penalty_memo(hand, round_number, *question, table, shared) == want

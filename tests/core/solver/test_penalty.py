@@ -141,6 +141,15 @@ def test_one_natural_book_takes_any_number_of_wilds() -> None:
         assert fc_penalty(hand, 1, rules) == ref_penalty(hand, 1, rules) == (0, 0)
 
 
+def test_one_natural_book_with_exactly_eleven_wilds() -> None:
+    """Eleven wilds and one natural, the fewest wilds where a run falls short: a run holds
+    the natural and ten of them (eleven cards), so with all-wild melds off only a book of
+    the natural and all eleven leaves nothing out."""
+    hand = parse_cards("4H JK JK JK JK JK JK 3S 3S 3H 3H 3D")  # round 1: the 3s are wild
+    for rules in VARIANTS:
+        assert fc_penalty(hand, 1, rules) == ref_penalty(hand, 1, rules) == (0, 0)
+
+
 @pytest.mark.parametrize("all_wild", [True, False])
 def test_all_wild_melds(all_wild: bool) -> None:
     """Three or more wilds alone meld only when the option is on."""

@@ -70,6 +70,21 @@ def test_convolve_runs_and_runs_upto() -> None:
         assert runs_upto(table, low, high, budget, scratch) == max(v or 0 for v in exact)
 
 
+def test_runs_across_the_wide_rows() -> None:
+    """Budgets either side of ``NARROW``, where the table's narrow rows hand over to the wide
+    ones: exact totals and the best with at most the budget still match a direct split."""
+    scratch, table = new_scratch(), solver_table()
+    four_five = 3**1 + 3**2  # one suit's 4 and 5: its row is just below the one adding the 3
+    cases = [[four_five, 0, 0, 0, 0]] * 3 + [sparse_patterns() for _ in range(6)]
+    for budget, patterns in zip([NARROW - 1, NARROW, NARROW + 1] * 3, cases, strict=True):
+        low, high = load(scratch, patterns)
+        exact = [exact_best(patterns, w) for w in range(budget + 1)]
+        assert runs_upto(table, low, high, budget, scratch) == max(v or 0 for v in exact)
+        convolve_runs(scratch, table, budget)
+        assert [scratch[at(RUNS, w)] for w in range(budget + 1)] == [
+            NO_RUNS if v is None else v for v in exact]
+
+
 def test_convolve_free_leaves_the_best_natural_out() -> None:
     """``free[w]``: the best over suits and naturals of the runs of the hand with that card
     left out, plus the card, as a key part (ties to the higher card, then lower suit)."""
