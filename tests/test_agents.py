@@ -148,6 +148,26 @@ def test_an_agent_s_move_out_of_range_is_refused_as_the_engine_refuses_it(
 
 
 @decision
+def _discard_a_card_not_held(hand, pile, known, info, hidden, params, table, scratch, rng):
+    """The first kind of card the hand holds no copy of: in range, but not its to throw."""
+    for k in range(hand.shape[0]):
+        if hand[k] == 0:
+            return k
+    return -1
+
+
+def test_an_agent_s_discard_of_a_card_not_held_is_refused_as_the_engine_refuses_it() -> None:
+    """A card in range that the hand does not hold is refused as the strategy decides,
+    naming it as the batch engine does, not passed on as the agent's move."""
+    bad = fcsim.agent(Strategy(Family("bad", "", random_draw, _discard_a_card_not_held)))
+    game = fcsim.Game(players=2, seed=1)
+    game.step("stock")  # now the discard
+    with pytest.raises(fcsim.IllegalMoveError, match=r"^strategy 'bad' discarded \w+, which "
+                                                     r"is not in its hand$"):
+        bad(game.view())
+
+
+@decision
 def _pile_if_the_history_is_filled(hand, pile, known, info, hidden, params, table, scratch,
                                    rng):
     passed = 0

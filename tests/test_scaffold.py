@@ -52,6 +52,15 @@ def test_names_and_folders_it_cannot_use(tmp_path) -> None:
         write_package("mine", "numba", tmp_path / "full")
 
 
+def test_a_name_an_installed_plug_in_declares_is_taken(tmp_path, plugins) -> None:
+    """A name an installed package declares is refused like a built-in one: two packages
+    declaring one name leave neither playable by that name."""
+    plugins("fcsim-theirs", {"theirs": "theirs_mod:FAMILY"}, {})
+    with pytest.raises(ScaffoldError, match="a strategy named 'theirs' exists already"):
+        write_package("theirs", "numba", tmp_path / "pkg")
+    assert not (tmp_path / "pkg").exists()
+
+
 def test_installed_metadata_helper_matches_what_pip_writes(tmp_path) -> None:
     """The tests' stand-in for pip (tests/conftest.py) is read like a real install."""
     from importlib.metadata import distributions

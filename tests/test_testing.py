@@ -17,6 +17,7 @@ from fcsim.strategies.base import (
     DRAW_STOCK,
     I_BEST_DISCARD,
     I_DISCARDED,
+    I_PLAYERS,
     I_TURN,
     decision,
 )
@@ -84,6 +85,23 @@ def _draw_a_float(hand, pile, known, info, hidden, params, table, scratch, rng):
 def test_a_broken_strategy_is_named_with_what_it_did(draw, discard, message) -> None:
     with pytest.raises(StrategyCheckError, match=message):
         check_strategy(Strategy(Family("broken", "", draw, discard)), games=1)
+
+
+HEADS_UP = 2  # seats at the smallest table
+
+
+@decision
+def _draw_two_heads_up(hand, pile, known, info, hidden, params, table, scratch, rng):
+    """The stock at any table but one of two seats, where it returns 2 (no draw source)."""
+    return 2 if info[I_PLAYERS] == HEADS_UP else DRAW_STOCK
+
+
+def test_a_strategy_broken_only_heads_up_is_caught() -> None:
+    """A strategy written for a full table can break with one opponent: the check seats it
+    at a table of two as well, not only at tables of three and four."""
+    with pytest.raises(StrategyCheckError, match=r"^heads-up: its draw decision returned 2"):
+        check_strategy(Strategy(Family("heads-up", "", _draw_two_heads_up, random_discard)),
+                       games=1)
 
 
 @decision

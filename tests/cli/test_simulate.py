@@ -475,6 +475,19 @@ def test_info_names_a_damaged_chunk(undamaged, tmp_path):
     assert "chunks     9 of 10" in info.output
 
 
+def test_info_calls_a_run_missing_its_last_chunk_incomplete(undamaged, tmp_path):
+    """One chunk short is not done: info says so and how to finish it, never complete."""
+    out = tmp_path / "b"
+    shutil.copytree(undamaged, out)
+    (out / "part-000009.parquet").unlink()  # the last of its 10 chunks
+    info = invoke("info", str(out))
+    assert info.exit_code == 0, info.output
+    assert "chunks     9 of 10" in info.output
+    status = next(line for line in info.output.splitlines() if line.startswith("status"))
+    assert status.startswith("status     incomplete: run fcsim simulate ")
+    assert status.endswith(" --resume to complete it")
+
+
 def test_info_prints_the_command_that_reproduces_the_run(undamaged, tmp_path):
     info = invoke("info", str(undamaged))
     command = next(line for line in info.output.splitlines() if line.startswith("command"))

@@ -57,6 +57,19 @@ def test_a_file_attribute_may_be_an_agent_or_a_factory(tmp_path, plugins) -> Non
     assert not agent.family.is_numba and agent.family.params == ()
 
 
+def test_a_factory_default_with_a_fraction_keeps_its_fractions(tmp_path, plugins) -> None:
+    """A float default makes a fractional parameter: the factory gets 0.5 and 0.25 as
+    they are, never cut to the whole numbers 0 and 0 without a word."""
+    path = _file(tmp_path, "careful.py", """
+    def make(caution=0.5):
+        def agent(view):
+            return "stock" if view.phase == "draw" else view.hand[0]
+        return agent
+    """)
+    assert parse_strategy(f"{path}:make").kwargs == {"caution": 0.5}
+    assert parse_strategy(f"{path}:make:caution=0.25").kwargs == {"caution": 0.25}
+
+
 @pytest.mark.parametrize(("name", "source", "attribute", "message"), [
     ("none.py", "X = 1\n", "", "none.py defines no Family; name the strategy to play: "
                                "{path}:ATTRIBUTE"),

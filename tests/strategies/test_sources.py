@@ -46,6 +46,17 @@ def test_a_module_spec_records_its_package_sources(plugins) -> None:
     assert strategy_sources(["mine.play:FAMILY"]) != before
 
 
+def test_a_module_spec_records_the_sources_of_its_subpackages_too(plugins) -> None:
+    """A helper in a subpackage is code the strategy may import too: editing it is a
+    change, so ``--resume`` does not mix games of two versions of the helper."""
+    site = plugins("fcsim-none", {}, {"mine/__init__.py": "", "mine/play.py": STOCK_ONLY,
+                                      "mine/tools/__init__.py": "",
+                                      "mine/tools/helpers.py": "X = 1\n"})
+    before = strategy_sources(["mine.play:FAMILY"])
+    (site / "mine" / "tools" / "helpers.py").write_text("X = 2\n")
+    assert strategy_sources(["mine.play:FAMILY"]) != before
+
+
 def test_changes_are_told_in_words() -> None:
     before = {"a.py": "file /x/a.py sha256 " + "1" * 64, "p": "package fcsim-p 0.1.0",
               "q": "package fcsim-q 0.1.0 sha256 " + "3" * 64}
