@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit, types
 
-from fcsim.core.cards import N_KINDS, format_card, parse_card
+from fcsim.core.cards import N_KINDS, CardError, format_card, parse_card
 from fcsim.core.engine import GameResults, play_games
 from fcsim.core.rng import game_seed
 from fcsim.core.rules import COMPARE_PLAYERS, RuleSet
@@ -180,7 +180,13 @@ def check_strategy(spec: str | Strategy | Callable[[View], object], games: int =
                                          "the solver's work space (scratch)?")
         if len(results) > 2 and not strategy.history:
             _check_history_unread(strategy, seeds, seating, seated, rules, results[-1])
-        _check_cards_flow(game_events(int(seeds[0]), seated, rules), who)
+        try:
+            events = game_events(int(seeds[0]), seated, rules)
+        except CardError as err:  # a hand the events cannot even be written for
+            raise StrategyCheckError(f"{who}: its games hold a hand no deck can ({err}): a "
+                                     "decision function must leave its inputs as it found "
+                                     "them") from None
+        _check_cards_flow(events, who)
 
 
 def _check_integer_moves(strategy: Strategy) -> None:

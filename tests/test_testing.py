@@ -87,6 +87,31 @@ def test_a_broken_strategy_is_named_with_what_it_did(draw, discard, message) -> 
         check_strategy(Strategy(Family("broken", "", draw, discard)), games=1)
 
 
+KEEPS = 2  # cards _drop_a_card leaves a hand
+
+
+@decision
+def _drop_a_card(hand, pile, known, info, hidden, params, table, scratch, rng):
+    """Throws a card of its hand away before each draw, down to ``KEEPS``."""
+    if hand.sum() > KEEPS:
+        for k in range(N_KINDS):
+            if hand[k]:
+                hand[k] -= 1
+                break
+    return DRAW_STOCK
+
+
+def test_an_oracle_that_changes_its_hand_is_named() -> None:
+    """An oracle is checked without copies of its inputs (it may read hidden ones), so a
+    hand it changes reaches the game: its games then hold hands no deck can, which is the
+    strategy's fault, and said so."""
+    cheat = Strategy(Family("cheat", "", _drop_a_card, random_discard, oracle=True))
+    with pytest.raises(StrategyCheckError, match=r"^cheat: its games hold a hand no deck can "
+                                                 r"\(.*\): a decision function must leave "
+                                                 r"its inputs as it found them$"):
+        check_strategy(cheat, games=1)
+
+
 HEADS_UP = 2  # seats at the smallest table
 
 
