@@ -5,6 +5,8 @@ number of processes deriving them."""
 from __future__ import annotations
 
 import tracemalloc
+from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -183,24 +185,29 @@ def test_a_draw_is_labelled_with_the_pile_s_outcome_less_the_stock_s(trained: Pa
     assert differ > 0  # the sources end the round otherwise: the label's sign shows
 
 
+def _decisions(plan, index: int) -> Iterator[tuple[int, fcsim.View]]:
+    """Every decision of chunk ``index``'s games, replayed in Python: (game, view)."""
+    layout = chunk_layout(plan, index)
+    for game, deal, seating in zip(layout.game, layout.deal, layout.seating, strict=True):
+        table = fcsim.Game(players=PLAYERS, seed=SEED, game=int(deal))
+        agents = [fcsim.agent(plan.lineup[i]) for i in seating]
+        while not table.over:
+            view = table.view()
+            yield int(game), view
+            table.step(agents[table.to_move](view))
+
+
 def test_no_last_draw_is_recorded(trained: Path) -> None:
     """A last turn's draw is the exact rule's, never the draw network's, so none is
     recorded; the games replayed hold plenty (the test's teeth at a share of 0.5)."""
     plan, recorded = _plan(), _rows(trained / "positions" / fmt.part_name(0), MOVE_DRAW)
     recorded = set(zip(recorded["game"], recorded["decision"], strict=True))
-    layout = chunk_layout(plan, 0)
-    last_draws = []
-    for game, deal, seating in zip(layout.game, layout.deal, layout.seating, strict=True):
-        table = fcsim.Game(players=PLAYERS, seed=SEED, game=int(deal))
-        agents = [fcsim.agent(plan.lineup[i]) for i in seating]
-        draws = 0
-        while not table.over:
-            view = table.view()
-            if view.phase == "draw":
-                draws += 1
-                if view.last_turn:
-                    last_draws.append((game, draws))
-            table.step(agents[table.to_move](view))
+    draws, last_draws = Counter(), []
+    for game, view in _decisions(plan, 0):
+        if view.phase == "draw":
+            draws[game] += 1
+            if view.last_turn:
+                last_draws.append((game, draws[game]))
     assert len(last_draws) > 20
     assert recorded and not recorded & set(last_draws)
 
@@ -211,21 +218,14 @@ def test_no_last_discard_is_recorded(trained: Path) -> None:
     game's discard of that number, at its round and seat. The games replayed hold plenty
     of last discards (the test's teeth: recorded, they shift every number after them)."""
     plan, recorded = _plan(), _rows(trained / "positions" / fmt.part_name(0), MOVE_DISCARD)
-    layout = chunk_layout(plan, 0)
-    discards, last_discards = {}, 0
-    for game, deal, seating in zip(layout.game, layout.deal, layout.seating, strict=True):
-        table = fcsim.Game(players=PLAYERS, seed=SEED, game=int(deal))
-        agents = [fcsim.agent(plan.lineup[i]) for i in seating]
-        number = 0
-        while not table.over:
-            view = table.view()
-            if view.phase == "discard":
-                if view.last_turn:
-                    last_discards += 1
-                else:
-                    number += 1
-                    discards[int(game), number] = (view.round, view.seat)
-            table.step(agents[table.to_move](view))
+    numbers, discards, last_discards = Counter(), {}, 0
+    for game, view in _decisions(plan, 0):
+        if view.phase == "discard":
+            if view.last_turn:
+                last_discards += 1
+            else:
+                numbers[game] += 1
+                discards[game, numbers[game]] = (view.round, view.seat)
     assert last_discards > 20
     positions = recorded.groupby(["game", "decision"])[["round", "seat"]].first()
     assert len(positions) > 50
