@@ -50,6 +50,15 @@ def test_ranges_and_inside() -> None:
     assert not inside(parse_strategy("greedy:take_margin=11"), [r])
 
 
+def test_a_range_holds_both_its_ends() -> None:
+    """A range is inclusive: a starting spec on either end is inside it, so a tune plays it
+    as trial 0 (docs/TUNE.md)."""
+    (r,) = parse_ranges(GREEDY, ["take_margin=3:8"])
+    assert inside(parse_strategy("greedy:take_margin=3"), [r])
+    assert inside(parse_strategy("greedy:take_margin=8"), [r])
+    assert not inside(parse_strategy("greedy:take_margin=2"), [r])
+
+
 @pytest.mark.parametrize("texts, message", [
     (["speed=1,2"], "greedy has no parameter 'speed'; its parameters: take_margin"),
     (["take_margin=150"], "greedy: take_margin must be 0 to 100, not '150'"),
