@@ -22,6 +22,12 @@ def test_grid_lists_and_steps() -> None:
     assert parse_grid(AWARE, ["urgency=0:1:0.1"])[0].values[3] == 0.3  # not 0.30000000000000004
 
 
+def test_a_stepped_grid_ends_on_its_high_end_when_the_step_divides_it() -> None:
+    """(0.7 - 0.1) / 0.2 is 2.9999999999999996 in floats: the grid still counts four
+    values, so the high end the user wrote is swept, not dropped."""
+    assert parse_grid(AWARE, ["urgency=0.1:0.7:0.2"])[0].values == (0.1, 0.3, 0.5, 0.7)
+
+
 def test_grid_points_are_every_combination_first_axis_slowest() -> None:
     axes = parse_grid(AWARE, ["candidates=2,4", "urgency=0,0.5,1"])
     points = grid_points(axes)
