@@ -27,3 +27,12 @@ def test_a_field_that_does_not_fit_is_one_line() -> None:
         make_lineup(["expected", "random"], 4)
     assert str(err.value) == ("--against lists 2 strategies for 4 players: give one (the seats "
                               "alternate with it) or 3 (one per other seat)")
+
+
+def test_each_deal_is_played_in_every_rotation_that_moves_the_candidate() -> None:
+    """So the candidate plays each deal from every seat its positions can take: 2 rotations
+    alternating at 4 seats (rotations 2 and 3 would replay 0 and 1), all 3 alternating at
+    3 seats, and one per seat in a mixed field, where it holds a single position."""
+    assert make_lineup(["greedy"]).rotations == 2
+    assert make_lineup(["greedy"], 3).rotations == 3
+    assert make_lineup(["expected", "random", "aware"]).rotations == 4
