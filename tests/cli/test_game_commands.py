@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from fcsim.cli import cli
+from fcsim.cli.tournament import tables_for
 from fcsim.runner import store
 from tests.conftest import disk_full_after
 
@@ -223,6 +224,14 @@ def test_tournament_prints_a_leaderboard(tmp_path) -> None:
     onto_a_file = _run("tournament", "--strategies", "random,greedy", "--out",
                        str(tmp_path / "file"))
     assert onto_a_file.exit_code == 2 and "is a file, not a folder" in onto_a_file.output
+
+
+def test_tournament_tables_seat_the_strategies_in_turn() -> None:
+    """Strategies that fit one table fill its seats cyclically, so no strategy holds more
+    than one seat more than another; more than fit play every combination, a table each."""
+    assert tables_for(["a", "b", "c"], 4) == [["a", "b", "c", "a"]]
+    assert tables_for(["a", "b"], 5) == [["a", "b", "a", "b", "a"]]
+    assert tables_for(["a", "b", "c"], 2) == [["a", "b"], ["a", "c"], ["b", "c"]]
 
 
 @pytest.mark.parametrize(("strategies", "line"), [
