@@ -28,6 +28,16 @@ def test_other_policies_get_a_copy_bound_to_them() -> None:
     assert module.rollout_draw is parse_strategy("expected").family.draw
 
 
+def test_a_greedy_rollout_with_another_anchor_gets_a_copy() -> None:
+    """Only the very pair the module is written for is the module itself: with the greedy
+    rollout, another anchor (or aware with other parameters) is bound in a copy, else the
+    search would silently consult aware's moves."""
+    for anchor in ("expected", "aware:feed_weight=1"):
+        module = bound_module("greedy", anchor)
+        assert module is not kernels
+        assert anchor == module.ANCHOR_SPEC
+
+
 def test_strategy_parameters_round_trip() -> None:
     s = parse_strategy("search:rollout=aware:feed_weight=2;urgency=1,worlds=8")
     assert s.spec == "search:worlds=8,rollout=aware:feed_weight=2;urgency=1"
