@@ -10,6 +10,7 @@ from numbers import Integral
 from pathlib import Path
 
 from fcsim.core.rules import RuleSet, as_rules, default_seats
+from fcsim.errors import Fault
 from fcsim.runner.chunk import ChunkOutput
 from fcsim.runner.format import MAX_GAMES, count_problem, distinct_rotations
 from fcsim.runner.plan import PlanError, RunPlan, default_chunk_size, round_up_games
@@ -143,12 +144,17 @@ class _GamesPlayed:
         self._report(self._done + sum(self._partial.values()))
 
 
+class RunIncomplete(Fault, RuntimeError):
+    """The executor ended without a stop yet left chunks of the run unplayed."""
+
+
 def execute(folder: RunFolder, executor: Executor,
             on_chunk: Callable[[ChunkOutput], None] | None = None,
             on_games: Callable[[int], None] | None = None) -> None:
     """Play the missing chunks of a created ``folder`` on ``executor``, writing each one,
     then release the folder. ``on_games(n)`` hears how many of the run's games are played
-    (finished chunks, and the played part of the chunks in flight)."""
+    (finished chunks, and the played part of the chunks in flight). An executor that ends
+    with chunks unplayed is a :class:`RunIncomplete`, never a run reported complete."""
     played = None if on_games is None else _GamesPlayed(folder.done_games, on_games)
     try:
         for output in executor.run(folder.plan, folder.missing,
@@ -158,6 +164,11 @@ def execute(folder: RunFolder, executor: Executor,
                 played.finished(output.index, output.games)
             if on_chunk is not None:
                 on_chunk(output)
+        if len(folder.missing):
+            raise RunIncomplete(f"{folder.path}: {len(folder.missing)} of the run's "
+                                f"{folder.plan.chunk_count} chunks were not played (chunk "
+                                f"{next(iter(folder.missing))} the first); --resume plays "
+                                f"them")
     finally:
         folder.release()
 

@@ -27,6 +27,29 @@ def _played(tmp_path, executor, games: int, chunk_size: int) -> list[int]:
     return heard
 
 
+class _FirstChunkOnly(InProcess):
+    """An executor that ends early without a stop: it plays the first chunk handed to it."""
+
+    def run(self, plan, indices, on_progress=None):
+        yield from super().run(plan, list(indices)[:1], on_progress)
+
+
+def test_an_executor_that_leaves_chunks_unplayed_is_no_complete_run(tmp_path):
+    """Whatever the executor, the run ends with every chunk written or with a fault that
+    says how many are not (and the folder is released for --resume to play them)."""
+    plan = make_plan("greedy,random", RULES, 3, 30, chunk_size=10)
+    folder = RunFolder.open(tmp_path / "run", plan, resume=False)
+    folder.create()
+    with pytest.raises(run.RunIncomplete, match=r"2 of the run's 3 chunks were not played "
+                                                r"\(chunk 1 the first\); --resume plays them$"):
+        execute(folder, _FirstChunkOnly())
+    again = RunFolder.open(tmp_path / "run", plan, resume=True)
+    again.create()
+    assert list(again.missing) == [1, 2]
+    execute(again, InProcess())
+    assert not again.missing
+
+
 def test_progress_moves_within_a_chunk(tmp_path, monkeypatch):
     monkeypatch.setattr(chunk, "PROGRESS_GAMES", 10)
     heard = _played(tmp_path, InProcess(), 100, 50)
