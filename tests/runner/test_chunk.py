@@ -41,3 +41,12 @@ def test_an_error_names_the_run_s_game_not_the_chunk_s(tmp_path):
                    games=30, chunk_size=10)
     with pytest.raises(StrategyFailed, match=r"raised RuntimeError: stuck in game 20 at "):
         chunk.run_chunk(plan, 2)
+
+
+def test_a_short_last_chunk_counts_its_own_games():
+    """25 games in chunks of 10: the last chunk holds 5, and says so, or the progress bar
+    would end past the run's games."""
+    plan = RunPlan(strategies=("greedy", "random"), rules=RULES, seed=4, games=25,
+                   chunk_size=10)
+    last = plan.chunk_count - 1
+    assert chunk.run_chunk(plan, last).games == len(plan.chunk_games(last)) == 5

@@ -142,6 +142,20 @@ def test_progress_comes_back_from_dask_workers_within_a_chunk(one_worker):
     assert reports == sorted(reports) and 0 < reports[0] < 3 * PROGRESS_GAMES
 
 
+def test_progress_from_dask_workers_names_each_chunk(one_worker):
+    """The bar adds up the games in flight chunk by chunk: a report filed under another
+    chunk's index is lost once that chunk is done, and the bar stops moving."""
+    from fcsim.runner.chunk import PROGRESS_GAMES
+
+    chunk_games, chunks = 3 * PROGRESS_GAMES, 2
+    plan = short_plan(games=chunks * chunk_games, chunk_size=chunk_games)
+    reports = []
+    played = one_worker.run(plan, range(chunks),
+                            lambda index, games: reports.append((index, games)))
+    assert len(list(played)) == chunks
+    assert {index for index, _ in reports} == set(range(chunks))
+
+
 def test_a_cluster_left_without_workers_stops_the_run(one_worker, monkeypatch):
     monkeypatch.setitem(dask.config.config["distributed"]["comm"]["timeouts"], "connect", "1s")
     one_worker.cluster.scale(0)

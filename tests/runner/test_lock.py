@@ -3,6 +3,7 @@ and a lock left by a killed process does not block the next run."""
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import signal
@@ -87,3 +88,29 @@ def test_the_lock_names_its_holder_and_goes_with_it(tmp_path):
     finally:
         lock.release()
     assert not (tmp_path / LOCK).exists() and lock_holder(tmp_path) is None
+
+
+def test_a_lock_file_removed_as_it_is_taken_is_taken_anew(tmp_path, monkeypatch):
+    """The holder lets go (removing the file) between our open and our flock: a lock on
+    that removed file would keep no one out, and a third writer would get in too. The
+    lock is taken on the file that is there."""
+    real_flock = fcntl.flock
+    released = []
+
+    def flock_after_the_holder_lets_go(fd: int, operation: int) -> None:
+        if not released:
+            released.append(True)
+            (tmp_path / LOCK).unlink()  # as the holder's release does
+        real_flock(fd, operation)
+
+    (tmp_path / LOCK).write_text("{}")  # the holder's file, opened before it goes
+    monkeypatch.setattr(fcntl, "flock", flock_after_the_holder_lets_go)
+    mine = FolderLock(tmp_path)
+    mine.acquire()
+    try:
+        assert released
+        assert lock_holder(tmp_path).startswith(f"pid {os.getpid()} on ")
+        with pytest.raises(RunFolderError, match=f"pid {os.getpid()} on "):
+            FolderLock(tmp_path).acquire()
+    finally:
+        mine.release()

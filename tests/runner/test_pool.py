@@ -26,6 +26,7 @@ from fcsim.runner.pool import (
 
 MANAGER_EXIT_S = 60  # generous: once its wait ends the thread exits at once
 LONG_TASK_S = 60  # a chunk that is still running when the test looks
+WORKER_BUSY_S = 0.5  # long enough that a second task finds the first worker busy
 
 
 def test_a_result_cut_in_half_does_not_leave_the_pool_waiting() -> None:
@@ -69,6 +70,27 @@ def test_a_worker_killed_while_its_result_is_read_is_named() -> None:
         for process in pool._processes.values():
             os.kill(process.pid, signal.SIGKILL)
             process.join()
+        with pytest.raises(WorkerLost, match="a worker process died mid-chunk"):
+            wait_alive(pool, pending)
+    finally:
+        terminate_pool(pool)
+
+
+def test_one_worker_killed_among_several_is_named() -> None:
+    """The others still run, but the chunk the dead one held never ends: one death is
+    enough to stop the run, not the death of every worker."""
+    workers = 2
+    pool = ProcessPoolExecutor(workers, mp_context=get_context("spawn"))
+    try:
+        busy = [pool.submit(time.sleep, WORKER_BUSY_S) for _ in range(workers)]
+        for future in busy:
+            future.result()  # both at once: the pool started a process for each
+        assert len(pool._processes) == workers
+        os.write(pool._result_queue._writer.fileno(), struct.pack("!i", 1000) + b"x" * 10)
+        pending = {pool.submit(time.sleep, LONG_TASK_S)}
+        victim = next(iter(pool._processes.values()))
+        os.kill(victim.pid, signal.SIGKILL)
+        victim.join()
         with pytest.raises(WorkerLost, match="a worker process died mid-chunk"):
             wait_alive(pool, pending)
     finally:

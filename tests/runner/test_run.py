@@ -75,6 +75,24 @@ def test_partial_reports_of_chunks_in_flight_add_up():
     assert heard == [1020, 1025, 1055, 1100]
 
 
+def test_a_resumed_run_counts_the_games_it_found_done(tmp_path):
+    """The bar of a resumed run starts where the run stopped and ends at its games: the
+    chunks found done count once, the games played now on top of them."""
+    plan = make_plan("greedy,random", RULES, 3, 40, chunk_size=10)
+    first = RunFolder.open(tmp_path / "run", plan, resume=False)
+    first.create()
+    done_before = [0, 1]  # as if stopped after two chunks
+    for index in done_before:
+        first.write_chunk(index, chunk.run_chunk(plan, index).data)
+    first.release()
+    folder = RunFolder.open(tmp_path / "run", plan, resume=True)
+    folder.create()
+    heard: list[int] = []
+    execute(folder, InProcess(), on_games=heard.append)
+    found = sum(len(plan.chunk_games(i)) for i in done_before)
+    assert heard == sorted(heard) and heard[0] > found and heard[-1] == plan.games
+
+
 def test_a_warm_cache_compiles_nothing_and_says_nothing():
     said: list[str] = []
     plan = make_plan("greedy,random", RULES, 0, 10)

@@ -12,7 +12,8 @@ import threading
 
 import pytest
 
-from fcsim.runner import pool, stops
+from fcsim.core.rules import RuleSet
+from fcsim.runner import make_plan, pool, stops
 from fcsim.runner.stops import (
     heed_stop,
     how_stopped,
@@ -162,6 +163,31 @@ def test_a_run_stops_between_chunks_after_a_lost_stop(sigterm_stops, monkeypatch
         for _ in pool.InProcess().run(None, chunks()):
             pass
     assert played == [0, 1]
+
+
+POOL_WORKERS = 2
+POOL_CHUNKS = 8
+LOST_AT_CHUNK = 5  # handed out after the first batch, once the parent takes stops again
+
+
+@LOST
+def test_a_pool_run_stops_after_a_lost_stop(sigterm_stops) -> None:
+    """The parent of worker processes waits for their chunks: a stop lost there ends the
+    run at its next wait, not after the last chunk."""
+    plan = make_plan("greedy,random", RuleSet(players=2, rounds=6), 1, POOL_CHUNKS,
+                     chunk_size=1)
+
+    def chunks():
+        for index in range(POOL_CHUNKS):
+            if index == LOST_AT_CHUNK:
+                _lost(signal.SIGINT)
+            yield index
+
+    collected: list[int] = []
+    with pytest.raises(KeyboardInterrupt):
+        for output in pool.ProcessPool(POOL_WORKERS).run(plan, chunks()):
+            collected.append(output.index)
+    assert len(collected) < POOL_CHUNKS
 
 
 def test_a_stop_without_the_command_line_is_not_remembered() -> None:

@@ -110,6 +110,18 @@ def test_one_strategy_plays_each_duplicate_deal_once(rows, tmp_path):
     assert got["deal"].n_unique() == 30 and set(got["rotation"]) == {0}
 
 
+def test_a_spec_listed_twice_keeps_every_seat_s_own_label(rows, tmp_path):
+    """Greedy at two seats, random at the third: the files name each strategy once, and
+    each seat's row names the strategy that played it, so every game has two greedy seats
+    and one random seat (a label from the seat list would call random's seat greedy)."""
+    games = 12
+    simulate("greedy,greedy,random", games, tmp_path / "run", seed=4,
+             rules=RuleSet(players=3, rounds=6), chunk_size=5, workers=1)
+    seats = (rows(tmp_path / "run").group_by("game")
+             .agg(pl.col("strategy").cast(pl.String).sort()))
+    assert seats["strategy"].to_list() == [["greedy", "greedy", "random"]] * games
+
+
 def test_full_games_stay_under_40_bytes_per_row(tmp_path):
     simulate("greedy", 600, tmp_path / "full", seed=1, rules=RuleSet(players=4),
              chunk_size=600, workers=1)
