@@ -233,6 +233,17 @@ def test_no_last_discard_is_recorded(trained: Path) -> None:
         assert discards[game, decision] == (row["round"], row["seat"]), (game, decision)
 
 
+def test_the_share_of_discards_recorded_is_the_share_asked_for(trained: Path) -> None:
+    """--share 0.5: about half the discards that are not last turns become positions (the
+    share applied twice would record a quarter)."""
+    share = 0.5  # the fixture's --share
+    recorded = _rows(trained / "positions" / fmt.part_name(0), MOVE_DISCARD)
+    positions = recorded.groupby(["game", "decision"]).ngroups
+    discards = sum(view.phase == "discard" and not view.last_turn
+                   for _, view in _decisions(_plan(), 0))
+    assert positions / discards == pytest.approx(share, abs=0.1)  # some 600: spread 0.02
+
+
 def test_the_positions_are_the_same_whatever_the_processes(trained: Path) -> None:
     index = 1
     path = trained / "positions" / fmt.part_name(index)

@@ -7,6 +7,7 @@ import json
 import os
 import shlex
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -18,6 +19,8 @@ from numba.core import event
 from fcsim.cli import cli
 from fcsim.errors import WorkerLost
 from fcsim.learn import training
+from fcsim.learn.positions import derive_chunk
+from fcsim.learn.sampling import Sampling
 from fcsim.runner import store
 from fcsim.runner.durable import write_durably
 from fcsim.runner.pool import WORKER_LOST
@@ -85,6 +88,41 @@ def test_resume_redoes_only_what_is_missing_and_gives_the_same_model(trained: Pa
     assert (copy / "model.npz").read_bytes() == (trained / "model.npz").read_bytes()
     refused = train(copy)  # without --resume, a folder holding a run is refused
     assert refused.exit_code == 2 and "--resume" in refused.output
+
+
+def test_a_positions_chunk_of_another_share_is_derived_again(trained: Path,
+                                                            tmp_path: Path) -> None:
+    """A positions chunk that is whole but was derived with another --share (or labels, or
+    candidates) is not of this run: ``--resume`` derives it again, not fitting on it as it
+    is."""
+    copy = tmp_path / "copy"
+    shutil.copytree(trained, copy)
+    plan = store.stored_plan(copy / "games")
+    meta = load_model(trained / "model.npz").metadata
+    ours = Sampling(meta["share"], meta["labels"], meta["candidates"])
+    chunk = copy / "positions" / "part-000000.parquet"
+    chunk.write_bytes(derive_chunk(plan, 0, copy / "games" / chunk.name,
+                                   replace(ours, share=ours.share / 2)))
+    training.derive_positions(plan, copy, ours)
+    assert chunk.read_bytes() == (trained / "positions" / chunk.name).read_bytes()
+
+
+def test_the_data_digest_covers_every_positions_chunk(trained: Path) -> None:
+    """The model's data digest is of all the chunks it was fitted on: another chunk in
+    any one's place gives another digest."""
+    chunks = sorted((trained / "positions").glob("part-*.parquet"))
+    digest = training.data_digest(chunks)
+    assert load_model(trained / "model.npz").metadata["data_sha256"] == digest
+    for i in range(len(chunks)):
+        other = [*chunks[:i], chunks[(i + 1) % len(chunks)], *chunks[i + 1:]]
+        assert training.data_digest(other) != digest, i
+
+
+def test_the_strength_check_plays_other_deals_than_the_training_s(trained: Path) -> None:
+    """The check's games have the root seed after the training's: a check on the
+    training's own deals would flatter the model."""
+    seed = load_model(trained / "model.npz").metadata["seed"]
+    assert store.stored_plan(trained / "check").seed == seed + 1
 
 
 def test_resume_with_other_fit_flags_says_the_model_is_fitted_again(trained: Path,

@@ -18,12 +18,15 @@ from fcsim.strategies.learned.features import FEATURE_SET, N_FEATURES
 from fcsim.strategies.learned.model import (
     DEFAULT_MODEL,
     NET_ARRAYS,
+    NET_CANDIDATES,
+    RELATIVE,
     Model,
     draw_net_at,
     load_model,
     new_metadata,
     predict,
     table_net,
+    with_table,
 )
 from tests.learn.models import random_arrays, random_draw_arrays, random_model, tabled_model
 
@@ -170,6 +173,20 @@ def test_a_table_s_own_networks_are_found_by_its_seats(tmp_path: Path) -> None:
         assert np.isclose(predict(x, vector, at), hidden @ arrays["w2"] + arrays["b2"][0])
         assert (vector[draw_net_at(vector, at) + 1] == 0) == ("draw_mean" not in arrays)
     assert model.tables == (2, 6) and model.metadata["players"] == [2, 4, 6]
+
+
+def test_a_table_s_own_networks_compare_as_many_candidates_as_they_were_fitted_on(
+        tmp_path: Path) -> None:
+    """A model fitted on 5 candidates a position holding 2-player networks fitted on 3: the
+    decisions compare 3 at 2 seats (their relative inputs are over 3) and 5 elsewhere."""
+    main, two = 5, 3  # candidates a position each was fitted on
+    model = with_table(load_model(random_model(tmp_path / "main.npz", candidates=main)),
+                       load_model(random_model(tmp_path / "two.npz", inputs=RELATIVE,
+                                               candidates=two, players=[2])), "two.npz")
+    vector = model.vector()
+    for players, candidates in ((2, two), (4, main)):
+        assert model.candidates(players) == candidates
+        assert vector[table_net(vector, players) + NET_CANDIDATES] == candidates
 
 
 def test_subnormal_weights_are_played_as_zero(tmp_path: Path) -> None:
