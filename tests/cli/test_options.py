@@ -93,6 +93,19 @@ def test_the_command_line_of_a_run_plays_it_again() -> None:
     assert RuleSet(players=3, **taken) == rules
 
 
+@pytest.mark.parametrize("flags", [
+    {"seat_rotation": False},
+    {"duplicate": True},
+    {"decisions": True},
+])
+def test_the_command_line_of_a_run_keeps_its_format_flags(flags: dict[str, bool]) -> None:
+    """--no-seat-rotation, --duplicate and --decisions are part of the run: a command line
+    without one (``fcsim info``'s "play it again") would play another run."""
+    plan = make_plan(["greedy", "random"], RuleSet(players=2), 7, 30, **flags)
+    words = shlex.split(command_line(plan, Path("out")))
+    params = cli.commands["simulate"].make_context("simulate", words[2:]).params
+    assert {name: params[name] for name in flags} == flags
+
 @pytest.mark.parametrize(("words", "line"), [
     (["--wild-penalty", "lots"], "Error: --wild-penalty must be 'face' or a whole number, "
                                  "not 'lots'"),
