@@ -128,6 +128,19 @@ def test_metadata_round_trip_and_differences():
     assert plan.differences(RunPlan(strategies=LISTED, rules=RULES3, seed=7, games=30)) == []
 
 
+@pytest.mark.parametrize("flags", [
+    {"seat_rotation": False},
+    {"duplicate": True},
+    {"decisions": True},
+    {"duplicate": True, "rotations": 1},
+])
+def test_metadata_round_trip_keeps_every_format_flag(flags: dict) -> None:
+    """A folder's plan is read back from its metadata (resume, info, report): a flag lost
+    on the way would make it another run, e.g. a rotating one for --no-seat-rotation."""
+    plan = RunPlan(strategies=LISTED, rules=RULES3, seed=7, games=30, **flags)
+    assert RunPlan.from_metadata(plan.metadata()) == plan
+
+
 @pytest.mark.parametrize("changes, message", [
     ({"games": 10**15 + 1}, "games must be 1 to 1,000,000,000,000,000, not"),
     ({"chunk_size": 100_001}, "chunk size must be 1 to 100,000 games"),
