@@ -109,6 +109,34 @@ def test_digest_follows_imports_only(tmp_path: Path) -> None:
         sys.modules.pop("b", None)
 
 
+def test_digest_covers_every_module_of_the_closure(tmp_path: Path) -> None:
+    """The code digest of a run (and a kernel's cache key) changes when any module it
+    imports changes, however deep: a file left out would let --resume mix two versions of
+    the game under one digest."""
+    _write(tmp_path, "a.py", "from b import x\n")
+    _write(tmp_path, "b.py", "from c import y\nx = y\n")
+    _write(tmp_path, "c.py", "y = 1\n")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import b  # noqa: F401  (imported before the digest: a module's imports run first)
+        import c  # noqa: F401
+
+        def digest() -> str:
+            _numba_cache.module_digest.cache_clear()
+            _numba_cache._imports.cache_clear()
+            return _numba_cache.module_digest((tmp_path / "a.py").resolve())
+
+        seen = {digest()}
+        for name in ("a.py", "b.py", "c.py"):
+            _write(tmp_path, name, (tmp_path / name).read_text() + "# edited\n")
+            seen.add(digest())
+        assert len(seen) == 4  # the first digest, and a new one after each edit
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("b", None)
+        sys.modules.pop("c", None)
+
+
 def test_fcsim_modules_are_keyed_on_their_own_imports() -> None:
     package = Path(_numba_cache.__file__).resolve().parent
     rng = _numba_cache._closure(package / "core" / "rng.py")
