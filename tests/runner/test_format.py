@@ -43,6 +43,23 @@ def test_schema_has_every_round_and_the_run():
     assert fmt.column_limits("place") == (-128, 127)
 
 
+# Decision columns and the game-row column family whose values bound theirs: a round's
+# last turn number is its turns_r, a hand's penalty at most the round's penalty_r.
+BOUNDED_BY_GAME_ROWS = {"game": "game", "deal": "deal", "rotation": "rotation",
+                        "seat": "seat", "turn": "turns", "penalty_before": "penalty",
+                        "penalty_after": "penalty"}
+
+
+def test_decision_columns_hold_what_the_game_rows_hold():
+    """The plan checks that the rules' largest values fit the game rows' columns only, and
+    decision rows are cast to their types unchecked: a narrower type (an int8 turn) would
+    silently wrap the turns of a long round."""
+    decision = dict(fmt.DECISION_COLUMNS)
+    game_rows = dict((*fmt.GAME_COLUMNS, *fmt.ROUND_SEAT_COLUMNS, *fmt.ROUND_COLUMNS))
+    for column, family in BOUNDED_BY_GAME_ROWS.items():
+        assert decision[column] == game_rows[family], column
+
+
 def test_names_and_chunk_ranges():
     assert fmt.part_name(3) == "part-000003.parquet"
     assert fmt.part_name(1234567) == "part-1234567.parquet"
