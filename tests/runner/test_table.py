@@ -11,12 +11,14 @@ import pyarrow as pa
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
+from fcsim.core.decisions import DC_GAME, empty_decisions
 from fcsim.core.engine import play_games
 from fcsim.core.rules import RuleSet
-from fcsim.runner import simulate
+from fcsim.runner import make_plan, simulate
 from fcsim.runner.format import MANIFEST, part_files
 from fcsim.runner.plan import chunk_layout, code_digest
 from fcsim.runner.store import stored_plan
+from fcsim.runner.table import decisions_table
 from fcsim.strategies import parse_strategy
 
 SPECS = "greedy,random"
@@ -101,6 +103,19 @@ def test_duplicate_deals_repeat_in_every_distinct_rotation(rows, tmp_path):
     # Same seed, the seats swapped: both rotations of a deal deal the same hands.
     first, second = got.filter(pl.col("rotation") == 0), got.filter(pl.col("rotation") == 1)
     assert first["deal"].to_list() == second["deal"].to_list()
+
+
+def test_decision_rows_name_the_deal_and_rotation_of_their_game():
+    """In a duplicate run a deal is two games (greedy,random: 2 distinct rotations), so a
+    decision row's deal is its game's deal, not its game: intervals over deals, and the
+    rows a duplicate run holds twice, go by it."""
+    plan = make_plan(SPECS, RULES, 4, 6, duplicate=True, chunk_size=6)
+    decided = empty_decisions(3)
+    decided[:, DC_GAME] = [1, 2, 5]  # one turn each of games 1, 2 and 5 of chunk 0
+    table = decisions_table(plan, chunk_layout(plan, 0), decided)
+    assert table.column("game").to_pylist() == [1, 2, 5]
+    assert table.column("deal").to_pylist() == [0, 1, 2]  # game // 2
+    assert table.column("rotation").to_pylist() == [1, 0, 1]  # game % 2
 
 
 def test_one_strategy_plays_each_duplicate_deal_once(rows, tmp_path):
