@@ -62,6 +62,21 @@ def test_the_head_to_head_heatmap_puts_the_row_strategy_ahead_of_the_column_one(
     assert cells[1, 0] == pytest.approx(1 - strong_ahead)
 
 
+def test_the_score_distribution_draws_each_bin_s_share_per_point_where_it_lies(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Totals 5, 8, 25, 27 in bins of 10: half the seat-games in [0, 10) and half in
+    [20, 30), so 0.5 / 10 = 0.05 per point there, and nothing in the empty bin between."""
+    figures = _drawn(monkeypatch)
+    histogram = stats.score_histogram(pl.DataFrame({"strategy": ["a"] * 4,
+                                                    "total": [5, 8, 25, 27]}), bin_width=10)
+    plots.plot_score_distribution(histogram, tmp_path / "totals.png")
+    (steps,) = figures[0].axes[0].patches
+    drawn = steps.get_data()
+    half_per_point = 0.5 / 10
+    assert list(drawn.edges) == [0, 10, 20, 30]
+    assert drawn.values == pytest.approx([half_per_point, 0.0, half_per_point])
+
+
 def test_each_chart_is_a_png(planted_run: Path, tmp_path: Path) -> None:
     lf = load_results(planted_run)
     colors = plots.strategy_colors(stats.strategies_of(lf))
