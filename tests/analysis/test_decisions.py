@@ -121,6 +121,19 @@ def test_synthetic_decisions_match_the_game_rows(decided_run):
     assert counts["len"].sum() == sum(games[f"turns_{r}"].sum() for r in range(1, 12))
 
 
+def test_synthetic_decisions_start_each_round_left_of_the_dealer(decided_run):
+    """Seat (r - 1) mod P deals round r, so seat r mod P plays its first turn; and each
+    decision row holds the strategy sitting at its seat in the game rows."""
+    players, rounds = 3, 11  # decided_run's table and its rounds
+    rows = decisions.load_decisions(decided_run)
+    first = rows.filter(pl.col("turn") == 1).select("round", "seat").unique().collect()
+    assert sorted(first.iter_rows()) == [(r, r % players) for r in range(1, rounds + 1)]
+    seated = load_results(decided_run).select("game", "seat", sat=pl.col("strategy"))
+    pairs = rows.select("game", "seat", "strategy").unique().join(seated, on=["game", "seat"])
+    assert pairs.filter(pl.col("strategy").cast(pl.String) != pl.col("sat").cast(pl.String)
+                        ).collect().is_empty()
+
+
 def test_the_decisions_intervals_are_over_deals(decided_run):
     """A game's decisions share its cards: each interval equals the one written out deal by
     deal (``deal_wilson``, ``deal_t``), not the one over decisions."""

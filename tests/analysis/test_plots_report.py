@@ -5,8 +5,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import numpy as np
+import polars as pl
 import pytest
 from click.testing import CliRunner
+from matplotlib.figure import Figure
 
 from fcsim.analysis import plots, ratings, stats
 from fcsim.analysis.load import load_results
@@ -24,6 +27,54 @@ def test_colours_are_fixed_by_name() -> None:
     assert one == plots.strategy_colors(["middle", "weak", "strong", "weak"])
     assert len(set(one.values())) == 3
     assert one["middle"] == plots.strategy_colors(["middle", "zzz"])["middle"]
+
+
+def test_error_bars_reach_from_the_value_down_to_lo_and_up_to_hi() -> None:
+    """An asymmetric interval (Wilson, bootstrap) keeps its shape: the first row of lengths
+    runs below the value, the second above; an undefined interval draws no bar."""
+    table = pl.DataFrame({"win_share": [0.3, 0.5], "win_share_lo": [0.2, float("nan")],
+                          "win_share_hi": [0.6, float("nan")]})
+    below, above = 0.3 - 0.2, 0.6 - 0.3
+    assert plots.error_bars(table, "win_share") == pytest.approx(
+        np.array([[below, 0.0], [above, 0.0]]))
+
+
+def _drawn(monkeypatch: pytest.MonkeyPatch) -> list[Figure]:
+    """The figures the charts of :mod:`fcsim.analysis.plots` save, kept to be read."""
+    figures: list[Figure] = []
+    save = plots.save_figure
+    monkeypatch.setattr(plots, "save_figure",
+                        lambda fig, path: figures.append(fig) or save(fig, path))
+    return figures
+
+
+def test_the_head_to_head_heatmap_puts_the_row_strategy_ahead_of_the_column_one(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The cell in strong's row and weak's column is the share strong finished ahead of weak,
+    not the other way round."""
+    strong_ahead = 0.8
+    figures = _drawn(monkeypatch)
+    plots.plot_head_to_head(pl.DataFrame({"a": ["strong", "weak"], "b": ["weak", "strong"],
+                                          "ahead_share": [strong_ahead, 1 - strong_ahead]}),
+                            tmp_path / "h2h.png")
+    cells = figures[0].axes[0].images[0].get_array()  # rows and columns: strong, weak
+    assert cells[0, 1] == pytest.approx(strong_ahead)
+    assert cells[1, 0] == pytest.approx(1 - strong_ahead)
+
+
+def test_the_score_distribution_draws_each_bin_s_share_per_point_where_it_lies(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Totals 5, 8, 25, 27 in bins of 10: half the seat-games in [0, 10) and half in
+    [20, 30), so 0.5 / 10 = 0.05 per point there, and nothing in the empty bin between."""
+    figures = _drawn(monkeypatch)
+    histogram = stats.score_histogram(pl.DataFrame({"strategy": ["a"] * 4,
+                                                    "total": [5, 8, 25, 27]}), bin_width=10)
+    plots.plot_score_distribution(histogram, tmp_path / "totals.png")
+    (steps,) = figures[0].axes[0].patches
+    drawn = steps.get_data()
+    half_per_point = 0.5 / 10
+    assert list(drawn.edges) == [0, 10, 20, 30]
+    assert drawn.values == pytest.approx([half_per_point, 0.0, half_per_point])
 
 
 def test_each_chart_is_a_png(planted_run: Path, tmp_path: Path) -> None:
@@ -115,6 +166,26 @@ def test_the_head_to_head_table_gives_each_pair_once_with_its_interval(
                                              ["middle:margin=2", "weak"], ["strong", "weak"]]
     back = h2h.filter((h2h["a"] == "weak") & (h2h["b"] == "strong"))["ahead_share"].item()
     assert float(rows[3][4].split()[0]) == pytest.approx(1 - back, abs=1e-3)
+
+
+def test_the_final_totals_table_puts_each_share_under_its_header(
+        planted_run: Path, report_dir: Path) -> None:
+    """The mean, under 100 and over 200 cells are the statistics of those names (very good
+    and very bad games are not swapped)."""
+    md = (report_dir / "report.md").read_text(encoding="utf-8")
+    section = md.split("\n## Final totals")[1].split("\n## ")[0]
+    header, *rows = [line.strip("| ").split(" | ") for line in section.splitlines()
+                     if line.startswith("| ") and "---" not in line]
+    shown = {row[0]: dict(zip(header, row, strict=True)) for row in rows}
+    summary = stats.score_summary(load_results(planted_run))
+    for row in summary.iter_rows(named=True):
+        cells = shown[row["strategy"]]
+        for name, column in (("under_100", "under 100 [95% CI]"),
+                             ("over_200", "over 200 [95% CI]")):
+            assert cells[column] == (f"{row[name]:.4f} [{row[f'{name}_lo']:.4f}, "
+                                     f"{row[f'{name}_hi']:.4f}]")
+        assert cells["mean [95% CI]"].startswith(f"{row['mean_total']:,.2f} [")
+    assert (summary["under_100"] != summary["over_200"]).all()  # a swap would show
 
 
 def test_cli_report(planted_run: Path, tmp_path: Path) -> None:

@@ -9,8 +9,11 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
+from fcsim.analysis.load import load_results
+from fcsim.analysis.stats import score_summary, win_share
+from fcsim.analysis.synthetic import write_synthetic_run
 from fcsim.cli import cli
-from fcsim.cli.tournament import tables_for
+from fcsim.cli.tournament import _leaderboard, tables_for
 from fcsim.runner import store
 from tests.conftest import disk_full_after
 
@@ -224,6 +227,23 @@ def test_tournament_prints_a_leaderboard(tmp_path) -> None:
     onto_a_file = _run("tournament", "--strategies", "random,greedy", "--out",
                        str(tmp_path / "file"))
     assert onto_a_file.exit_code == 2 and "is a file, not a folder" in onto_a_file.output
+
+
+def test_the_leaderboard_ranks_from_one_best_rated_first(tmp_path, capsys) -> None:
+    """Places count from 1 for the highest rating, as a reader expects of a leaderboard,
+    and each row's win % and mean total are its own strategy's (the share in percent)."""
+    clear_edge = 0.5  # hand-quality standard deviations: strong is rated well above weak
+    run = write_synthetic_run(tmp_path / "table-00", ["strong", "weak"], [clear_edge, 0.0],
+                              games=200, seed=3, duplicate=True)
+    _leaderboard([run])
+    rows = [[cell.strip() for cell in line.split("│")]
+            for line in capsys.readouterr().out.splitlines() if "strong" in line or "weak" in line]
+    assert [row[:2] for row in rows] == [["1", "strong"], ["2", "weak"]]
+    lf = load_results(run)
+    shares = dict(win_share(lf).select("strategy", "win_share").iter_rows())
+    means = dict(score_summary(lf).select("strategy", "mean_total").iter_rows())
+    assert [row[4:] for row in rows] == [[f"{100 * shares[name]:.1f}", f"{means[name]:.1f}"]
+                                         for name in ("strong", "weak")]
 
 
 def test_tournament_tables_seat_the_strategies_in_turn() -> None:

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import polars as pl
+import pytest
+from matplotlib.figure import Figure
 
 from fcsim.analysis.stats import MeanDifference
 from fcsim.strategies import parse_strategy
+from fcsim.tune import charts
 from fcsim.tune.confirm import Confirmation
-from fcsim.tune.page import sweep_page, tune_page
+from fcsim.tune.page import TOP_TRIALS, interval, sweep_page, tune_page
 from fcsim.tune.space import parse_grid, parse_ranges
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -92,3 +95,59 @@ def test_an_oracle_is_named_analysis_only_on_both_pages(tmp_path) -> None:
             in text)
     assert "| search_hands_oracle:worlds=3 (analysis only) |" in text
     assert "search_hands_oracle:worlds=2 |" not in text
+
+
+def _drawn(monkeypatch: pytest.MonkeyPatch) -> list[Figure]:
+    """The figures the charts of :mod:`fcsim.tune.charts` save, kept to be read."""
+    figures: list[Figure] = []
+    save = charts.save_figure
+    monkeypatch.setattr(charts, "save_figure",
+                        lambda fig, path: figures.append(fig) or save(fig, path))
+    return figures
+
+
+def test_an_interval_cell_reads_value_then_low_then_high() -> None:
+    """A table cell ``value [lo, hi]``: the low end first, whatever the signs."""
+    row = {"diff": -1.0, "diff_lo": -2.5, "diff_hi": 0.5}
+    assert interval(row, "diff") == "-1.00 [-2.50, +0.50]"
+
+
+def test_the_best_trials_table_lists_the_lowest_objectives_first(tmp_path) -> None:
+    """Of more trials than the table holds, it lists the TOP_TRIALS lowest objectives
+    (lower is better), best first, whatever order they were tried in."""
+    ranges = parse_ranges(AWARE, ["candidates=2:8"])
+    objectives = [3.0, -5.0, 0.0, 7.0, -1.0, 2.0, -4.0, 6.0, 1.0, -2.0, 5.0, 4.0]
+    trials = pl.DataFrame([{"trial": i, "candidates": 2 + i % 7, "spec": f"aware:{i}",
+                            "pruned": False, "seconds": 1.0, "objective": value,
+                            **_stats(value)} for i, value in enumerate(objectives)])
+    confirmation = Confirmation("aware:1", "aware", 7, 20, None, None, None)
+    tune_page(tmp_path, [], trials, ranges, confirmation)
+    text = (tmp_path / "report.md").read_text()
+    table = text.split(f"## Best {TOP_TRIALS} of {len(objectives)} trials")[1].split("\n## ")[0]
+    listed = [line.split(" | ")[0].strip("| ") for line in table.splitlines()
+              if line.startswith("| ") and "---" not in line][1:]
+    best_first = sorted(range(len(objectives)), key=objectives.__getitem__)[:TOP_TRIALS]
+    assert listed == [str(trial) for trial in best_first]
+    assert listed[0] == "1" and "3" not in listed and "7" not in listed  # 7.0 and 6.0: out
+
+
+def test_the_sweep_line_stars_the_point_of_least_difference(tmp_path, monkeypatch) -> None:
+    """The star marks the best point, the lowest difference (aware:2's candidates = 6)."""
+    figures = _drawn(monkeypatch)
+    points, _ = _points(["candidates=2,4,6"])  # differences 0, -1, -2
+    charts.plot_sweep_line(points, "candidates", tmp_path / "sweep.png")
+    labels = [text.get_text() for text in figures[0].axes[0].get_legend().get_texts()]
+    assert "best: candidates = 6" in labels
+
+
+def test_the_progress_chart_s_best_so_far_is_the_running_least_of_complete_trials(
+        tmp_path, monkeypatch) -> None:
+    """Lower is better; a pruned trial (deals so far only) never sets the best."""
+    figures = _drawn(monkeypatch)
+    diffs = [3.0, -1.0, 2.0, -4.0, -2.0]
+    pruned = [False, False, False, True, False]
+    trials = pl.DataFrame({"trial": range(len(diffs)), "diff": diffs, "pruned": pruned})
+    charts.plot_progress(trials, tmp_path / "progress.png")
+    best = next(line for line in figures[0].axes[0].get_lines()
+                if line.get_label() == "best so far")
+    assert list(best.get_ydata()) == [3.0, -1.0, -1.0, -1.0, -2.0]
