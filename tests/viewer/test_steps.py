@@ -34,6 +34,9 @@ def test_one_step_per_event_with_unique_anchors(events: list[dict]) -> None:
             turns[event["round"]] += 1
             assert step["id"] == f"round-{event['round']}-turn-{turns[event['round']]}"
             assert step["turn"] == turns[event["round"]] and step["seat"] == event["seat"]
+        elif event["event"] == "reshuffle":  # the stock ran out at the next turn's draw
+            next_turn = turns[event["round"]] + 1
+            assert step["id"] == f"round-{event['round']}-turn-{next_turn}-reshuffle"
 
 
 def test_cards_are_conserved(events: list[dict]) -> None:
