@@ -151,6 +151,23 @@ def test_a_card_taken_then_thrown_is_no_longer_known() -> None:
     assert [s["stock"] for s in steps] == [109, 109, 108, 107]
 
 
+def test_a_card_thrown_then_taken_back_is_known() -> None:
+    """Seat 0 throws the 7H it was dealt (nothing known to forget), then takes it back from
+    the pile: from then on every seat knows it holds the 7H."""
+    events = [
+        {"event": "deal", "round": 1, "dealer": 1, "wild_rank": 3,
+         "hands": [["7H", "8H", "9H"], ["4S", "5S", "6S"]], "upcard": "KD"},
+        {"event": "turn", "round": 1, "seat": 0, "source": "stock", "drawn": "QC",
+         "discard": "7H", "out": False, "last_turn": False},
+        {"event": "turn", "round": 1, "seat": 1, "source": "discard", "drawn": "7H",
+         "discard": "7H", "out": False, "last_turn": False},
+        {"event": "turn", "round": 1, "seat": 0, "source": "discard", "drawn": "7H",
+         "discard": "QC", "out": False, "last_turn": False},
+    ]
+    steps = game_steps(events)
+    assert [s["known"] for s in steps] == [[[], []], [[], []], [[], []], [["7H"], []]]
+
+
 @pytest.mark.parametrize("bad, message", [
     ({"source": "discard", "drawn": "QC"}, "takes QC from the pile, whose top is KD"),
     ({"discard": "JK"}, "discards JK, which it does not hold"),
