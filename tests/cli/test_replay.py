@@ -53,6 +53,15 @@ def test_html_of_one_round_and_a_rotated_game(tmp_path: Path) -> None:
     assert data["seats"] == ["random", "greedy"]  # game 1 rotates the seating by one
 
 
+def test_without_seat_rotation_every_game_keeps_the_listed_seating() -> None:
+    """``--no-seat-rotation``: game 1 seats the strategies as listed, as simulate played it
+    (with rotation it seats random first, as the test above shows)."""
+    result = _run("--seed", "7", "--game", "1", "--strategies", "greedy,random", "--short",
+                  "--round", "1", "--no-seat-rotation")
+    assert result.exit_code == 0, result.output
+    assert "seat 0 (greedy): " in result.output and "seat 1 (random): " in result.output
+
+
 def test_html_bad_uses_are_one_line(tmp_path: Path) -> None:
     result = _run(*GAME, "--html", str(tmp_path / "g.html"), "--json")
     assert result.exit_code == 2 and "give one" in result.output
