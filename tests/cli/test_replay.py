@@ -185,3 +185,13 @@ def test_the_wild_rank_is_written_as_the_cards_write_it() -> None:
     text = render_text([_deal(8), _deal(10)], ["greedy", "random"])
     assert "10 cards, 10s wild" in text and "12 cards, Qs wild" in text
     assert "fcsim/replay.py" not in modules_saying('13: "K"')
+
+
+def test_a_score_line_gives_the_round_s_points_then_the_running_total() -> None:
+    """The text's score line: the seat's points this round, then its total after them."""
+    before = 18  # the seat's total after the rounds before
+    score = {"event": "score", "round": 1, "seat": 0, "hand": ["4H", "8D"], "melds": [],
+             "deadwood": ["4H", "8D"], "penalty": 12, "wild_pts": 0, "joker_pts": 0,
+             "went_out": False, "total": before + 12}
+    text = render_text([_deal(1), score], ["greedy", "random"])
+    assert text.splitlines()[-1] == "   seat 0:   12 points (melds - | left 4H 8D); total 30"
