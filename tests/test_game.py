@@ -81,6 +81,21 @@ def test_copies_are_independent() -> None:
     assert game.events == again.events == twin.events  # the play stream is copied too
 
 
+def test_a_copy_reads_its_events_right_after_the_original_read_further() -> None:
+    """A copy shares the history before it. The original, reading its events only at the
+    end, decodes that history and its later rounds at once; the copy then plays the same
+    moves and must read the same events, its totals running on from the copy point's."""
+    greedy = fcsim.agent("greedy")  # the copy plays the very moves the original played
+    game = fcsim.Game(players=2, seed=3)
+    while game.round == 1:  # past round 1's scores, nothing decoded yet
+        game.step(greedy(game.view()))
+    twin = game.copy()
+    game.play([greedy] * 2)
+    expected = game.events
+    twin.play([greedy] * 2)
+    assert twin.events == expected
+
+
 def test_copy_copy_is_a_copy() -> None:
     game = fcsim.Game(players=2, seed=3)
     twin = copy.copy(game)

@@ -53,6 +53,15 @@ def test_html_of_one_round_and_a_rotated_game(tmp_path: Path) -> None:
     assert data["seats"] == ["random", "greedy"]  # game 1 rotates the seating by one
 
 
+def test_without_seat_rotation_every_game_keeps_the_listed_seating() -> None:
+    """``--no-seat-rotation``: game 1 seats the strategies as listed, as simulate played it
+    (with rotation it seats random first, as the test above shows)."""
+    result = _run("--seed", "7", "--game", "1", "--strategies", "greedy,random", "--short",
+                  "--round", "1", "--no-seat-rotation")
+    assert result.exit_code == 0, result.output
+    assert "seat 0 (greedy): " in result.output and "seat 1 (random): " in result.output
+
+
 def test_html_bad_uses_are_one_line(tmp_path: Path) -> None:
     result = _run(*GAME, "--html", str(tmp_path / "g.html"), "--json")
     assert result.exit_code == 2 and "give one" in result.output
@@ -176,3 +185,13 @@ def test_the_wild_rank_is_written_as_the_cards_write_it() -> None:
     text = render_text([_deal(8), _deal(10)], ["greedy", "random"])
     assert "10 cards, 10s wild" in text and "12 cards, Qs wild" in text
     assert "fcsim/replay.py" not in modules_saying('13: "K"')
+
+
+def test_a_score_line_gives_the_round_s_points_then_the_running_total() -> None:
+    """The text's score line: the seat's points this round, then its total after them."""
+    before = 18  # the seat's total after the rounds before
+    score = {"event": "score", "round": 1, "seat": 0, "hand": ["4H", "8D"], "melds": [],
+             "deadwood": ["4H", "8D"], "penalty": 12, "wild_pts": 0, "joker_pts": 0,
+             "went_out": False, "total": before + 12}
+    text = render_text([_deal(1), score], ["greedy", "random"])
+    assert text.splitlines()[-1] == "   seat 0:   12 points (melds - | left 4H 8D); total 30"

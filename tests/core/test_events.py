@@ -9,7 +9,7 @@ import pytest
 
 import fcsim
 from fcsim.core.engine import trace_game
-from fcsim.core.events import EV_RESHUFFLE, EventDecoder, decode_events, rows_per_game
+from fcsim.core.events import EV_END, EV_RESHUFFLE, EventDecoder, decode_events, rows_per_game
 
 
 class Hoarder:
@@ -35,6 +35,11 @@ def test_the_longest_games_fit_their_trace() -> None:
     reshuffles = np.bincount(trace[trace[:, 0] == EV_RESHUFFLE, 1])
     assert reshuffles.max() > 2 * players + 2  # more than a budget of 4P + 4 rows a round held
     assert len(trace) <= rows_per_game(rules)
+    assert trace[-1, 0] == EV_END  # a trace cut short at its room would end mid-round
+    # Rounds are budgeted alike (the game's end row aside), and only one round here runs
+    # to the turn cap: its rows must fit its own share, not borrow the short rounds' room.
+    round_budget = (rows_per_game(rules) - 1) // rules.rounds
+    assert np.bincount(trace[trace[:, 0] != EV_END, 1]).max() <= round_budget
 
 
 def test_decoding_in_pieces_is_decoding_at_once() -> None:

@@ -34,6 +34,9 @@ def test_one_step_per_event_with_unique_anchors(events: list[dict]) -> None:
             turns[event["round"]] += 1
             assert step["id"] == f"round-{event['round']}-turn-{turns[event['round']]}"
             assert step["turn"] == turns[event["round"]] and step["seat"] == event["seat"]
+        elif event["event"] == "reshuffle":  # the stock ran out at the next turn's draw
+            next_turn = turns[event["round"]] + 1
+            assert step["id"] == f"round-{event['round']}-turn-{next_turn}-reshuffle"
 
 
 def test_cards_are_conserved(events: list[dict]) -> None:
@@ -146,6 +149,23 @@ def test_a_card_taken_then_thrown_is_no_longer_known() -> None:
     assert seat_view(steps[2], 1)["drawn"] is None and seat_view(steps[2], 0)["drawn"] == "QC"
     assert steps[2]["action"]["drawn"] is None and steps[1]["action"]["drawn"] == "KD"
     assert [s["stock"] for s in steps] == [109, 109, 108, 107]
+
+
+def test_a_card_thrown_then_taken_back_is_known() -> None:
+    """Seat 0 throws the 7H it was dealt (nothing known to forget), then takes it back from
+    the pile: from then on every seat knows it holds the 7H."""
+    events = [
+        {"event": "deal", "round": 1, "dealer": 1, "wild_rank": 3,
+         "hands": [["7H", "8H", "9H"], ["4S", "5S", "6S"]], "upcard": "KD"},
+        {"event": "turn", "round": 1, "seat": 0, "source": "stock", "drawn": "QC",
+         "discard": "7H", "out": False, "last_turn": False},
+        {"event": "turn", "round": 1, "seat": 1, "source": "discard", "drawn": "7H",
+         "discard": "7H", "out": False, "last_turn": False},
+        {"event": "turn", "round": 1, "seat": 0, "source": "discard", "drawn": "7H",
+         "discard": "QC", "out": False, "last_turn": False},
+    ]
+    steps = game_steps(events)
+    assert [s["known"] for s in steps] == [[[], []], [[], []], [[], []], [["7H"], []]]
 
 
 @pytest.mark.parametrize("bad, message", [
