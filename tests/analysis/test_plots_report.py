@@ -9,13 +9,13 @@ import numpy as np
 import polars as pl
 import pytest
 from click.testing import CliRunner
-from matplotlib.figure import Figure
 
 from fcsim.analysis import plots, ratings, stats
 from fcsim.analysis.load import load_results
 from fcsim.analysis.report import build_report
 from fcsim.analysis.synthetic import write_synthetic_run
 from fcsim.cli import cli
+from tests.figures import saved_figures
 
 PNG = b"\x89PNG\r\n\x1a\n"
 CHARTS = ["win_share", "score_distribution", "ratings", "head_to_head", "penalty_by_round",
@@ -39,21 +39,12 @@ def test_error_bars_reach_from_the_value_down_to_lo_and_up_to_hi() -> None:
         np.array([[below, 0.0], [above, 0.0]]))
 
 
-def _drawn(monkeypatch: pytest.MonkeyPatch) -> list[Figure]:
-    """The figures the charts of :mod:`fcsim.analysis.plots` save, kept to be read."""
-    figures: list[Figure] = []
-    save = plots.save_figure
-    monkeypatch.setattr(plots, "save_figure",
-                        lambda fig, path: figures.append(fig) or save(fig, path))
-    return figures
-
-
 def test_the_head_to_head_heatmap_puts_the_row_strategy_ahead_of_the_column_one(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """The cell in strong's row and weak's column is the share strong finished ahead of weak,
     not the other way round."""
     strong_ahead = 0.8
-    figures = _drawn(monkeypatch)
+    figures = saved_figures(monkeypatch, plots)
     plots.plot_head_to_head(pl.DataFrame({"a": ["strong", "weak"], "b": ["weak", "strong"],
                                           "ahead_share": [strong_ahead, 1 - strong_ahead]}),
                             tmp_path / "h2h.png")
@@ -66,7 +57,7 @@ def test_the_score_distribution_draws_each_bin_s_share_per_point_where_it_lies(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """Totals 5, 8, 25, 27 in bins of 10: half the seat-games in [0, 10) and half in
     [20, 30), so 0.5 / 10 = 0.05 per point there, and nothing in the empty bin between."""
-    figures = _drawn(monkeypatch)
+    figures = saved_figures(monkeypatch, plots)
     histogram = stats.score_histogram(pl.DataFrame({"strategy": ["a"] * 4,
                                                     "total": [5, 8, 25, 27]}), bin_width=10)
     plots.plot_score_distribution(histogram, tmp_path / "totals.png")

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import polars as pl
-import pytest
-from matplotlib.figure import Figure
 
 from fcsim.analysis.stats import MeanDifference
 from fcsim.strategies import parse_strategy
@@ -12,6 +10,7 @@ from fcsim.tune import charts
 from fcsim.tune.confirm import Confirmation
 from fcsim.tune.page import TOP_TRIALS, interval, sweep_page, tune_page
 from fcsim.tune.space import parse_grid, parse_ranges
+from tests.figures import saved_figures
 
 PNG = b"\x89PNG\r\n\x1a\n"
 AWARE = parse_strategy("aware").family
@@ -97,15 +96,6 @@ def test_an_oracle_is_named_analysis_only_on_both_pages(tmp_path) -> None:
     assert "search_hands_oracle:worlds=2 |" not in text
 
 
-def _drawn(monkeypatch: pytest.MonkeyPatch) -> list[Figure]:
-    """The figures the charts of :mod:`fcsim.tune.charts` save, kept to be read."""
-    figures: list[Figure] = []
-    save = charts.save_figure
-    monkeypatch.setattr(charts, "save_figure",
-                        lambda fig, path: figures.append(fig) or save(fig, path))
-    return figures
-
-
 def test_an_interval_cell_reads_value_then_low_then_high() -> None:
     """A table cell ``value [lo, hi]``: the low end first, whatever the signs."""
     row = {"diff": -1.0, "diff_lo": -2.5, "diff_hi": 0.5}
@@ -133,7 +123,7 @@ def test_the_best_trials_table_lists_the_lowest_objectives_first(tmp_path) -> No
 
 def test_the_sweep_line_stars_the_point_of_least_difference(tmp_path, monkeypatch) -> None:
     """The star marks the best point, the lowest difference (aware:2's candidates = 6)."""
-    figures = _drawn(monkeypatch)
+    figures = saved_figures(monkeypatch, charts)
     points, _ = _points(["candidates=2,4,6"])  # differences 0, -1, -2
     charts.plot_sweep_line(points, "candidates", tmp_path / "sweep.png")
     labels = [text.get_text() for text in figures[0].axes[0].get_legend().get_texts()]
@@ -143,7 +133,7 @@ def test_the_sweep_line_stars_the_point_of_least_difference(tmp_path, monkeypatc
 def test_the_progress_chart_s_best_so_far_is_the_running_least_of_complete_trials(
         tmp_path, monkeypatch) -> None:
     """Lower is better; a pruned trial (deals so far only) never sets the best."""
-    figures = _drawn(monkeypatch)
+    figures = saved_figures(monkeypatch, charts)
     diffs = [3.0, -1.0, 2.0, -4.0, -2.0]
     pruned = [False, False, False, True, False]
     trials = pl.DataFrame({"trial": range(len(diffs)), "diff": diffs, "pruned": pruned})
