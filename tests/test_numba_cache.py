@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -86,55 +87,55 @@ def test_an_edited_callee_is_never_served_stale(tmp_path: Path) -> None:
     assert _run(code, cache) == (42, 0)  # numba alone would have served 2
 
 
-def test_digest_follows_imports_only(tmp_path: Path) -> None:
-    _write(tmp_path, "a.py", "import fcsim.core.cards\nfrom b import x\n")
-    _write(tmp_path, "b.py", "x = 1\n")
-    _write(tmp_path, "c.py", "y = 1\n")
+@pytest.fixture
+def importable(tmp_path: Path) -> Iterator[Path]:
+    """``tmp_path`` on the import path; the modules imported from it are forgotten after."""
     sys.path.insert(0, str(tmp_path))
+    before = set(sys.modules)
     try:
-        import b  # noqa: F401  (a's imports are imported before its kernels are defined)
-
-        def digest() -> str:
-            _numba_cache.module_digest.cache_clear()
-            _numba_cache._imports.cache_clear()
-            return _numba_cache.module_digest((tmp_path / "a.py").resolve())
-
-        before = digest()
-        _write(tmp_path, "c.py", "y = 2\n")
-        assert digest() == before  # a does not import c
-        _write(tmp_path, "b.py", "x = 2\n")
-        assert digest() != before
+        yield tmp_path
     finally:
         sys.path.remove(str(tmp_path))
-        sys.modules.pop("b", None)
+        for name in set(sys.modules) - before:
+            if (getattr(sys.modules[name], "__file__", None) or "").startswith(str(tmp_path)):
+                del sys.modules[name]
 
 
-def test_digest_covers_every_module_of_the_closure(tmp_path: Path) -> None:
+def _digest_of(path: Path) -> str:
+    """:func:`module_digest` of ``path`` as it is on disk now (its caches cleared)."""
+    _numba_cache.module_digest.cache_clear()
+    _numba_cache._imports.cache_clear()
+    return _numba_cache.module_digest(path.resolve())
+
+
+def test_digest_follows_imports_only(importable: Path) -> None:
+    _write(importable, "a.py", "import fcsim.core.cards\nfrom b import x\n")
+    _write(importable, "b.py", "x = 1\n")
+    _write(importable, "c.py", "y = 1\n")
+    import b  # noqa: F401  (a's imports are imported before its kernels are defined)
+
+    before = _digest_of(importable / "a.py")
+    _write(importable, "c.py", "y = 2\n")
+    assert _digest_of(importable / "a.py") == before  # a does not import c
+    _write(importable, "b.py", "x = 2\n")
+    assert _digest_of(importable / "a.py") != before
+
+
+def test_digest_covers_every_module_of_the_closure(importable: Path) -> None:
     """The code digest of a run (and a kernel's cache key) changes when any module it
     imports changes, however deep: a file left out would let --resume mix two versions of
     the game under one digest."""
-    _write(tmp_path, "a.py", "from b import x\n")
-    _write(tmp_path, "b.py", "from c import y\nx = y\n")
-    _write(tmp_path, "c.py", "y = 1\n")
-    sys.path.insert(0, str(tmp_path))
-    try:
-        import b  # noqa: F401  (imported before the digest: a module's imports run first)
-        import c  # noqa: F401
+    _write(importable, "a.py", "from b import x\n")
+    _write(importable, "b.py", "from c import y\nx = y\n")
+    _write(importable, "c.py", "y = 1\n")
+    import b  # noqa: F401  (imported before the digest: a module's imports run first)
+    import c  # noqa: F401
 
-        def digest() -> str:
-            _numba_cache.module_digest.cache_clear()
-            _numba_cache._imports.cache_clear()
-            return _numba_cache.module_digest((tmp_path / "a.py").resolve())
-
-        seen = {digest()}
-        for name in ("a.py", "b.py", "c.py"):
-            _write(tmp_path, name, (tmp_path / name).read_text() + "# edited\n")
-            seen.add(digest())
-        assert len(seen) == 4  # the first digest, and a new one after each edit
-    finally:
-        sys.path.remove(str(tmp_path))
-        sys.modules.pop("b", None)
-        sys.modules.pop("c", None)
+    seen = {_digest_of(importable / "a.py")}
+    for name in ("a.py", "b.py", "c.py"):
+        _write(importable, name, (importable / name).read_text() + "# edited\n")
+        seen.add(_digest_of(importable / "a.py"))
+    assert len(seen) == 4  # the first digest, and a new one after each edit
 
 
 def test_fcsim_modules_are_keyed_on_their_own_imports() -> None:
