@@ -29,12 +29,19 @@ LONG_TASK_S = 60  # a chunk that is still running when the test looks
 WORKER_BUSY_S = 0.5  # long enough that a second task finds the first worker busy
 
 
+def _cut_a_result_short(pool: ProcessPoolExecutor) -> None:
+    """Put a result that promises 1,000 bytes and brings 10 on the pool's result queue:
+    as if a worker was stopped mid-send: its manager waits on the rest, and never hears
+    of a worker that dies."""
+    os.write(pool._result_queue._writer.fileno(), struct.pack("!i", 1000) + b"x" * 10)
+
+
 def test_a_result_cut_in_half_does_not_leave_the_pool_waiting() -> None:
     """As if a worker was stopped mid-send: a header announcing 1,000 bytes, then 10."""
     pool = ProcessPoolExecutor(1, mp_context=get_context("spawn"))
     assert pool.submit(abs, -1).result() == 1  # the worker and the manager thread run
     manager = pool._executor_manager_thread
-    os.write(pool._result_queue._writer.fileno(), struct.pack("!i", 1000) + b"x" * 10)
+    _cut_a_result_short(pool)
     terminate_pool(pool)
     manager.join(MANAGER_EXIT_S)
     assert not manager.is_alive()
@@ -64,7 +71,7 @@ def test_a_worker_killed_while_its_result_is_read_is_named() -> None:
     pool = ProcessPoolExecutor(1, mp_context=get_context("spawn"))
     try:
         assert pool.submit(abs, -1).result() == 1
-        os.write(pool._result_queue._writer.fileno(), struct.pack("!i", 1000) + b"x" * 10)
+        _cut_a_result_short(pool)
         pending = {pool.submit(time.sleep, LONG_TASK_S)}
         assert wait_alive(pool, pending) == (set(), pending)  # all alive: nothing to say
         for process in pool._processes.values():
@@ -86,7 +93,7 @@ def test_one_worker_killed_among_several_is_named() -> None:
         for future in busy:
             future.result()  # both at once: the pool started a process for each
         assert len(pool._processes) == workers
-        os.write(pool._result_queue._writer.fileno(), struct.pack("!i", 1000) + b"x" * 10)
+        _cut_a_result_short(pool)
         pending = {pool.submit(time.sleep, LONG_TASK_S)}
         victim = next(iter(pool._processes.values()))
         os.kill(victim.pid, signal.SIGKILL)
