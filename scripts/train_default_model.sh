@@ -7,7 +7,7 @@
 # and a draw network, 64 hidden units each, fitted for 30 epochs. First at 2 seats (seed
 # 215): the networks the model plays at a 2-player table; then at 4 seats (seed 1): the
 # networks it plays at every other table, the 2-player ones joined to them
-# (--table-model). Needs the [learn] extra. About 42 minutes on 2 cores (docs/LEARNING.md);
+# (--table-model). Needs the [learn] extra. 28 to 42 minutes on 2 cores (docs/LEARNING.md);
 # each folder keeps its games, positions and report, and --resume completes an
 # interrupted rebuild. Usage:
 #   scripts/train_default_model.sh [OUT]   (default OUT: results/default-model, from the
