@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import pkgutil
+from pathlib import Path
 
 import click
 import pytest
@@ -55,14 +56,17 @@ def test_the_errors_keep_their_builtin_base(name: str, base: type) -> None:
 
 def test_a_fault_is_no_fault_of_the_input() -> None:
     """What the command line shows with exit code 1: a lost worker, a run's file that
-    cannot be written; bad input stays exit code 2."""
+    cannot be written, a folder another fcsim is writing; bad input stays exit code 2."""
     from fcsim.cli import FAULT, one_line
     from fcsim.errors import Fault, WorkerLost
     from fcsim.runner.format import RunFolderError, WriteError
+    from fcsim.runner.lock import FolderBusyError
 
-    assert issubclass(WorkerLost, Fault) and issubclass(WriteError, Fault)
-    assert issubclass(WriteError, RunFolderError) and not issubclass(RunFolderError, Fault)
+    assert all(issubclass(error, Fault) for error in (WorkerLost, WriteError, FolderBusyError))
+    assert issubclass(WriteError, RunFolderError) and issubclass(FolderBusyError, RunFolderError)
+    assert not issubclass(RunFolderError, Fault)
     for error, code in ((WriteError("cannot write x"), FAULT),
+                        (FolderBusyError(Path("x"), "pid 1"), FAULT),
                         (RunFolderError("not a run"), 2)):
         with pytest.raises(click.ClickException) as caught, one_line():
             raise error

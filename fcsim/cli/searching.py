@@ -17,7 +17,6 @@ from fcsim.cli.progress import games_progress
 from fcsim.cli.running import dask_cluster, say_set_aside
 from fcsim.core.rules import RuleSet
 from fcsim.core.seeds import MAX_SEED
-from fcsim.runner.lock import FolderBusyError
 from fcsim.runner.pool import Executor, LastingPool
 from fcsim.runner.run import default_workers
 from fcsim.strategies import Strategy, display_name, parse_strategies, parse_strategy
@@ -94,10 +93,7 @@ def hold_output(out: Path, described: dict, resume: bool, free: tuple[str, ...] 
     if resume and not out.exists():  # a mistyped --out would start over unsaid
         click.echo(f"warning: {out} holds no search to resume; a new one starts there",
                    err=True)
-    try:
-        lock = open_output(out, described, resume, free)
-    except FolderBusyError as err:
-        raise click.ClickException(str(err)) from None
+    lock = open_output(out, described, resume, free)
     click.get_current_context().call_on_close(lock.release)
 
 

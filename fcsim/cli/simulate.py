@@ -31,7 +31,6 @@ from fcsim.core.rules import RuleSet
 from fcsim.core.seeds import MAX_SEED
 from fcsim.runner import RunFolder, RunFolderError, RunPlan, make_plan
 from fcsim.runner.format import DECISIONS, MAX_CHUNK_SIZE, MAX_GAMES, PART_GLOB
-from fcsim.runner.lock import FolderBusyError
 from fcsim.runner.plan import CHUNKS_PER_RUN, DEFAULT_CHUNK_SIZE, MIN_DEFAULT_CHUNK_SIZE
 from fcsim.runner.pool import Executor, ProcessPool
 from fcsim.runner.run import default_workers
@@ -156,10 +155,7 @@ def simulate_command(strategies, games, seed, out, players, rules, workers, chun
     warn_rotation_unused(duplicate)
     plan = _plan(strategies, games, seed, out, players, rules, chunk_size, seat_rotation,
                  duplicate, decisions)
-    try:
-        folder = RunFolder.open(out, plan, resume, allow_code_change)
-    except FolderBusyError as err:  # not bad input: another process is writing there
-        raise click.ClickException(str(err)) from None
+    folder = RunFolder.open(out, plan, resume, allow_code_change)
     if not folder.missing and not folder.problems:
         click.echo(f"{out} already holds this complete run; nothing to do", err=True)
         _report(plan, folder)

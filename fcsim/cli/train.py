@@ -171,10 +171,7 @@ def train_command(strategies, games, seed, out, players, rules, share, labels, c
     _check_tables(tables, [plan.players, *(run.players for _, run in pooled)],
                   plan.metadata()["rules"])
     check_training_folder(out)
-    try:
-        folder = RunFolder.open(out / GAMES, plan, resume, allow_code_change)
-    except FolderBusyError as err:  # not bad input: another process is writing there
-        raise click.ClickException(str(err)) from None
+    folder = RunFolder.open(out / GAMES, plan, resume, allow_code_change)
     command = shlex.join(["fcsim", "train", "--strategies", ",".join(listed), "--games",
                           str(games), "--seed", str(seed), "--players", str(players),
                           *rule_words(rules), "--share", f"{share:g}", "--labels", labels,
@@ -273,8 +270,6 @@ def _hold_training_folder(out: Path) -> None:
     lock = FolderLock(out)
     try:
         lock.acquire()
-    except FolderBusyError as err:
-        raise click.ClickException(str(err)) from None
     except OSError as err:
         raise unwritable(out, err) from None
     click.get_current_context().call_on_close(lock.release)

@@ -16,14 +16,16 @@ import sys
 import time
 from pathlib import Path
 
+from fcsim.errors import Fault
 from fcsim.runner.format import LOCK, RunFolderError
 
 ATTEMPTS = 5  # a reader peeking at the lock (lock_holder) holds it for a moment
 RETRY_S = 0.05
 
 
-class FolderBusyError(RunFolderError):
-    """A run folder that another process is writing now."""
+class FolderBusyError(RunFolderError, Fault):
+    """A run folder that another process is writing now: no fault of the input, so the
+    command line shows it with exit code 1, as every :class:`~fcsim.errors.Fault`."""
 
     def __init__(self, folder: Path, holder: str) -> None:
         super().__init__(f"{folder} is being written by another fcsim ({holder}); wait for "
