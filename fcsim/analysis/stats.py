@@ -486,21 +486,59 @@ def paired_comparison(frame: Frame, pairs: list[tuple[str, str]] | None = None) 
     if not pairs:
         return pl.DataFrame(schema=PAIRED_SCHEMA)
     wanted = sorted({name for pair in pairs for name in pair})
-    strategy = pl.col("strategy").cast(pl.String)
-    # one row per deal, one mean-total column per strategy (by position: names are free text)
-    per_deal = (lf.group_by(*deal_keys(lf))
-                .agg(*[pl.col("total").filter(strategy == name).mean().alias(str(i))
-                       for i, name in enumerate(wanted)])
-                .collect())
+    per_deal = _per_deal_means(lf, wanted, {"total": pl.col("total")})
     rows = []
     for a, b in pairs:
-        diff = (per_deal.select(d=pl.col(str(wanted.index(a))) - pl.col(str(wanted.index(b))))
-                .drop_nulls())
-        deals, mean, lo, hi, p = mean_difference(diff["d"].to_numpy())
+        deals, mean, lo, hi, p = _paired(per_deal, wanted.index(a), wanted.index(b), "total")
         if met and not deals:
             continue
         rows.append((a, b, deals, mean, lo, hi, p, verdict(a, b, mean, lo, hi, deals, p)))
     return pl.DataFrame(rows, orient="row", schema=PAIRED_SCHEMA)
+
+
+def _per_deal_means(lf: pl.LazyFrame, names: list[str], values: dict[str, pl.Expr]
+                    ) -> pl.DataFrame:
+    """One row per deal: for each strategy of ``names`` (by its index: names are free text)
+    and each value, the mean over that strategy's rows of the deal, as ``{index}:{value}``
+    (null where it did not play the deal)."""
+    strategy = pl.col("strategy").cast(pl.String)
+    return (lf.group_by(*deal_keys(lf))
+            .agg(*[expr.filter(strategy == name).mean().alias(f"{i}:{value}")
+                   for i, name in enumerate(names) for value, expr in values.items()])
+            .collect())
+
+
+def _paired(per_deal: pl.DataFrame, a: int, b: int, value: str) -> MeanDifference:
+    """:func:`mean_difference` of ``value`` between the strategies of indices ``a`` and
+    ``b`` of :func:`_per_deal_means`, over the deals both played."""
+    diff = per_deal.select(d=pl.col(f"{a}:{value}") - pl.col(f"{b}:{value}")).drop_nulls()
+    return mean_difference(diff["d"].to_numpy())
+
+
+BY_ROUND_SCHEMA = {"round": pl.Int64, "deals": pl.Int64, "mean_diff": pl.Float64,
+                   "mean_diff_lo": pl.Float64, "mean_diff_hi": pl.Float64,
+                   "p_value": pl.Float64, "went_out_a": pl.Float64, "went_out_b": pl.Float64}
+
+
+def paired_by_round(frame: Frame, a: str, b: str) -> pl.DataFrame:
+    """Where ``a``'s paired difference from ``b`` falls, round by round.
+
+    Per round: ``a``'s mean penalty less ``b``'s, deal by deal as :func:`paired_comparison`
+    pairs the totals (a total is its rounds' penalties, so the rounds' ``mean_diff`` add up
+    to the total's), with its 95% t interval and p-value; and the share of their rounds in
+    which ``a`` and ``b`` went out (``went_out_a``, ``went_out_b``: each deal weighs alike).
+    """
+    lf = frame.lazy()
+    rounds = range(1, rounds_of(lf) + 1)
+    names = [a, b]
+    per_deal = _per_deal_means(lf, names, {
+        **{f"penalty@{r}": pl.col(f"penalty_{r}") for r in rounds},
+        **{f"went_out@{r}": _went_out(r).cast(pl.Float64) for r in rounds}})
+    both = per_deal.drop_nulls([f"{i}:penalty@1" for i in range(len(names))])
+    rows = [(r, *_paired(per_deal, 0, 1, f"penalty@{r}"),
+             *(both[f"{i}:went_out@{r}"].mean() for i in range(len(names))))
+            for r in rounds]
+    return pl.DataFrame(rows, orient="row", schema=BY_ROUND_SCHEMA)
 
 
 class MeanDifference(NamedTuple):

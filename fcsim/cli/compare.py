@@ -6,6 +6,7 @@ import shutil
 import tempfile
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -30,13 +31,17 @@ from fcsim.runner.format import (
 from fcsim.runner.run import deal_games
 from fcsim.strategies import display_name, parse_strategies
 
+if TYPE_CHECKING:
+    import polars as pl
 
-def _print_comparison(paths: list[Path], a: str, b: str) -> None:
+
+def _print_comparison(paths: list[Path], a: str, b: str, by_round: bool) -> None:
     """The paired comparison of ``a`` and ``b`` over the deals of the runs ``paths``,
-    pooled deal by deal (runs of other seeds hold other deals; none may count twice)."""
+    pooled deal by deal (runs of other seeds hold other deals; none may count twice), and
+    with ``by_round`` where it falls, round by round."""
     from fcsim.analysis import load_results
     from fcsim.analysis.load import as_listed, read_metadata
-    from fcsim.analysis.stats import p_text, paired_comparison, win_share
+    from fcsim.analysis.stats import p_text, paired_by_round, paired_comparison, win_share
 
     try:
         metas = [read_metadata(path) for path in paths]
@@ -70,6 +75,26 @@ def _print_comparison(paths: list[Path], a: str, b: str) -> None:
         click.echo(f"  win share {name}: {s['win_share']:.3f} "
                    f"[{s['win_share_lo']:.3f}, {s['win_share_hi']:.3f}]")
     click.echo(f"  verdict: {row['verdict']}")
+    if by_round:
+        for line in _by_round_lines(paired_by_round(lf, a, b), a, b):
+            click.echo(line)
+
+
+def _by_round_lines(rounds: pl.DataFrame, a: str, b: str) -> list[str]:
+    """The table of :func:`~fcsim.analysis.stats.paired_by_round` as aligned lines."""
+    from fcsim.analysis.stats import p_text
+
+    difference = f"{a} - {b}"
+    width = max(len(difference), len("+0.00"))
+    lines = ["  by round (their differences add up to the total's; went out: the share of its "
+             "rounds each went out in):",
+             f"  {'round':>5}  {difference:>{width}}  {'95% CI':<16}  {'':<9}  "
+             f"went out: {a} / {b}"]
+    for r in rounds.iter_rows(named=True):
+        ci = f"[{r['mean_diff_lo']:+.2f}, {r['mean_diff_hi']:+.2f}]"
+        lines.append(f"  {r['round']:>5}  {r['mean_diff']:>+{width}.2f}  {ci:<16}  "
+                     f"{p_text(r['p_value']):<9}  {r['went_out_a']:.3f} / {r['went_out_b']:.3f}")
+    return lines
 
 
 def _one_strategy(text: str, which: str) -> str:
@@ -96,8 +121,11 @@ def _one_strategy(text: str, which: str) -> str:
 @click.option("--out", type=click.Path(path_type=Path),
               help="Keep the games in this run folder (default: a temporary one).")
 @click.option("--workers", type=int, help="Local worker processes (default: all cores).")
+@click.option("--by-round", is_flag=True,
+              help="Also show where the difference falls, round by round.")
 @rule_options
-def compare_command(a, b, deals, players, seed, sources, out, workers, rules) -> None:
+def compare_command(a, b, deals, players, seed, sources, out, workers, by_round,
+                    rules) -> None:
     """Which of two strategies A and B scores less, by how much, and how sure that is:
     both play the same deals in every distinct seat rotation (2 seats unless --players says
     more; at 4, A, B, A, B has 2).
@@ -109,10 +137,10 @@ def compare_command(a, b, deals, players, seed, sources, out, workers, rules) ->
     if a == b:
         raise InputError(f"compare two different strategies, not {a} with itself")
     if sources:  # one line, not an error: the runs' own deals and rules are read
-        warn_unused(given_options(exclude={"sources"}),
+        warn_unused(given_options(exclude={"sources", "by_round"}),
                     "--from reads runs as they were played")
         check_run_folders(sources)
-        _print_comparison(list(sources), a, b)
+        _print_comparison(list(sources), a, b, by_round)
         return
     seating = alternating(a, b, players)
     games = deal_games(seating, deals)
@@ -124,7 +152,7 @@ def compare_command(a, b, deals, players, seed, sources, out, workers, rules) ->
     try:
         play_plan(seating, rules, seed, games, folder,
                   duplicate=True, workers=workers, complete=AGAIN if out else None)
-        _print_comparison([folder], a, b)
+        _print_comparison([folder], a, b, by_round)
     finally:
         if out is None:
             shutil.rmtree(folder.parent, ignore_errors=True)

@@ -270,6 +270,32 @@ def test_paired_comparison_finds_the_planted_edge(planted_run: Path) -> None:
                                                           pytest.approx(ci.high))
 
 
+def test_paired_by_round_adds_up_to_the_paired_total(planted_run: Path) -> None:
+    """Round by round as the totals are paired, deal by deal: a total is its rounds'
+    penalties, so the rounds' differences add up to the total's; each round's interval and
+    p-value are a paired t test's, and each side's went-out share a mean over deals."""
+    lf = load_results(planted_run)
+    rounds = stats.paired_by_round(lf, STRONG, WEAK)
+    total = stats.paired_comparison(lf, [(STRONG, WEAK)]).row(0, named=True)
+    assert rounds["round"].to_list() == list(range(1, 12))
+    assert set(rounds["deals"]) == {300}
+    assert rounds["mean_diff"].sum() == pytest.approx(total["mean_diff"])
+    frame = lf.collect().with_columns(out=(pl.col("out_seat_7") == pl.col("seat")).cast(pl.Float64))
+    per_deal = (frame.group_by("deal", "strategy").agg(pl.col("penalty_7", "out").mean())
+                .sort("deal"))
+    side = {name: per_deal.filter(pl.col("strategy") == name) for name in (STRONG, WEAK)}
+    ref = sps.ttest_rel(side[STRONG]["penalty_7"], side[WEAK]["penalty_7"])
+    row = rounds.row(6, named=True)
+    assert row["mean_diff"] == pytest.approx((side[STRONG]["penalty_7"]
+                                              - side[WEAK]["penalty_7"]).mean())
+    assert row["p_value"] == pytest.approx(ref.pvalue, rel=1e-6)
+    ci = ref.confidence_interval()
+    assert (row["mean_diff_lo"], row["mean_diff_hi"]) == (pytest.approx(ci.low),
+                                                          pytest.approx(ci.high))
+    assert row["went_out_a"] == pytest.approx(side[STRONG]["out"].mean())
+    assert row["went_out_b"] == pytest.approx(side[WEAK]["out"].mean())
+
+
 def test_paired_comparison_is_quiet_on_identical_strategies(null_run: Path) -> None:
     table = stats.paired_comparison(load_results(null_run))
     assert table.height == 1

@@ -108,6 +108,24 @@ def test_compare_reports_paired_difference(tmp_path) -> None:
     assert again.exit_code == 0 and again.output.splitlines()[-1] in result.output
 
 
+def test_compare_by_round_shows_where_the_difference_falls(tmp_path) -> None:
+    """A line per round after the verdict (6 in the short game), their differences adding
+    up to the total's (to the roundings of 6 figures), read again from the run with --from."""
+    out = tmp_path / "cmp"
+    result = _run("compare", "greedy", "random", "--deals", "30", "--out", str(out),
+                  "--workers", "1", "--short", "--by-round")
+    assert result.exit_code == 0, result.output
+    total = float(re.search(r"greedy - random: ([-+]\d+\.\d+)", result.output).group(1))
+    rows = re.findall(r"^ +(\d+) +([-+]\d+\.\d+) +\[.*\] +p [<=] [\d.]+ +"
+                      r"(\d\.\d{3}) / (\d\.\d{3})$", result.output, re.MULTILINE)
+    assert [int(r[0]) for r in rows] == list(range(1, 7))
+    assert sum(float(r[1]) for r in rows) == pytest.approx(total, abs=0.035)
+    assert all(float(r[2]) >= float(r[3]) for r in rows)  # greedy goes out more than random
+    again = _run("compare", "greedy", "random", "--from", str(out), "--by-round")
+    assert again.exit_code == 0 and again.output.strip() in result.output
+    assert "by round" not in _run("compare", "greedy", "random", "--from", str(out)).output
+
+
 def test_compare_prints_each_side_s_own_win_share() -> None:
     """One line per strategy, each its own share: at 2 seats every game's win (shared when
     tied) goes to one of the two, so the shares add up to 1, give or take two roundings to
