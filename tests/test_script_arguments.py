@@ -42,6 +42,8 @@ REFUSED = [  # script, arguments
     ("leaderboard.py", ["--players", "9"]),
     ("leaderboard.py", ["--deals", "0"]),
     ("make_sample_report.py", ["--scale", "0"]),
+    ("policy_reading.py", ["--proposals", "0"]),
+    ("policy_reading.py", ["--table", "bogus"]),
     ("world_reading.py", ["--every", "0"]),
     ("world_reading.py", ["--games", "0"]),
     ("viewer_screenshot.py", ["--size", "1200"]),
