@@ -31,6 +31,7 @@ from arguments import at_least, strategy, summary, table_size
 
 import fcsim
 from fcsim.core.cards import N_KINDS, parse_card
+from fcsim.core.rng import STATE_WORDS
 from fcsim.core.solver.api import best_discard_of_counts
 from fcsim.core.solver.layout import new_scratch
 from fcsim.core.state import DRAW_PILE, DRAW_STOCK
@@ -73,15 +74,17 @@ class Policy:
         self.draw_fn, self.discard_fn = chosen.draw, chosen.discard
         self.history = chosen.history  # as the engine and the agent give it, or not
         self.params, self.table, self.scratch = chosen.param_vector, solver_table(), new_scratch()
-        self.rng = np.zeros(4, np.uint64)
+        self.rng = np.zeros(STATE_WORDS, np.uint64)  # neither strategy draws from it
 
     def draws(self, hand: np.ndarray, arrays: tuple[np.ndarray, ...]) -> int:
+        """The source the strategy draws from holding ``hand`` in a draw's view."""
         _, pile, known, info = arrays
         info = info if self.history else without_history(info)
         return int(self.draw_fn(hand, pile, known, info, NO_HIDDEN, self.params, self.table,
                                 self.scratch, self.rng.copy()))
 
     def discards(self, hand: np.ndarray, arrays: tuple[np.ndarray, ...]) -> int:
+        """The card the strategy throws holding ``hand`` (n + 1 cards) in a discard's view."""
         _, pile, known, info = arrays
         info = info.copy() if self.history else without_history(info)
         # the solver's best discard is the hand's: the view's, recomputed
