@@ -530,13 +530,12 @@ def paired_by_round(frame: Frame, a: str, b: str) -> pl.DataFrame:
     """
     lf = frame.lazy()
     rounds = range(1, rounds_of(lf) + 1)
-    names = [a, b]
-    per_deal = _per_deal_means(lf, names, {
+    per_deal = _per_deal_means(lf, [a, b], {  # a is index 0, b index 1
         **{f"penalty@{r}": pl.col(f"penalty_{r}") for r in rounds},
         **{f"went_out@{r}": _went_out(r).cast(pl.Float64) for r in rounds}})
-    both = per_deal.drop_nulls([f"{i}:penalty@1" for i in range(len(names))])
+    both = per_deal.drop_nulls(["0:penalty@1", "1:penalty@1"])
     rows = [(r, *_paired(per_deal, 0, 1, f"penalty@{r}"),
-             *(both[f"{i}:went_out@{r}"].mean() for i in range(len(names))))
+             both[f"0:went_out@{r}"].mean(), both[f"1:went_out@{r}"].mean())
             for r in rounds]
     return pl.DataFrame(rows, orient="row", schema=BY_ROUND_SCHEMA)
 
