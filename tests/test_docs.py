@@ -144,3 +144,16 @@ def test_every_full_reference_of_a_docstring_resolves() -> None:
               for path in sorted((ROOT / "fcsim").rglob("*.py"))
               for name in FULL_REFERENCE.findall(path.read_text()) if not _resolves(name)]
     assert broken == []
+
+
+def test_the_analysis_reference_s_example_runs(tmp_path: Path) -> None:
+    """The Python example of docs/reference/analysis.md runs as written, on a run played
+    with decision rows whose strategies it names."""
+    from fcsim.analysis.synthetic import write_synthetic_run
+
+    run = write_synthetic_run(tmp_path / "my-run", ["learned", "aware"], [0.2, 0.0], games=40,
+                              seed=1, decisions=True)
+    page = (DOCS / "reference" / "analysis.md").read_text()
+    (example,) = re.findall(r"```python\n(.*?)```", page, flags=re.DOTALL)
+    assert example.count("results/my-run") == 2
+    exec(example.replace("results/my-run", str(run)), {})  # the page's own code

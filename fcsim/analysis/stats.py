@@ -479,7 +479,9 @@ def paired_comparison(frame: Frame, pairs: list[tuple[str, str]] | None = None) 
     both played, its 95% t interval and a two-sided one-sample t test p-value. Without the
     duplicate format a deal is one game, so the pairing is by table. ``pairs`` defaults to
     every pair of strategies that shared a table (in sorted order): runs of different
-    tables read together hold pairs that never met, and no deal can compare them."""
+    tables read together hold pairs that never met, and no deal can compare them.
+    Columns: ``a, b, deals, mean_diff, mean_diff_lo, mean_diff_hi, p_value, verdict`` (a
+    sentence that reads the difference, as ``fcsim compare`` prints it)."""
     lf = frame.lazy()
     met = pairs is None
     pairs = pairs if pairs is not None else list(combinations(strategies_of(lf), 2))
@@ -527,6 +529,8 @@ def paired_by_round(frame: Frame, a: str, b: str) -> pl.DataFrame:
     pairs the totals (a total is its rounds' penalties, so the rounds' ``mean_diff`` add up
     to the total's), with its 95% t interval and p-value; and the share of their rounds in
     which ``a`` and ``b`` went out (``went_out_a``, ``went_out_b``: each deal weighs alike).
+    Columns: ``round, deals, mean_diff, mean_diff_lo, mean_diff_hi, p_value, went_out_a,
+    went_out_b``, one row per round.
     """
     lf = frame.lazy()
     rounds = range(1, rounds_of(lf) + 1)
@@ -541,7 +545,8 @@ def paired_by_round(frame: Frame, a: str, b: str) -> pl.DataFrame:
 
 
 class MeanDifference(NamedTuple):
-    """The mean of paired differences, its 95% t interval and two-sided t-test p-value."""
+    """The mean of paired differences (``mean``, over ``deals``), its 95% t interval
+    (``lo``, ``hi``) and two-sided t-test ``p_value``."""
 
     deals: int
     mean: float
