@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 import fcsim
+from fcsim.analysis.synthetic import write_synthetic_run
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -149,8 +150,6 @@ def test_every_full_reference_of_a_docstring_resolves() -> None:
 def test_the_analysis_reference_s_example_runs(tmp_path: Path) -> None:
     """The Python example of docs/reference/analysis.md runs as written, on a run played
     with decision rows whose strategies it names."""
-    from fcsim.analysis.synthetic import write_synthetic_run
-
     run = write_synthetic_run(tmp_path / "my-run", ["learned", "aware"], [0.2, 0.0], games=40,
                               seed=1, decisions=True)
     page = (DOCS / "reference" / "analysis.md").read_text()
