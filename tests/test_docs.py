@@ -156,3 +156,21 @@ def test_the_analysis_reference_s_example_runs(tmp_path: Path) -> None:
     (example,) = re.findall(r"```python\n(.*?)```", page, flags=re.DOTALL)
     assert example.count("results/my-run") == 2
     exec(example.replace("results/my-run", str(run)), {})  # the page's own code
+
+
+def test_the_strategy_reference_s_example_plays(tmp_path: Path) -> None:
+    """The example of docs/reference/strategies.md, saved as a file, is a strategy: it
+    plays a short game as an agent, drawing from the stock and discarding the best card
+    (``fcsim.testing.check_strategy`` on strategies written this way is tested on the
+    scaffold's starters, tests/test_scaffold.py)."""
+    page = (DOCS / "reference" / "strategies.md").read_text()
+    (example,) = re.findall(r"```python\n(.*?)```", page, flags=re.DOTALL)
+    path = tmp_path / "stock_only.py"
+    path.write_text(example)
+    agent = fcsim.agent(f"{path}:take_margin=3")
+    game = fcsim.Game(seed=1, rules=fcsim.RuleSet(players=2, rounds=6))
+    while not game.over:
+        move = agent(game.view())
+        if game.phase == "draw":
+            assert move == "stock"
+        game.step(move)
