@@ -37,6 +37,8 @@ from fcsim.runner.pool import IN_FLIGHT_PER_WORKER, PROGRESS_WAIT_S, Progress
 from fcsim.runner.stops import heed_stop, stops_held_for_children
 from fcsim.strategies import StrategyError
 
+ANY_FREE_HTTP_PORT = {"dashboard_address": ":0"}  # the scheduler's HTTP server (no dashboard)
+
 
 class ClusterError(Fault, RuntimeError):
     """A Dask cluster that cannot be reached, has no workers, or a worker that cannot
@@ -196,7 +198,10 @@ class DaskCluster:
 
         The cluster's logs are silenced, its scheduler's event loop's too (a stop while
         the workers warm up leaves the scheduler a message it cannot send): what goes
-        wrong in a run comes back through its chunks.
+        wrong in a run comes back through its chunks. Its scheduler serves no dashboard,
+        and the HTTP server it starts anyway listens on a free port, not Dask's default
+        (taken by any other Dask cluster on the machine, which made Dask warn in four
+        lines).
         """
         logging.getLogger("asyncio").setLevel(logging.CRITICAL)
         cluster = None
@@ -204,6 +209,7 @@ class DaskCluster:
             with stops_held_for_children():
                 cluster = LocalCluster(n_workers=workers, threads_per_worker=1,
                                        processes=True, dashboard_address=None,
+                                       scheduler_kwargs=ANY_FREE_HTTP_PORT,
                                        silence_logs=logging.CRITICAL)
             return cls(Client(cluster), cluster)
         except BaseException:

@@ -8,6 +8,7 @@ import socket
 import sys
 import threading
 import time
+import warnings
 from collections.abc import Iterator
 from contextlib import suppress
 
@@ -194,3 +195,21 @@ def test_a_worker_without_fcsim_that_joins_later_is_one_line(tmp_path):
                 list(cluster.run(plan, [0, 1]))
         finally:
             cluster.close()
+
+
+def test_a_local_cluster_starts_quietly_beside_another_on_dask_s_port():
+    """Dask's scheduler starts an HTTP server even without a dashboard, on port 8787 by
+    default; with that port taken (another Dask cluster on the machine) Dask warned in
+    four lines. fcsim's local cluster listens on a free port instead."""
+    taken = socket.socket()
+    with suppress(OSError):  # already taken by someone else: as good for this test
+        taken.bind(("", 8787))
+        taken.listen()
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            cluster = DaskCluster.local(1)
+            cluster.close()
+    finally:
+        taken.close()
+    assert [str(w.message) for w in caught if "in use" in str(w.message)] == []
