@@ -147,26 +147,30 @@ def test_every_full_reference_of_a_docstring_resolves() -> None:
     assert broken == []
 
 
+def _python_example(page: str) -> str:
+    """The one Python block of the API reference page ``page``."""
+    text = (DOCS / "reference" / page).read_text()
+    (example,) = re.findall(r"```python\n(.*?)```", text, flags=re.DOTALL)
+    return example
+
+
 def test_the_analysis_reference_s_example_runs(tmp_path: Path) -> None:
     """The Python example of docs/reference/analysis.md runs as written, on a run played
     with decision rows whose strategies it names."""
     run = write_synthetic_run(tmp_path / "my-run", ["learned", "aware"], [0.2, 0.0], games=40,
                               seed=1, decisions=True)
-    page = (DOCS / "reference" / "analysis.md").read_text()
-    (example,) = re.findall(r"```python\n(.*?)```", page, flags=re.DOTALL)
+    example = _python_example("analysis.md")
     assert example.count("results/my-run") == 2
     exec(example.replace("results/my-run", str(run)), {})  # the page's own code
 
 
 def test_the_strategy_reference_s_example_plays(tmp_path: Path) -> None:
     """The example of docs/reference/strategies.md, saved as a file, is a strategy: it
-    plays a short game as an agent, drawing from the stock and discarding the best card
+    plays a short game as an agent, every draw from the stock
     (``fcsim.testing.check_strategy`` on strategies written this way is tested on the
     scaffold's starters, tests/test_scaffold.py)."""
-    page = (DOCS / "reference" / "strategies.md").read_text()
-    (example,) = re.findall(r"```python\n(.*?)```", page, flags=re.DOTALL)
     path = tmp_path / "stock_only.py"
-    path.write_text(example)
+    path.write_text(_python_example("strategies.md"))
     agent = fcsim.agent(f"{path}:take_margin=3")
     game = fcsim.Game(seed=1, rules=fcsim.RuleSet(players=2, rounds=6))
     while not game.over:
