@@ -49,20 +49,21 @@ def local_executor(workers: int, chunks: int) -> Executor:
 StrategyList = str | Sequence[str | Strategy | Callable]
 
 
-def table_note(strategy: Strategy, rules: RuleSet) -> str | None:
-    """Why ``strategy``'s files (a model) may not suit a table under ``rules``, or None."""
-    note = strategy.family.table_note
-    return None if note is None else note(rules, **strategy.kwargs)
+def table_notes(strategy: Strategy, rules: RuleSet) -> tuple[str, ...]:
+    """Why ``strategy``'s files (a model) may not suit a table under ``rules``, a line
+    each."""
+    notes = strategy.family.table_notes
+    return () if notes is None else notes(rules, **strategy.kwargs)
 
 
 _WARNED: set[str] = set()  # the table notes this process has shown
 
 
 def warn_table_notes(listed: Sequence[Strategy], rules: RuleSet) -> None:
-    """One warning line on stderr for each model among ``listed`` that may not suit a
-    table under ``rules`` (:func:`table_note`), once per process: a sweep's or a
-    tournament's many runs, or an environment reset many times, say it once."""
-    for note in filter(None, (table_note(s, rules) for s in listed)):
+    """One warning line on stderr for each note (:func:`table_notes`) on a model among
+    ``listed``, once per process: a sweep's or a tournament's many runs, or an environment
+    reset many times, say each once, even where the runs' parameters add other notes."""
+    for note in (note for strategy in listed for note in table_notes(strategy, rules)):
         if note not in _WARNED:
             _WARNED.add(note)
             print(f"warning: {note}", file=sys.stderr)

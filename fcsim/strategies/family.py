@@ -64,9 +64,9 @@ class Family:
     parameters as keywords and returns an agent. A family has one or the other.
     ``data``, called with the ``path`` parameters as keywords, returns the numbers that
     follow the parameter vector (a model's weights), raising :class:`StrategyError` for a
-    file it cannot use; ``table_note``, called with a ``RuleSet`` and the strategy's
-    parameters as keywords, says in one line why its files may not suit that table or
-    those parameters (a model trained for other rules), or returns None. ``source`` says
+    file it cannot use; ``table_notes``, called with a ``RuleSet`` and the strategy's
+    parameters as keywords, says in a line each why its files may not suit that table or
+    those parameters (a model trained for other rules), or returns no line. ``source`` says
     where it comes from (``fcsim`` for built-ins).
     """
 
@@ -81,7 +81,7 @@ class Family:
     bind: Callable[..., tuple[Callable, Callable]] | None = None
     leaderboard: bool = True  # played by default in tournaments (fair ones only)
     data: Callable[..., np.ndarray] | None = None
-    table_note: Callable[..., str | None] | None = None
+    table_notes: Callable[..., tuple[str, ...]] | None = None
     history: bool = False  # its decisions read the round's public history in info
 
     def __post_init__(self) -> None:

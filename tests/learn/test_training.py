@@ -316,7 +316,7 @@ def test_a_pooled_fit_learns_from_another_table_size_too(trained: Path,
     from dataclasses import replace
 
     from fcsim.core.rules import RuleSet
-    from fcsim.strategies.learned import model_note
+    from fcsim.strategies.learned import model_notes
 
     two = tmp_path / "two"
     made = train(two, "--players", "2", "--games", "40", "--check-deals", "0")
@@ -333,8 +333,9 @@ def test_a_pooled_fit_learns_from_another_table_size_too(trained: Path,
                                               + own_two["train_positions"])
     assert meta["data_sha256"] != alone["data_sha256"]
     model = str(pooled / "model.npz")
-    assert model_note(replace(RuleSet(), players=2), model) is None
-    assert "players 3 there, 4 here" in model_note(replace(RuleSet(), players=4), model)
+    assert model_notes(replace(RuleSet(), players=2), model) == ()
+    (note,) = model_notes(replace(RuleSet(), players=4), model)
+    assert "players 3 there, 4 here" in note
     for lost in sorted((two / "positions").glob("part-*.parquet"))[::-1]:
         lost.unlink()  # a pooled folder must be whole: a lost chunk is refused, not skipped
         refused = train(pooled, "--check-deals", "0", "--pool", str(two), "--resume")
@@ -390,7 +391,7 @@ def test_a_table_model_gives_its_networks_to_the_model_written(trained: Path,
     from dataclasses import replace
 
     from fcsim.core.rules import RuleSet
-    from fcsim.strategies.learned import model_note
+    from fcsim.strategies.learned import model_notes
 
     two = tmp_path / "two"
     made = train(two, "--players", "2", "--games", "40", "--check-deals", "0")
@@ -408,7 +409,7 @@ def test_a_table_model_gives_its_networks_to_the_model_written(trained: Path,
         want, want_inputs = source.networks()
         assert inputs == want_inputs and arrays.keys() == want.keys()
         assert all(np.array_equal(arrays[name], want[name]) for name in want), players
-    assert model_note(replace(RuleSet(), players=2), str(joined / "model.npz")) is None
+    assert model_notes(replace(RuleSet(), players=2), str(joined / "model.npz")) == ()
 
 
 def test_a_table_model_that_cannot_be_joined_is_refused_in_one_line(

@@ -173,6 +173,25 @@ def test_a_model_s_table_warning_is_shown_once_per_process(tmp_path, capsys):
     assert len(lines) == 1 and lines[0].startswith(f"warning: model {tmp_path / 'm.npz'}")
 
 
+def test_a_sweep_s_points_repeat_no_warning_of_the_model_they_share(tmp_path, capsys):
+    """Points of a sweep over ``candidates`` play one model of another table: its table
+    warning comes once, and each number of candidates other than the fitted one adds its
+    own line once (the lines were joined, so every point said the table's again)."""
+    from fcsim.strategies.learned.model import RELATIVE
+    from tests.learn.models import random_model
+
+    model = random_model(tmp_path / "m.npz", inputs=RELATIVE, candidates=5,
+                         rules={"players": 4, "rounds": 11})
+    for candidates in (4, 5, 6, 4):
+        make_plan([f"learned:model={model},candidates={candidates}", "greedy"],
+                  RuleSet(players=2), 0, 4)
+    lines = capsys.readouterr().err.splitlines()
+    assert [line.split(" was ")[1][:20] for line in lines] == [
+        "trained under other ", "fitted on 5 candidat", "fitted on 5 candidat"]
+    assert lines[1].endswith("plays 4 (without candidates= it plays as it was fitted)")
+    assert lines[2].endswith("plays 6 (without candidates= it plays as it was fitted)")
+
+
 def test_an_agent_workers_cannot_find_by_name_is_refused_before_the_run(tmp_path):
     """A lambda on two workers: each would fail to import it, and the pool would read as
     a worker lost."""

@@ -77,14 +77,13 @@ def model_data(model: str) -> np.ndarray:
     return load_model(model).vector()
 
 
-def model_note(rules: RuleSet, model: str, candidates: int = AS_FITTED,
-               **_: object) -> str | None:
-    """One line when model file ``model`` was trained under other rules than ``rules``, or
-    at no game of its table size (it still plays: its features carry the table size and
-    the points), or compared another number of candidates than it plays."""
-    notes = [note for note in (_rules_note(rules, model), _candidates_note(model, candidates))
-             if note]
-    return "; ".join(notes) or None
+def model_notes(rules: RuleSet, model: str, candidates: int = AS_FITTED,
+                **_: object) -> tuple[str, ...]:
+    """A line for each way model file ``model`` may not suit the table: trained under
+    other rules than ``rules``, or at no game of its table size (it still plays: its
+    features carry the table size and the points); fitted on another number of
+    candidates than it plays."""
+    return tuple(filter(None, (_rules_note(rules, model), _candidates_note(model, candidates))))
 
 
 def _candidates_note(model: str, candidates: int) -> str | None:
@@ -165,6 +164,6 @@ FAMILY = check_slots(register(Family(
     discard,
     PARAMS,
     data=model_data,
-    table_note=model_note,
+    table_notes=model_notes,
     history=True,
 )), ExpectedSlot)  # a model without a draw network plays expected's draw

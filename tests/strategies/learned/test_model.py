@@ -264,17 +264,17 @@ def test_a_model_played_with_other_candidates_than_it_was_fitted_on_says_so(
     """Its inputs are relative to the mean over the candidates it was fitted on: asked to
     compare another number, one warning line; by default it plays as fitted, silently."""
     from fcsim.core.rules import RuleSet
-    from fcsim.strategies.learned import model_note
+    from fcsim.strategies.learned import model_notes
     from fcsim.strategies.learned.model import RELATIVE
 
     model = str(random_model(tmp_path / "k3.npz", inputs=RELATIVE, candidates=3))
-    assert model_note(RuleSet(), model, candidates=5) == (
+    assert model_notes(RuleSet(), model, candidates=5) == (
         f"model {model} was fitted on 3 candidates a position and plays 5 "
-        "(without candidates= it plays as it was fitted)")
-    assert model_note(RuleSet(), model) is None
-    assert model_note(RuleSet(), model, candidates=3) is None
+        "(without candidates= it plays as it was fitted)",)
+    assert model_notes(RuleSet(), model) == ()
+    assert model_notes(RuleSet(), model, candidates=3) == ()
     features = str(random_model(tmp_path / "outcome.npz", candidates=3))  # no relative inputs
-    assert model_note(RuleSet(), features, candidates=5) is None
+    assert model_notes(RuleSet(), features, candidates=5) == ()
     for spec, warned in ((f"learned:model={model},candidates=5", True),
                          (f"learned:model={model}", False)):
         result = CliRunner().invoke(cli, ["compare", spec, "greedy", "--deals", "1",
