@@ -205,7 +205,8 @@ def train_command(strategies, games, seed, out, players, rules, share, labels, c
                                      lambda: _say_compiling_positions(plan))
         paths += [path for pooled_paths, _ in pooled for path in pooled_paths]
         rollouts = labels == ROLLOUTS  # the draws are recorded with rollouts only
-        with _progress("fit", "epochs") as progress:
+        networks = "the discards', then the draws' network" if rollouts else "the network"
+        with _progress(f"fit ({networks})", "epochs") as progress:
             task = progress.add_task("fit", total=epochs * (2 if rollouts else 1))
             result = fit(paths, seed=seed, hidden=hidden, epochs=epochs,
                          inputs=RELATIVE if rollouts else FEATURES_ONLY,
