@@ -24,11 +24,13 @@ from tests.strategies.positions import DISCARD, DRAW, disagreements, fast_decisi
 
 def test_draws_match_the_twin(tmp_path: Path) -> None:
     """The shipped model, a model without a draw network (expected's draw) and random draw
-    networks (other hidden sizes, a margin)."""
+    networks (other hidden sizes, margins either side of 0)."""
     plain = random_model(tmp_path / "plain.npz", hidden=3, seed=5)
     drawing = random_model(tmp_path / "drawing.npz", hidden=3, seed=6, draw_hidden=6)
     other = random_model(tmp_path / "other.npz", hidden=3, seed=8, draw_hidden=2)
-    for spec in ("learned:take_margin=1.5", f"learned:model={plain},take_margin=1.5",
+    for spec in ("learned:take_margin=1.5", "learned:take_margin=-1.5",
+                 f"learned:model={plain},take_margin=1.5",
+                 f"learned:model={plain},take_margin=-1.5",
                  f"learned:model={drawing}", f"learned:model={other},take_margin=0.5"):
         assert disagreements(spec, DRAW, seed=91, count=44, last_share=0.2) == []
 

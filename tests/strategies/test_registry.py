@@ -55,6 +55,8 @@ def test_a_list_with_a_gap_is_refused(text: str, fragment: str) -> None:
         ("greedy:take_margin=x", "must be a number"),
         ("greedy:take_margin=1.5", "whole number"),
         ("greedy:take_margin=-1", "must be 0 to 100"),
+        ("expected:take_margin=-1", "must be 0 to 100"),
+        ("learned:take_margin=-101", "must be -100 to 100"),  # signed: a network's advantage
         ("random:x=1", "its parameters: none"),
         ("greedy:take_margin", r"^greedy: take_margin needs a value \(take_margin=N\)$"),
         ("search:rollout", r"^search: rollout needs a value \(rollout=SPEC\)$"),

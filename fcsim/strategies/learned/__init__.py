@@ -27,6 +27,8 @@ records the model file's SHA-256, and ``--resume`` refuses a changed one.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from fcsim.core.rules import MAX_HAND_AT_DISCARD, RuleSet
@@ -61,7 +63,11 @@ from fcsim.strategies.registry import Family, Param, register
 
 AS_FITTED = 0  # the candidates parameter that plays as many as the network was fitted on
 PARAMS = (
-    TAKE_MARGIN,
+    # expected's parameter at expected's position (a model without a draw network draws as
+    # expected), signed here: the draw network's values are advantages, either way of 0
+    replace(TAKE_MARGIN, help="points the pile must gain over a stock draw, as the draw "
+            "network predicts (on a last turn, or with no draw network, by the exact "
+            "expectation); below 0 it is taken more readily", low=-TAKE_MARGIN.high),
     Param("candidates", AS_FITTED, "discards (best now) the model compares (0: as many as "
           "its network was fitted on, 5 for the shipped model's)", low=0,
           high=MAX_HAND_AT_DISCARD),
