@@ -1,5 +1,6 @@
 """``fcsim info``: what a run folder holds — its run, how much is done and checked, who is
-writing it, and the command that plays it again."""
+writing it, and the command that plays it again — or what a model file ``fcsim train``
+wrote holds: its networks, what they were fitted on and the command that made them."""
 
 from __future__ import annotations
 
@@ -88,11 +89,90 @@ def _training(path: Path) -> tuple[Path, RunPlan, list[tuple[str, str]]] | None:
     return path / GAMES, games, lines
 
 
-@click.command("info", short_help="Show what a run folder holds and how to play it again.")
-@click.argument("path", type=click.Path(exists=True, file_okay=False, path_type=Path))
+NOT_RECORDED = "not recorded"  # provenance a hand-made model file may lack
+
+
+def _network_line(arrays: dict, prefix: str, fit: dict | None, rows: str) -> str:
+    """A network's shape (its ``prefix``ed arrays) and how well it fitted its held-out
+    rows, if the model records it."""
+    inputs, hidden = arrays[prefix + "w1"].shape
+    shape = f"{inputs} inputs, {hidden} hidden units"
+    if fit is None:
+        return f"{shape}; fit {NOT_RECORDED}"
+    return (f"{shape}; held-out error {fit['held_out_mse']:.2f} (predicting the mean "
+            f"{fit['baseline_mse']:.2f}) on {fit['held_out_positions']:,} {rows}, "
+            f"{fit['train_positions']:,} fitted, {fit['epochs']} epochs")
+
+
+def _networks_lines(metadata: dict, arrays: dict, sizes: list[int]) -> list[tuple[str, str]]:
+    """What one set of a model's networks (``arrays``, named as ``ARRAYS`` and
+    ``DRAW_ARRAYS``) was fitted on — games at table ``sizes`` — and how well, from the
+    metadata of the training that wrote them."""
+    from fcsim.strategies.learned.model import DRAW, FEATURES_ONLY, UNSAID_CANDIDATES
+
+    trained = NOT_RECORDED
+    if "games" in metadata:
+        at = f" at {', '.join(map(str, sizes))} players" if sizes else ""
+        trained = (f"{metadata['games']:,} self-play games of "
+                   f"{', '.join(metadata.get('strategies', ()))}{at} (seed "
+                   f"{metadata.get('seed')}, share {metadata.get('share')}, labels "
+                   f"{metadata.get('labels')})")
+    rules = metadata.get("rules")
+    inputs = metadata.get("inputs", FEATURES_ONLY)
+    candidates = metadata.get("candidates") or UNSAID_CANDIDATES
+    draws = (_network_line(arrays, DRAW, metadata.get("draw_fit"), "draws")
+             if DRAW + "w1" in arrays else "no network: draws as expected does")
+    return [("trained", trained),
+            ("rules", ", ".join(f"{key}={value}" for key, value in rules.items())
+             if rules else NOT_RECORDED),
+            ("discards", f"{inputs} inputs over {candidates} candidates: "
+                         f"{_network_line(arrays, '', metadata.get('fit'), 'positions')}"),
+            ("draws", draws),
+            ("data", f"sha256 {metadata['data_sha256'][:12]}" if "data_sha256" in metadata
+             else NOT_RECORDED),
+            ("command", metadata.get("trained_by", NOT_RECORDED))]
+
+
+def _model_lines(path: Path) -> list[tuple[str, str]]:
+    """What model file ``path`` holds: its format, the table sizes of its networks, and
+    for each set of networks what it was fitted on (:func:`_networks_lines`)."""
+    from fcsim.strategies.learned.model import DEFAULT_MODEL, load_model
+
+    model = load_model(str(path))  # checked whole: a bad file is one ModelError line
+    metadata = model.metadata
+    shipped = "; learned plays it by default" if path.resolve() == DEFAULT_MODEL.resolve() else ""
+    draw_set = (f", draw feature set {metadata['draw_feature_set']}" if model.plays_draws
+                else "")
+    own = model.tables
+    main_sizes = [seats for seats in metadata.get("players", ()) if seats not in own]
+    lines = [("model", f"{path} (sha256 {model.sha256[:12]}, {path.stat().st_size / 1e3:,.0f} "
+                       f"KB){shipped}"),
+             ("format", f"{metadata['format']} {metadata['version']}: feature set "
+                        f"{metadata['feature_set']}{draw_set}; written by fcsim "
+                        f"{metadata.get('fcsim_version', NOT_RECORDED)}"),
+             ("tables", f"networks of their own at {', '.join(map(str, own))} players, the "
+                        f"main ones at every other size" if own
+              else "the main networks at every table size")]
+    for seats in (None, *own):
+        table = metadata if seats is None else metadata["tables"][str(seats)]
+        lines.append(("networks", "main" if seats is None else f"at {seats} players"))
+        lines += [(f"  {key}", value) for key, value in _networks_lines(
+            table, model.networks(seats)[0], main_sizes if seats is None else [seats])]
+    lines.append(("plays as", f"learned:model={path}"))
+    return lines
+
+
+@click.command("info", short_help="Show what a run folder or a model file holds.")
+@click.argument("path", type=click.Path(exists=True, path_type=Path))
 def info_command(path: Path) -> None:
     """Show the run stored in folder PATH: its code, rules, strategies and seed, the chunks
-    done and checked, and the command that plays the run again."""
+    done and checked, and the command that plays the run again. For a model file fcsim
+    train wrote: its networks, what each was fitted on, how well, and the command that
+    made it."""
+    if path.is_file():
+        for key, value in _model_lines(path):
+            click.echo(f"{key:<11}{value}")
+        return
     try:
         plan = stored_plan(path)
         training = _training(path) if plan is None else None

@@ -540,6 +540,34 @@ def test_info_counts_only_the_positions_chunks_a_training_derived(trained: Path,
     assert lines["positions"] == f"{len(chunks) - 1} of {len(chunks)} chunks derived"
 
 
+def test_info_on_a_trained_model_file_says_what_it_was_fitted_on(trained: Path) -> None:
+    """The model's provenance as its metadata records it: the training's games and rules,
+    its network's fit, and the command that made it (rollout labels' draw network: in
+    tests/cli/test_info.py, on the shipped model)."""
+    path = trained / "model.npz"
+    metadata = load_model(path).metadata
+    result = CliRunner().invoke(cli, ["info", str(path)])
+    assert result.exit_code == 0, result.output
+    lines = [(line[:11].strip(), line[11:]) for line in result.output.splitlines()]
+    said = dict(lines)
+    assert [key for key, _ in lines] == ["model", "format", "tables", "networks", "trained",
+                                        "rules", "discards", "draws", "data", "command",
+                                        "plays as"]
+    assert said["networks"] == "main" and said["command"] == metadata["trained_by"]
+    assert said["trained"] == (f"{metadata['games']} self-play games of aware, expected, "
+                               f"aware at 3 players (seed 5, share 0.5, labels outcome)")
+    assert said["rules"].startswith("all_wild_melds=True, go_out_bonus=0, players=3, ")
+    fit = metadata["fit"]
+    assert said["discards"] == (
+        f"features inputs over 5 candidates: {len(metadata['features'])} inputs, 6 hidden "
+        f"units; held-out error {fit['held_out_mse']:.2f} (predicting the mean "
+        f"{fit['baseline_mse']:.2f}) on {fit['held_out_positions']:,} positions, "
+        f"{fit['train_positions']:,} fitted, 2 epochs")
+    assert said["draws"] == "no network: draws as expected does"
+    assert said["data"] == f"sha256 {metadata['data_sha256'][:12]}"
+    assert said["plays as"] == f"learned:model={path}"
+
+
 def test_a_training_folder_another_training_is_writing_is_refused(trained: Path,
                                                                    tmp_path: Path) -> None:
     """Past its self-play games (their folder is locked on its own) a training wrote the
