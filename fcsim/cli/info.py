@@ -7,6 +7,7 @@ from __future__ import annotations
 import shlex
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -18,6 +19,9 @@ from fcsim.runner.plan import RunPlan, this_code
 from fcsim.runner.store import stored_plan
 from fcsim.runner.summary import decision_contents, folder_contents
 from fcsim.strategies import display_name
+
+if TYPE_CHECKING:
+    from fcsim.strategies.learned.model import Model
 
 DAMAGED = 1  # exit status of a folder with files that fail their checks
 
@@ -104,12 +108,15 @@ def _network_line(arrays: dict, prefix: str, fit: dict | None, rows: str) -> str
             f"{fit['train_positions']:,} fitted, {fit['epochs']} epochs")
 
 
-def _networks_lines(metadata: dict, arrays: dict, sizes: list[int]) -> list[tuple[str, str]]:
-    """What one set of a model's networks (``arrays``, named as ``ARRAYS`` and
-    ``DRAW_ARRAYS``) was fitted on — games at table ``sizes`` — and how well, from the
-    metadata of the training that wrote them."""
-    from fcsim.strategies.learned.model import DRAW, FEATURES_ONLY, UNSAID_CANDIDATES
+def _networks_lines(model: Model, seats: int | None) -> list[tuple[str, str]]:
+    """What the networks ``model`` plays at a table of ``seats`` (None: its main ones)
+    were fitted on and how well, from the metadata of the training that wrote them."""
+    from fcsim.strategies.learned.model import DRAW
 
+    metadata = model.metadata if seats is None else model.metadata["tables"][str(seats)]
+    arrays, inputs = model.networks(seats)
+    sizes = ([size for size in metadata.get("players", ()) if size not in model.tables]
+             if seats is None else [seats])  # the main networks': every other size fitted
     trained = NOT_RECORDED
     if "games" in metadata:
         at = f" at {', '.join(map(str, sizes))} players" if sizes else ""
@@ -118,14 +125,12 @@ def _networks_lines(metadata: dict, arrays: dict, sizes: list[int]) -> list[tupl
                    f"{metadata.get('seed')}, share {metadata.get('share')}, labels "
                    f"{metadata.get('labels')})")
     rules = metadata.get("rules")
-    inputs = metadata.get("inputs", FEATURES_ONLY)
-    candidates = metadata.get("candidates") or UNSAID_CANDIDATES
     draws = (_network_line(arrays, DRAW, metadata.get("draw_fit"), "draws")
              if DRAW + "w1" in arrays else "no network: draws as expected does")
     return [("trained", trained),
             ("rules", ", ".join(f"{key}={value}" for key, value in rules.items())
              if rules else NOT_RECORDED),
-            ("discards", f"{inputs} inputs over {candidates} candidates: "
+            ("discards", f"{inputs} inputs over {model.candidates(seats)} candidates: "
                          f"{_network_line(arrays, '', metadata.get('fit'), 'positions')}"),
             ("draws", draws),
             ("data", f"sha256 {metadata['data_sha256'][:12]}" if "data_sha256" in metadata
@@ -143,23 +148,25 @@ def _model_lines(path: Path) -> list[tuple[str, str]]:
     shipped = "; learned plays it by default" if path.resolve() == DEFAULT_MODEL.resolve() else ""
     draw_set = (f", draw feature set {metadata['draw_feature_set']}" if model.plays_draws
                 else "")
-    own = model.tables
-    main_sizes = [seats for seats in metadata.get("players", ()) if seats not in own]
+    own = ", ".join(map(str, model.tables))
     lines = [("model", f"{path} (sha256 {model.sha256[:12]}, {path.stat().st_size / 1e3:,.0f} "
                        f"KB){shipped}"),
              ("format", f"{metadata['format']} {metadata['version']}: feature set "
                         f"{metadata['feature_set']}{draw_set}; written by fcsim "
                         f"{metadata.get('fcsim_version', NOT_RECORDED)}"),
-             ("tables", f"networks of their own at {', '.join(map(str, own))} players, the "
-                        f"main ones at every other size" if own
-              else "the main networks at every table size")]
-    for seats in (None, *own):
-        table = metadata if seats is None else metadata["tables"][str(seats)]
+             ("tables", f"networks of their own at {own} players, the main ones at every "
+                        f"other size" if own else "the main networks at every table size")]
+    for seats in (None, *model.tables):
         lines.append(("networks", "main" if seats is None else f"at {seats} players"))
-        lines += [(f"  {key}", value) for key, value in _networks_lines(
-            table, model.networks(seats)[0], main_sizes if seats is None else [seats])]
+        lines += [(f"  {key}", value) for key, value in _networks_lines(model, seats)]
     lines.append(("plays as", f"learned:model={path}"))
     return lines
+
+
+def _echo(lines: list[tuple[str, str]]) -> None:
+    """Each (key, value) line, the values in a column."""
+    for key, value in lines:
+        click.echo(f"{key:<11}{value}")
 
 
 @click.command("info", short_help="Show what a run folder or a model file holds.")
@@ -170,8 +177,7 @@ def info_command(path: Path) -> None:
     train wrote: its networks, what each was fitted on, how well, and the command that
     made it."""
     if path.is_file():
-        for key, value in _model_lines(path):
-            click.echo(f"{key:<11}{value}")
+        _echo(_model_lines(path))
         return
     try:
         plan = stored_plan(path)
@@ -222,7 +228,6 @@ def info_command(path: Path) -> None:
         *[(key, value) for key, value in extra if key != "command"],
         ("command", command if training is None else resume),  # a training's continues
     ]
-    for key, value in lines:
-        click.echo(f"{key:<11}{value}")
+    _echo(lines)
     if check.problems:
         sys.exit(DAMAGED)
