@@ -93,6 +93,8 @@ def _header(folders: Sequence[Path], metas: Sequence[dict[str, Any]], rows: int,
             f"fcsim {meta.get('fcsim_version')})"
             for name, meta in zip(run_names(folders), metas, strict=True)]
     unfinished = unfinished_runs(folders)
+    sources = sorted({f"{name}: {record}" for meta in metas  # models, plug-ins: by digest
+                      for name, record in meta.get("strategy_sources", {}).items()})
     return [
         f"**Runs:** {'; '.join(runs)}",
         *([f"**Incomplete:** {'; '.join(unfinished)}: this report covers the games played so "
@@ -100,6 +102,7 @@ def _header(folders: Sequence[Path], metas: Sequence[dict[str, Any]], rows: int,
         f"**Games:** {rows // players:,} ({rows:,} game × seat rows)",
         "**Rules:** " + ", ".join(f"{k} {v}" for k, v in rules.items()),
         f"**Strategies:** {', '.join(strategies)}",
+        *([f"**Sources:** {'; '.join(sources)}"] if sources else []),
         "Lower totals win. Intervals are 95% (Wilson for shares, Student t for means, "
         "bootstrap for ratings), all taken over deals: a deal's rotations, a game's seats "
         "and its decisions vary together.",

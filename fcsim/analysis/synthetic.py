@@ -11,7 +11,7 @@ joker, as exact melding implies). A small share of rounds hits the turn cap.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -89,6 +89,7 @@ def write_synthetic_run(
     rounds: int = 11,
     games_per_file: int = 10_000,
     decisions: bool = False,
+    sources: Mapping[str, str] | None = None,
 ) -> Path:
     """Write ``games`` synthetic games (one row per seat) to ``folder`` and return it.
 
@@ -98,6 +99,8 @@ def write_synthetic_run(
     table rotated through all seats (``games`` must then be a multiple of the players, and
     each file holds whole deals). With ``decisions``, also synthetic decision rows
     (:mod:`fcsim.analysis.synthetic_decisions`) in the run's ``decisions/`` folder.
+    ``sources`` is what the metadata records of where strategies' code and files come
+    from, as a run of plug-ins or models records it (``strategy_sources``).
     """
     players = len(strategies)
     if len(edges) != players:
@@ -115,6 +118,7 @@ def write_synthetic_run(
         "strategies": list(strategies), "seed": seed, "games": games,
         "duplicate": duplicate, "seat_rotation": True, "chunk_size": games_per_file,
         **({fmt.DECISIONS: True} if decisions else {}),
+        **({"strategy_sources": dict(sources)} if sources else {}),
     }
     schema = fmt.result_schema(rounds, json.dumps(meta).encode())
     (out / fmt.MANIFEST).write_bytes(fmt.encode(schema.empty_table()))
