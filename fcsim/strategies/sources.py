@@ -22,7 +22,7 @@ from fcsim.strategies.family import Family
 from fcsim.strategies.files import file_digest, is_file_spec, split_file_spec
 from fcsim.strategies.learned.model import file_sha256, model_path
 from fcsim.strategies.plugins import declared
-from fcsim.strategies.registry import Strategy, parse_strategy
+from fcsim.strategies.registry import Strategy, nested_strategy, parse_strategy
 
 FCSIM = "fcsim"
 DIGEST = " sha256 "  # between what a record names and the digest of its content
@@ -31,18 +31,27 @@ DIGEST = " sha256 "  # between what a record names and the digest of its content
 def strategy_sources(strategies: Sequence[str | Strategy]) -> dict[str, str]:
     """Per strategy name played from outside fcsim, where its code comes from:
     ``file PATH sha256 DIGEST`` or ``package NAME VERSION`` (modules: ``module NAME``);
-    per file parameter (a model), ``file PATH sha256 DIGEST`` under ``SPEC PARAMETER``."""
-    sources = {}
+    per file parameter (a model), ``file PATH sha256 DIGEST`` under ``SPEC PARAMETER``.
+    A strategy played inside another (a search's anchor or rollout policy) is recorded as
+    if listed: its model is data of the run all the same."""
+    sources: dict[str, str] = {}
     for item in strategies:
-        strategy = parse_strategy(item)
-        family = strategy.family
-        for name, path in strategy.paths.items():  # a model: data, digested like code
-            file = model_path(path).resolve()
-            sources[f"{strategy.spec} {name}"] = f"file {file}{DIGEST}{file_sha256(file)}"
-        if family.source == FCSIM:
-            continue
-        sources[family.name] = _code_record(family)
+        _record(parse_strategy(item), sources)
     return dict(sorted(sources.items()))
+
+
+def _record(strategy: Strategy, sources: dict[str, str]) -> None:
+    """Add the records of ``strategy`` and of the strategies it plays inside to
+    ``sources``."""
+    family = strategy.family
+    for name, path in strategy.paths.items():  # a model: data, digested like code
+        file = model_path(path).resolve()
+        sources[f"{strategy.spec} {name}"] = f"file {file}{DIGEST}{file_sha256(file)}"
+    for param, value in zip(family.params, strategy.values, strict=True):
+        if param.strategy:
+            _record(nested_strategy(str(value), f"{family.name}: {param.name}"), sources)
+    if family.source != FCSIM:
+        sources[family.name] = _code_record(family)
 
 
 def _code_record(family: Family) -> str:

@@ -71,3 +71,24 @@ def test_changes_are_told_in_words() -> None:
         "444444444444 here)"]
     assert changed_sources({}, {"p": "package fcsim-p 0.1.0"}) == [
         "strategy p was built in there, package fcsim-p 0.1.0 here"]
+
+
+def test_a_model_played_inside_a_search_is_recorded_as_if_listed(tmp_path) -> None:
+    """A search's anchor or rollout policy plays its model as `learned` would: a changed
+    file is a changed run (the search once recorded nothing, so --resume mixed models)."""
+    from fcsim.strategies.learned.model import file_sha256
+    from tests.learn.models import random_model
+
+    model = random_model(tmp_path / "m.npz", seed=1)
+    learned = f"learned:model={model}"
+    inside = [f"search:anchor={learned}", f"search:rollout={learned}"]
+    before = strategy_sources(inside[:1])
+    assert before == {f"{learned} model": f"file {model} sha256 {file_sha256(model)}"}
+    assert before == strategy_sources([learned])
+    shipped = strategy_sources(["learned"])  # the search's default anchor plays it
+    assert strategy_sources(["search"]) == shipped != {}
+    assert strategy_sources(inside[1:]) == {**before, **shipped}
+    random_model(model, seed=2)  # the file changes
+    assert changed_sources(before, strategy_sources(inside[:1])) == [
+        f"strategy file {learned} model changed since the run was written (sha256 "
+        f"{before[f'{learned} model'][-64:][:12]} there, {file_sha256(model)[:12]} here)"]
