@@ -31,7 +31,8 @@ PathLike = str | Path
 
 __all__ = ["BASE_COLUMNS", "ROUND_FAMILIES", "CheckedRun", "RunFolderError", "as_listed",
            "check_run", "distinct_games", "game_keys", "load_results", "long_rounds",
-           "read_metadata", "result_schema", "rounds_of", "run_names"]
+           "mixed_sources", "read_metadata", "result_schema", "rounds_of", "run_names",
+           "short_record"]
 
 
 @dataclass(frozen=True)
@@ -180,6 +181,26 @@ def run_names(paths: Sequence[PathLike]) -> list[str]:
     folders = [Path(p) for p in paths]
     names = [f.name for f in folders]
     return names if len(set(names)) == len(names) else [str(f) for f in folders]
+
+
+def mixed_sources(paths: Sequence[PathLike]) -> list[str]:
+    """For each model file or plug-in code the runs at ``paths`` recorded differently
+    (``strategy_sources``: one spec, another player), a phrase naming each version's
+    digest and the runs that played it. Pooled, their games count as one strategy's."""
+    played: dict[str, dict[str, list[str]]] = {}
+    for name, path in zip(run_names(paths), paths, strict=True):
+        for key, record in read_metadata(path).get("strategy_sources", {}).items():
+            played.setdefault(key, {}).setdefault(record, []).append(name)
+    return [f"{key} differs across the runs: " + "; ".join(
+                f"{short_record(record)} in {', '.join(runs)}" for record, runs in records.items())
+            for key, records in sorted(played.items()) if len(records) > 1]
+
+
+def short_record(record: str) -> str:
+    """A source record (``strategy_sources``) with its digest cut to 12 characters, as
+    messages cut them."""
+    named, digest, value = record.partition(" sha256 ")
+    return f"{named}{digest}{value[:12]}" if digest else record
 
 
 def _as_list(paths: PathLike | Sequence[PathLike]) -> list[Path]:

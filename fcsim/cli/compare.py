@@ -40,7 +40,7 @@ def _print_comparison(paths: list[Path], a: str, b: str, by_round: bool) -> None
     pooled deal by deal (runs of other seeds hold other deals; none may count twice), and
     with ``by_round`` where it falls, round by round."""
     from fcsim.analysis import load_results
-    from fcsim.analysis.load import as_listed, read_metadata
+    from fcsim.analysis.load import as_listed, mixed_sources, read_metadata
     from fcsim.analysis.stats import p_text, paired_by_round, paired_comparison, win_share
 
     try:
@@ -56,6 +56,8 @@ def _print_comparison(paths: list[Path], a: str, b: str, by_round: bool) -> None
         lf = load_results(paths)
     except RunFolderError as err:
         raise click.ClickException(str(err)) from None
+    for phrase in mixed_sources(paths):
+        click.echo(f"warning: {phrase}: pooled as one strategy", err=True)
     a, b = display_name(a), display_name(b)  # as listings name them: an oracle marked
     lf = as_listed(lf)
     row = paired_comparison(lf, [(a, b)]).row(0, named=True)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from fcsim.analysis.load import short_record
 from fcsim.cli.simulate import command_line
 from fcsim.runner import format as fmt
 from fcsim.runner.format import RunFolderError
@@ -49,12 +50,6 @@ def _runs_inside(path: Path) -> str:
     shown = ", ".join(str(f.relative_to(path)) for f in inside[:3])
     more = f" and {len(inside) - 3:,} more" if len(inside) > 3 else ""
     return f" itself; the runs in it: {shown}{more} (fcsim info {inside[0]})"
-
-
-def _short(record: str) -> str:
-    """A source record with its digest cut to 12 characters, as messages cut them."""
-    named, digest, value = record.partition(" sha256 ")
-    return f"{named}{digest}{value[:12]}" if digest else record
 
 
 def _training(path: Path) -> tuple[Path, RunPlan, list[tuple[str, str]]] | None:
@@ -211,7 +206,7 @@ def info_command(path: Path) -> None:
         ("run", str(path)),
         ("code", _code_line(plan, {c.code for c in check.chunks.values()})),
         ("strategies", ", ".join(map(display_name, plan.strategies))),
-        *[("source", f"{name}: {_short(record)}") for name, record in plan.sources],
+        *[("source", f"{name}: {short_record(record)}") for name, record in plan.sources],
         ("rules", rules),
         ("seed", str(plan.seed)),
         ("games", f"{plan.games:,}"),

@@ -56,7 +56,7 @@ def report_command(paths: tuple[Path, ...], out_dir: Path) -> None:
     # would slow every other command, and the one line a mistyped path gets
     import polars as pl
 
-    from fcsim.analysis.load import RunFolderError
+    from fcsim.analysis.load import RunFolderError, mixed_sources
     from fcsim.analysis.report import build_report, unfinished_runs
 
     try:
@@ -82,4 +82,6 @@ def report_command(paths: tuple[Path, ...], out_dir: Path) -> None:
     page = out_dir / page.name
     for phrase in unfinished_runs(paths):
         click.echo(f"warning: {phrase}: the report covers the games played so far", err=True)
+    for phrase in mixed_sources(paths):
+        click.echo(f"warning: {phrase}: pooled as one strategy", err=True)
     click.echo(f"wrote {page} and {page.with_suffix('.md')} (charts beside them)")

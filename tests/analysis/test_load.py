@@ -16,6 +16,7 @@ from fcsim.analysis.load import (
     RunFolderError,
     load_results,
     long_rounds,
+    mixed_sources,
     read_metadata,
     result_schema,
 )
@@ -268,3 +269,24 @@ def test_a_duplicate_run_s_repeated_rotations_count_once(tmp_path: Path) -> None
     columns = ["deal", "rotation", "seat", "total"]
     assert loaded.sort("deal", "rotation", "seat").select(columns).equals(
         played.sort("deal", "rotation", "seat").select(columns))  # the same games, once
+
+
+def _run_of(tmp_path: Path, name: str, seed: int, sources: dict[str, str]) -> Path:
+    """A duplicate run of strategies a and b (other seeds: other deals) recording
+    ``sources``."""
+    return write_synthetic_run(tmp_path / name, ["a", "b"], [0.3, 0.0], games=20, seed=seed,
+                               duplicate=True, games_per_file=20, sources=sources)
+
+
+def test_runs_that_played_another_version_of_a_strategy_are_named(tmp_path: Path) -> None:
+    """One spec, two model files (or plug-in versions): pooled, two players count as one.
+    The same version everywhere, or a record only one run has, is no mix."""
+    old, new = (f"file /m/a.npz sha256 {digit * 64}" for digit in "12")
+    one, two, three = (_run_of(tmp_path, name, seed, {"a model": record})
+                       for name, seed, record in (("one", 1, old), ("two", 2, new),
+                                                  ("three", 3, old)))
+    plain = _run_of(tmp_path, "plain", 4, {})
+    assert mixed_sources([one, two, three, plain]) == [
+        "a model differs across the runs: file /m/a.npz sha256 111111111111 in one, three; "
+        "file /m/a.npz sha256 222222222222 in two"]
+    assert mixed_sources([one, three, plain]) == []

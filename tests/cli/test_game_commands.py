@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import polars as pl
 import pytest
@@ -353,3 +354,28 @@ def test_workers_below_one_are_refused_as_simulate_refuses_them(command: list[st
         result = _run(*command, "--workers", workers)
         assert result.exit_code == 2
         assert result.output.strip() == f"Error: --workers must be at least 1, not {workers}"
+
+
+def test_runs_pooled_across_versions_of_a_strategy_say_so_in_one_line(tmp_path) -> None:
+    """compare --from and report pool them (as runs of other fcsim code), with a warning.
+    (The report's runs name no registered strategy: it replays none of their games.)"""
+    from fcsim.analysis.synthetic import write_synthetic_run
+
+    def runs(table: list[str], key: str) -> list[Path]:
+        return [write_synthetic_run(tmp_path / key / f"v{digit}", table, [0.3, 0.0],
+                                    games=20, seed=seed, duplicate=True, games_per_file=20,
+                                    sources={key: f"file /m/{digit}.npz sha256 {digit * 64}"})
+                for seed, digit in ((1, "1"), (2, "2"))]
+
+    def warning(key: str) -> str:
+        return (f"warning: {key} differs across the runs: file /m/1.npz sha256 111111111111 "
+                f"in v1; file /m/2.npz sha256 222222222222 in v2: pooled as one strategy\n")
+
+    first, second = runs(["learned", "greedy"], "learned model")
+    compared = _run("compare", "learned", "greedy", "--from", str(first), "--from", str(second))
+    assert compared.exit_code == 0, compared.output
+    assert compared.stderr == warning("learned model")
+    first, second = runs(["a", "b"], "a model")
+    reported = _run("report", str(first), str(second), "--out", str(tmp_path / "report"))
+    assert reported.exit_code == 0, reported.output
+    assert reported.stderr == warning("a model")
