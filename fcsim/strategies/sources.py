@@ -26,6 +26,7 @@ from fcsim.strategies.registry import Strategy, nested_strategy, parse_strategy
 
 FCSIM = "fcsim"
 DIGEST = " sha256 "  # between what a record names and the digest of its content
+NOT_RECORDED = "not recorded"  # built in (fcsim's digest covers it), or recorded by no run
 
 
 def strategy_sources(strategies: Sequence[str | Strategy]) -> dict[str, str]:
@@ -102,9 +103,9 @@ def changed_sources(recorded: dict[str, str], current: dict[str, str]) -> list[s
             changes.append(f"strategy {kind} {name} changed since the run was written "
                            f"(sha256 {before.rpartition(' ')[2][:12]} there, "
                            f"{now.rpartition(' ')[2][:12]} here)")
-        else:
-            changes.append(f"strategy {name} was {before or 'built in'} there, "
-                           f"{now or 'built in'} here")
+        else:  # nothing recorded: fcsim's own code, or a run written before it was
+            changes.append(f"strategy {name} was {before or NOT_RECORDED} there, "
+                           f"{now or NOT_RECORDED} here")
     return changes
 
 

@@ -70,7 +70,11 @@ def test_changes_are_told_in_words() -> None:
         "strategy code q changed since the run was written (sha256 333333333333 there, "
         "444444444444 here)"]
     assert changed_sources({}, {"p": "package fcsim-p 0.1.0"}) == [
-        "strategy p was built in there, package fcsim-p 0.1.0 here"]
+        "strategy p was not recorded there, package fcsim-p 0.1.0 here"]
+    # a search run written before its anchor's model was recorded: it cannot be checked
+    shipped = "file /fcsim/default_model.npz sha256 " + "5" * 64
+    assert changed_sources({}, {"learned model": shipped}) == [
+        f"strategy learned model was not recorded there, {shipped} here"]
 
 
 def test_a_model_played_inside_a_search_is_recorded_as_if_listed(tmp_path) -> None:
