@@ -22,6 +22,8 @@ from fcsim.runner.format import (
     RunFolderError,
     read_metadata,
     result_schema,
+    short_record,
+    source_identity,
 )
 
 if TYPE_CHECKING:
@@ -31,8 +33,7 @@ PathLike = str | Path
 
 __all__ = ["BASE_COLUMNS", "ROUND_FAMILIES", "CheckedRun", "RunFolderError", "as_listed",
            "check_run", "distinct_games", "game_keys", "load_results", "long_rounds",
-           "mixed_sources", "read_metadata", "result_schema", "rounds_of", "run_names",
-           "short_record"]
+           "mixed_sources", "read_metadata", "result_schema", "rounds_of", "run_names"]
 
 
 @dataclass(frozen=True)
@@ -185,22 +186,19 @@ def run_names(paths: Sequence[PathLike]) -> list[str]:
 
 def mixed_sources(paths: Sequence[PathLike]) -> list[str]:
     """For each model file or plug-in code the runs at ``paths`` recorded differently
-    (``strategy_sources``: one spec, another player), a phrase naming each version's
-    digest and the runs that played it. Pooled, their games count as one strategy's."""
-    played: dict[str, dict[str, list[str]]] = {}
+    (:data:`~fcsim.runner.format.SOURCES`: one spec, another player; a file of the same
+    content read from another path is the same), a phrase naming each version's digest and
+    the runs that played it. Pooled, their games count as one strategy's."""
+    played: dict[str, dict[str, tuple[str, list[str]]]] = {}
     for name, path in zip(run_names(paths), paths, strict=True):
-        for key, record in read_metadata(path).get("strategy_sources", {}).items():
-            played.setdefault(key, {}).setdefault(record, []).append(name)
+        for key, record in read_metadata(path).get(fmt.SOURCES, {}).items():
+            version = played.setdefault(key, {}).setdefault(source_identity(record),
+                                                            (record, []))
+            version[1].append(name)
     return [f"{key} differs across the runs: " + "; ".join(
-                f"{short_record(record)} in {', '.join(runs)}" for record, runs in records.items())
-            for key, records in sorted(played.items()) if len(records) > 1]
-
-
-def short_record(record: str) -> str:
-    """A source record (``strategy_sources``) with its digest cut to 12 characters, as
-    messages cut them."""
-    named, digest, value = record.partition(" sha256 ")
-    return f"{named}{digest}{value[:12]}" if digest else record
+                f"{short_record(record)} in {', '.join(runs)}"
+                for record, runs in versions.values())
+            for key, versions in sorted(played.items()) if len(versions) > 1]
 
 
 def _as_list(paths: PathLike | Sequence[PathLike]) -> list[Path]:

@@ -16,7 +16,7 @@ import polars as pl
 
 from fcsim.analysis import decisions, plots, ratings, stats
 from fcsim.analysis.load import PathLike, as_listed, load_results, read_metadata, run_names
-from fcsim.runner.format import DECISIONS, chunk_count, part_files
+from fcsim.runner.format import DECISIONS, SOURCES, chunk_count, part_files, source_identity
 from fcsim.viewer.showcase import write_game_pages
 
 Cell = Callable[[dict[str, Any]], str]
@@ -93,8 +93,10 @@ def _header(folders: Sequence[Path], metas: Sequence[dict[str, Any]], rows: int,
             f"fcsim {meta.get('fcsim_version')})"
             for name, meta in zip(run_names(folders), metas, strict=True)]
     unfinished = unfinished_runs(folders)
-    sources = sorted({f"{name}: {record}" for meta in metas  # models, plug-ins: by digest
-                      for name, record in meta.get("strategy_sources", {}).items()})
+    sources: dict[tuple[str, str], str] = {}  # models, plug-ins: each content once
+    for meta in metas:
+        for name, record in meta.get(SOURCES, {}).items():
+            sources.setdefault((name, source_identity(record)), f"{name}: {record}")
     return [
         f"**Runs:** {'; '.join(runs)}",
         *([f"**Incomplete:** {'; '.join(unfinished)}: this report covers the games played so "
@@ -102,7 +104,7 @@ def _header(folders: Sequence[Path], metas: Sequence[dict[str, Any]], rows: int,
         f"**Games:** {rows // players:,} ({rows:,} game × seat rows)",
         "**Rules:** " + ", ".join(f"{k} {v}" for k, v in rules.items()),
         f"**Strategies:** {', '.join(strategies)}",
-        *([f"**Sources:** {'; '.join(sources)}"] if sources else []),
+        *([f"**Sources:** {'; '.join(sorted(sources.values()))}"] if sources else []),
         "Lower totals win. Intervals are 95% (Wilson for shares, Student t for means, "
         "bootstrap for ratings), all taken over deals: a deal's rotations, a game's seats "
         "and its decisions vary together.",

@@ -118,7 +118,7 @@ def write_synthetic_run(
         "strategies": list(strategies), "seed": seed, "games": games,
         "duplicate": duplicate, "seat_rotation": True, "chunk_size": games_per_file,
         **({fmt.DECISIONS: True} if decisions else {}),
-        **({"strategy_sources": dict(sources)} if sources else {}),
+        **({fmt.SOURCES: dict(sources)} if sources else {}),
     }
     schema = fmt.result_schema(rounds, json.dumps(meta).encode())
     (out / fmt.MANIFEST).write_bytes(fmt.encode(schema.empty_table()))

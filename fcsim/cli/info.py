@@ -11,10 +11,9 @@ from typing import TYPE_CHECKING
 
 import click
 
-from fcsim.analysis.load import short_record
 from fcsim.cli.simulate import command_line
 from fcsim.runner import format as fmt
-from fcsim.runner.format import RunFolderError
+from fcsim.runner.format import RunFolderError, short_record
 from fcsim.runner.lock import lock_holder
 from fcsim.runner.plan import RunPlan, this_code
 from fcsim.runner.store import stored_plan

@@ -26,9 +26,9 @@ from fcsim.replay import game_events, render_text
 from fcsim.runner.format import MAX_GAMES
 from fcsim.runner.plan import RunPlan
 from fcsim.runner.run import deal_games
+from fcsim.runner.sources import read_as_recorded
 from fcsim.runner.store import stored_plan, stored_totals
 from fcsim.strategies import display_name, parse_strategies
-from fcsim.strategies.sources import read_as_recorded
 from fcsim.viewer.page import describe_game, write_page
 
 

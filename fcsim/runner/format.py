@@ -70,6 +70,15 @@ IDENTITY = ("rules", "strategies", "seed", "games", "duplicate", "seat_rotation"
 GAMES = ("seed", "strategies", "duplicate", "seat_rotation", ROTATIONS)
 NOT_A_RULE = ("turn_cap",)
 
+# The code from outside fcsim and the model files a run played (metadata key ``SOURCES``),
+# per strategy name (a model: per ``SPEC PARAMETER``), as fcsim.runner.sources records
+# them: ``file PATH sha256 DIGEST``, ``package NAME VERSION[ sha256 DIGEST]`` or ``module
+# NAME[ sha256 DIGEST]``.
+SOURCES = "strategy_sources"
+FILE_RECORD = "file "  # how the record of a file starts
+DIGEST = " sha256 "  # between what a record names and the digest of its content
+SHORT_DIGEST = 12  # hex digits of a digest that messages show
+
 GAME_COLUMNS = (("game", pa.int64()), ("deal", pa.int64()), ("rotation", pa.int8()),
                 ("seat", pa.int8()), ("strategy", pa.dictionary(pa.int8(), pa.string())))
 SEAT_COLUMNS = (("total", pa.int16()), ("place", pa.int8()), ("win", pa.bool_()))
@@ -317,6 +326,20 @@ def _show(value: object) -> str:
     if isinstance(value, dict):
         return " ".join(f"{k}={v}" for k, v in value.items())
     return str(value)
+
+
+def source_identity(record: str) -> str:
+    """What makes two source records (:data:`SOURCES`) the same code or data: a file's
+    digest, since the same bytes read from another path (a moved model, another checkout
+    of fcsim) play the same games; else the whole record (a package's version counts)."""
+    named, digest, value = record.partition(DIGEST)
+    return value if digest and named.startswith(FILE_RECORD) else record
+
+
+def short_record(record: str) -> str:
+    """A source record (:data:`SOURCES`) with its digest cut as messages cut them."""
+    named, digest, value = record.partition(DIGEST)
+    return f"{named}{digest}{value[:SHORT_DIGEST]}" if digest else record
 
 
 def code_of(meta: Mapping[str, Any]) -> str:

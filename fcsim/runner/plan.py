@@ -80,7 +80,7 @@ class RunPlan:
     fcsim_version: str = field(default=__version__)
     code_digest: str = field(default_factory=code_digest)
     # (name, where its code comes from) of strategies from outside fcsim: loose files with
-    # the digest of their content, plug-in packages (fcsim.strategies.sources)
+    # the digest of their content, plug-in packages (fcsim.runner.sources)
     sources: tuple[tuple[str, str], ...] = ()
     decisions: bool = False  # also write the turn-level decision rows
     rotations: int | None = None  # duplicate: the rotations a deal is played in (None: all)
@@ -149,7 +149,7 @@ class RunPlan:
             "duplicate": self.duplicate,
             "seat_rotation": self.seat_rotation,
             "chunk_size": self.chunk_size,
-            "strategy_sources": dict(self.sources),
+            fmt.SOURCES: dict(self.sources),
             **({fmt.DECISIONS: True} if self.decisions else {}),
             **({fmt.ROTATIONS: self.rotations}
                if self.duplicate and self.deal_rotations != self.players else {}),
@@ -166,7 +166,7 @@ class RunPlan:
                    seed=data["seed"], games=data["games"], duplicate=data["duplicate"],
                    seat_rotation=data["seat_rotation"], chunk_size=data["chunk_size"],
                    fcsim_version=data["fcsim_version"], code_digest=data["code_digest"],
-                   sources=tuple(data.get("strategy_sources", {}).items()),
+                   sources=tuple(data.get(fmt.SOURCES, {}).items()),
                    decisions=bool(data.get(fmt.DECISIONS, False)),
                    rotations=data.get(fmt.ROTATIONS))
 
@@ -174,7 +174,7 @@ class RunPlan:
         """How the code that would play this run today differs from the code recorded, in
         words: fcsim's, and the strategy files, packages and models the specs load now
         (when none did, what differs lies outside the record, and this says so)."""
-        from fcsim.strategies.sources import changed_sources, strategy_sources
+        from fcsim.runner.sources import changed_sources, strategy_sources
 
         fcsim_code = [] if self.code == this_code() else [
             f"fcsim's code was {self.code} there, {this_code()} here"]
@@ -185,7 +185,7 @@ class RunPlan:
 
     def differences(self, other: RunPlan) -> list[str]:
         """How ``other`` is a different run from this one (empty if it is the same run)."""
-        from fcsim.strategies.sources import changed_sources
+        from fcsim.runner.sources import changed_sources
 
         return (fmt.run_differences(self.metadata(), other.metadata())
                 + changed_sources(dict(other.sources), dict(self.sources)))

@@ -15,9 +15,9 @@ from fcsim.runner.chunk import ChunkOutput
 from fcsim.runner.format import MAX_GAMES, count_problem, distinct_rotations
 from fcsim.runner.plan import PlanError, RunPlan, default_chunk_size, round_up_games
 from fcsim.runner.pool import Executor, InProcess, ProcessPool
+from fcsim.runner.sources import strategy_sources
 from fcsim.runner.store import RunFolder
 from fcsim.strategies import Strategy, StrategyError, parse_strategies, parse_strategy
-from fcsim.strategies.sources import strategy_sources
 
 CGROUP_CPU_MAX = Path("/sys/fs/cgroup/cpu.max")  # cgroup v2: "QUOTA PERIOD" or "max PERIOD"
 
@@ -208,7 +208,7 @@ def simulate(strategies: StrategyList, games: int, out: str | Path, *, seed: int
         _check_findable(plan)
     folder.create()
     execute(folder, executor)
-    return plan
+    return folder.plan
 
 
 def _check_findable(plan: RunPlan) -> None:

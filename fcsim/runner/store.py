@@ -10,6 +10,7 @@ writes the manifest.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 from fcsim.runner import format as fmt
@@ -126,6 +127,9 @@ class RunFolder:
         if holder is not None:
             raise FolderBusyError(path, holder)
         check = _inspect(path, plan, resume, allow_code_change, {})
+        old = stored_plan(path) if check.chunks else None
+        if old is not None:  # the run's files as first recorded: the same bytes may be read
+            plan = replace(plan, sources=old.sources)  # from another path now
         return cls(path, plan, check, resume, allow_code_change)
 
     @property

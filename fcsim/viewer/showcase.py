@@ -18,6 +18,7 @@ import polars as pl
 
 from fcsim.analysis.load import game_keys
 from fcsim.errors import FcsimError
+from fcsim.runner.format import SOURCES
 from fcsim.viewer.page import describe_game, write_page
 
 PICKS = (  # name, why it is shown
@@ -86,9 +87,9 @@ def game_of_run(meta: dict[str, Any], game: int) -> tuple[list[dict], list[str]]
     """The events of game ``game`` of the run described by ``meta`` (its stored metadata)
     and the strategy spec of each seat, seated as ``fcsim simulate`` seated them."""
     # imported here: the engine and the strategies' kernels load only when a game is played
-    from fcsim.strategies.sources import read_as_recorded
+    from fcsim.runner.sources import read_as_recorded
 
-    with read_as_recorded(meta.get("strategy_sources", {})):  # relative paths as read
+    with read_as_recorded(meta.get(SOURCES, {})):  # relative paths as read
         return _play_game_of_run(meta, game)
 
 
@@ -143,7 +144,7 @@ def write_game_pages(lf: pl.LazyFrame, metas: dict[str | None, dict[str, Any]],
         replayed = tuple(events[-1]["totals"])
         if replayed != pick.totals:
             from fcsim.runner.plan import RunPlan  # as game_of_run: only when it is needed
-            from fcsim.strategies.sources import read_as_recorded
+            from fcsim.runner.sources import read_as_recorded
 
             plan = RunPlan.from_metadata(metas[pick.run])
             with read_as_recorded(dict(plan.sources)):

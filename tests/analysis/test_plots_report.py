@@ -211,15 +211,18 @@ def test_a_reference_is_labelled_wherever_the_report_lists_it(tmp_path: Path) ->
 
 
 def test_the_header_names_the_files_and_code_the_runs_played(tmp_path: Path) -> None:
-    """A model's (or a plug-in's) record, digest whole: two reports of `learned` on other
-    models say so; a run of built-ins alone has no such line."""
+    """A model's (or a plug-in's) record, digest whole, each content once (the same model
+    read from another path by the second run is the same): two reports of `learned` on
+    other models say so; a run of built-ins alone has no such line."""
     model = "file /models/a.npz sha256 " + "ab" * 32
     plugin = "package mine 1.0 sha256 " + "cd" * 32
     one = write_synthetic_run(tmp_path / "one", ["learned:model=a.npz", "mine"], [0.3, 0],
                               games=20, seed=5, sources={"learned:model=a.npz model": model,
                                                          "mine": plugin})
     two = write_synthetic_run(tmp_path / "two", ["learned:model=a.npz", "mine"], [0.3, 0],
-                              games=20, seed=6, sources={"mine": plugin})
+                              games=20, seed=6,
+                              sources={"mine": plugin, "learned:model=a.npz model":
+                                       model.replace("/models/", "/moved/")})
     build_report([one, two], tmp_path / "report")
     md = (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
     assert f"- **Sources:** learned:model=a.npz model: {model}; mine: {plugin}\n" in md

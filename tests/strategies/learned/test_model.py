@@ -259,6 +259,32 @@ def test_resume_refuses_a_changed_model(tmp_path: Path) -> None:
     assert json.dumps(load_model(model).sha256[:12]).strip('"') in result.output
 
 
+def test_resume_takes_the_same_model_read_from_another_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A model is its bytes: a run resumed where the same file lies at another path (a
+    moved folder, another checkout of fcsim) completes, and every chunk keeps the record
+    the run first wrote."""
+    import shutil
+
+    from fcsim import simulate
+    from fcsim.runner.format import SOURCES, part_files, read_metadata
+
+    first, second, run = tmp_path / "first", tmp_path / "second", tmp_path / "run"
+    first.mkdir()
+    second.mkdir()
+    shutil.copy(random_model(first / "m.npz", seed=1), second / "m.npz")
+    spec = "learned:model=m.npz"
+    monkeypatch.chdir(first)
+    simulate([spec, "greedy"], 4, run, chunk_size=2, workers=1)
+    recorded = read_metadata(run)[SOURCES]
+    assert str(first / "m.npz") in recorded[f"{spec} model"]
+    part_files(run)[1].unlink()
+    monkeypatch.chdir(second)
+    plan = simulate([spec, "greedy"], 4, run, chunk_size=2, workers=1, resume=True)
+    assert dict(plan.sources) == recorded
+    assert [read_metadata(part)[SOURCES] for part in part_files(run).values()] == [recorded] * 2
+
+
 def test_a_model_played_with_other_candidates_than_it_was_fitted_on_says_so(
         tmp_path: Path) -> None:
     """Its inputs are relative to the mean over the candidates it was fitted on: asked to

@@ -18,6 +18,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from types import ModuleType
 
+from fcsim.runner.format import DIGEST, FILE_RECORD, SHORT_DIGEST, source_identity
 from fcsim.strategies.family import Family
 from fcsim.strategies.files import file_digest, is_file_spec, split_file_spec
 from fcsim.strategies.learned.model import file_sha256, model_path
@@ -25,7 +26,6 @@ from fcsim.strategies.plugins import declared
 from fcsim.strategies.registry import Strategy, nested_strategy, parse_strategy
 
 FCSIM = "fcsim"
-DIGEST = " sha256 "  # between what a record names and the digest of its content
 NOT_RECORDED = "not recorded"  # built in (fcsim's digest covers it), or recorded by no run
 
 
@@ -47,7 +47,7 @@ def _record(strategy: Strategy, sources: dict[str, str]) -> None:
     family = strategy.family
     for name, path in strategy.paths.items():  # a model: data, digested like code
         file = model_path(path).resolve()
-        sources[f"{strategy.spec} {name}"] = f"file {file}{DIGEST}{file_sha256(file)}"
+        sources[f"{strategy.spec} {name}"] = f"{FILE_RECORD}{file}{DIGEST}{file_sha256(file)}"
     for param, value in zip(family.params, strategy.values, strict=True):
         if param.strategy:
             _record(nested_strategy(str(value), f"{family.name}: {param.name}"), sources)
@@ -59,7 +59,7 @@ def _code_record(family: Family) -> str:
     """Where ``family``'s code comes from, with the digest of that code."""
     if is_file_spec(family.name):
         path = split_file_spec(family.name)[0]
-        return f"file {family.source}{DIGEST}{file_digest(path)}"
+        return f"{FILE_RECORD}{family.source}{DIGEST}{file_digest(path)}"
     if family.name == family.source or ":" in family.name:
         return f"module {family.source}{_sources_digest(family.source)}"
     claims = declared().get(family.name, [])
@@ -92,18 +92,22 @@ def _source_files(module: ModuleType) -> dict[str, Path]:
 
 
 def changed_sources(recorded: dict[str, str], current: dict[str, str]) -> list[str]:
-    """How the strategy code a run recorded differs from the code the specs load now."""
+    """How the strategy code a run recorded differs from the code the specs load now. A
+    file of the same content read from another path is no change: it plays the same."""
     changes = []
     for name in sorted(set(recorded) | set(current)):
         before, now = recorded.get(name), current.get(name)
-        if before == now:
+        if before and now and source_identity(before) == source_identity(now):
             continue
-        if before and now and before.partition(DIGEST)[0] == now.partition(DIGEST)[0]:
-            kind = "file" if before.startswith("file ") else "code"
-            changes.append(f"strategy {kind} {name} changed since the run was written "
-                           f"(sha256 {before.rpartition(' ')[2][:12]} there, "
-                           f"{now.rpartition(' ')[2][:12]} here)")
-        else:  # nothing recorded: fcsim's own code, or a run written before it was
+        named_before, _, digest_before = (before or "").partition(DIGEST)
+        named_now, _, digest_now = (now or "").partition(DIGEST)
+        files = named_before.startswith(FILE_RECORD) and named_now.startswith(FILE_RECORD)
+        if digest_before and digest_now and (files or named_before == named_now):
+            changes.append(f"strategy {'file' if files else 'code'} {name} changed since the "
+                           f"run was written (sha256 {digest_before[:SHORT_DIGEST]} there, "
+                           f"{digest_now[:SHORT_DIGEST]} here)")
+        else:  # one side records nothing (fcsim's own code, a run written before it
+            # recorded this), or another package version
             changes.append(f"strategy {name} was {before or NOT_RECORDED} there, "
                            f"{now or NOT_RECORDED} here")
     return changes
@@ -123,9 +127,9 @@ def recorded_folder(sources: Mapping[str, str]) -> Path | None:
     """The working folder of the run whose sources are ``sources``: a file it read by a
     relative path is recorded by its absolute one, which ends with the relative path."""
     for key, source in sources.items():
-        if not source.startswith("file "):
+        if not source.startswith(FILE_RECORD):
             continue
-        recorded = Path(source.removeprefix("file ").partition(DIGEST)[0])
+        recorded = Path(source.removeprefix(FILE_RECORD).partition(DIGEST)[0])
         spec, _, parameter = key.rpartition(" ")  # a model's key: "SPEC PARAMETER"
         for given in (split_file_spec(key)[0], _parameter_value(spec, parameter)):
             relative = Path(given or "")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import textwrap
 
-from fcsim.strategies.sources import changed_sources, strategy_sources
+from fcsim.runner.sources import changed_sources, strategy_sources
 from tests.conftest import STOCK_ONLY
 
 
@@ -69,6 +69,12 @@ def test_changes_are_told_in_words() -> None:
         "strategy p was package fcsim-p 0.1.0 there, package fcsim-p 0.2.0 here",
         "strategy code q changed since the run was written (sha256 333333333333 there, "
         "444444444444 here)"]
+    # a file is its content: the same bytes at another path are the same, other bytes not
+    moved = {"a.py": "file /y/a.py sha256 " + "1" * 64}
+    assert changed_sources(before, {**before, **moved}) == []
+    assert changed_sources(before, {**before, "a.py": "file /y/a.py sha256 " + "2" * 64}) == [
+        "strategy file a.py changed since the run was written (sha256 111111111111 there, "
+        "222222222222 here)"]
     assert changed_sources({}, {"p": "package fcsim-p 0.1.0"}) == [
         "strategy p was not recorded there, package fcsim-p 0.1.0 here"]
     # a search run written before its anchor's model was recorded: it cannot be checked
