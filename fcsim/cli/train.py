@@ -176,6 +176,7 @@ def train_command(strategies, games, seed, out, players, rules, share, labels, c
                   plan.metadata()["rules"])
     check_training_folder(out)
     folder = RunFolder.open(out / GAMES, plan, resume, allow_code_change)
+    plan = folder.plan  # resumed: as the games folder first recorded it
     command = shlex.join(["fcsim", "train", "--strategies", ",".join(listed), "--games",
                           str(games), "--seed", str(seed), "--players", str(players),
                           *rule_words(rules), "--share", f"{share:g}", "--labels", labels,

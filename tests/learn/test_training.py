@@ -90,6 +90,26 @@ def test_resume_redoes_only_what_is_missing_and_gives_the_same_model(trained: Pa
     assert refused.exit_code == 2 and "--resume" in refused.output
 
 
+def test_resume_where_the_lineup_s_model_lies_at_another_path_keeps_what_is_done(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A model is its bytes: a training resumed where the lineup's model file lies at
+    another path (a moved folder) keeps its games and positions as first recorded."""
+    first, second, out = tmp_path / "first", tmp_path / "second", tmp_path / "run"
+    first.mkdir()
+    second.mkdir()
+    shutil.copy(random_model(first / "m.npz", seed=1), second / "m.npz")
+    lineup = ["--strategies", "learned:model=m.npz,aware", "--check-deals", "0"]
+    monkeypatch.chdir(first)
+    assert train(out, *lineup).exit_code == 0
+    done = {path: path.read_bytes() for path in (out / "positions").glob("part-*.parquet")}
+    (out / "model.npz").unlink()
+    monkeypatch.chdir(second)
+    result = train(out, *lineup, "--resume")
+    assert result.exit_code == 0, result.output
+    assert {path: path.read_bytes() for path in done} == done
+    assert (out / "model.npz").is_file()
+
+
 def test_a_positions_chunk_of_another_share_is_derived_again(trained: Path,
                                                             tmp_path: Path) -> None:
     """A positions chunk that is whole but was derived with another --share (or labels, or
