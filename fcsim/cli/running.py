@@ -86,9 +86,10 @@ def stops_saying(kept: Callable[[], str]) -> Iterator[None]:
 
 def play_plan(specs: Sequence[str], rules: RuleSet, seed: int, games: int, out: Path, *,
               duplicate: bool = False, workers: int | None = None,
-              complete: str | None = AGAIN) -> None:
-    """Play (or complete) a run of ``specs`` into ``out`` on local processes; stopped, it
-    says what is kept and, by ``complete``, how to complete it (see :func:`play_folder`)."""
+              complete: str | None = AGAIN, label: str | None = None) -> None:
+    """Play (or complete) a run of ``specs`` into ``out`` on local processes, its progress
+    bar named ``label`` (else the specs); stopped, it says what is kept and, by
+    ``complete``, how to complete it (see :func:`play_folder`)."""
     plan = make_plan(list(specs), rules, seed, games, duplicate=duplicate)
     folder = RunFolder.open(out, plan, resume=True)
     if not folder.missing and not folder.problems:
@@ -99,7 +100,7 @@ def play_plan(specs: Sequence[str], rules: RuleSet, seed: int, games: int, out: 
         if folder.missing:
             executor = local_executor(workers or default_workers(), len(folder.missing))
             try:
-                play_folder(folder, executor, label=", ".join(dict.fromkeys(specs)),
+                play_folder(folder, executor, label=label or ", ".join(dict.fromkeys(specs)),
                             complete=complete)
             finally:
                 executor.close()

@@ -331,7 +331,7 @@ def _strength_check(out: Path, against: str, rules, seed: int, deals: int,
 
     def play() -> None:
         play_plan(seating, rules, seed + 1, deal_games(seating, deals), folder,
-                  duplicate=True, workers=workers, complete=RESUME)
+                  duplicate=True, workers=workers, complete=RESUME, label="strength check")
 
     try:
         play()  # an interrupted check of this very model goes on

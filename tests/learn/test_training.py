@@ -145,6 +145,17 @@ def test_the_strength_check_plays_other_deals_than_the_training_s(trained: Path)
     assert store.stored_plan(trained / "check").seed == seed + 1
 
 
+def test_the_strength_check_s_progress_bar_is_named_so(trained: Path, tmp_path: Path) -> None:
+    """Its bar says what it is, not the model's path cut short."""
+    copy = tmp_path / "copy"
+    shutil.copytree(trained, copy)
+    shutil.rmtree(copy / "check")
+    result = train(copy, "--resume")
+    assert result.exit_code == 0, result.output
+    bars = [line for line in result.output.splitlines() if "12/12 games" in line]  # 4 deals
+    assert len(bars) == 1 and bars[0].startswith("strength check "), result.output
+
+
 def test_resume_with_other_fit_flags_says_the_model_is_fitted_again(trained: Path,
                                                                      tmp_path: Path) -> None:
     copy = tmp_path / "copy"
