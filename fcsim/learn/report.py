@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 from fcsim.learn.fit import FitResult
+from fcsim.learn.sampling import ROLLOUTS
 from fcsim.learn.training import REPORT_HTML, REPORT_MD, provenance
 from fcsim.strategies.learned.model import Model
 
@@ -63,13 +64,23 @@ def _draw_lines(draw: FitResult | None) -> list[str]:
     return lines
 
 
+def _target(model: Model) -> str:
+    """What the discard network predicts, by the labels it was fitted on."""
+    outcome = ("the round's outcome for the seat that discards (its penalty less the other "
+               "seats' mean)")
+    if model.metadata.get("labels") != ROLLOUTS:
+        return (f"What the model predicts: {outcome}, from the features of the position the "
+                f"discard leaves.")
+    return (f"What the model predicts: a candidate discard's advantage, {outcome} with the "
+            f"discard played out from the true position, less the mean over the position's "
+            f"{model.metadata.get('candidates')} candidates; from the features of the "
+            f"position each discard leaves, relative to the candidates' mean.")
+
+
 def report_lines(model: Model, result: FitResult, check: dict | None,
                  draw: FitResult | None = None) -> list[str]:
     """The report as Markdown lines."""
-    lines = ["# Training report", "",
-             "What the model predicts: the round's outcome for the seat that discards (its "
-             "penalty less the other seats' mean), from the features of the position the "
-             "discard leaves.", "", *_loss_table(result)]
+    lines = ["# Training report", "", _target(model), "", *_loss_table(result)]
     lines += ["", f"Predicting the training mean scores {result.baseline_loss:.2f} on the "
               f"held-out positions ({result.held_out_positions:,} of them, every tenth game; "
               f"{result.train_positions:,} training positions).", "",

@@ -30,6 +30,16 @@ def test_the_loss_table_shows_each_epoch_s_training_and_held_out_error() -> None
     assert "| -1.00 | -0.50 | 15 |" in lines and "| +1.00 | +2.00 | 15 |" in lines
 
 
+def test_the_report_says_what_the_model_predicts_by_its_labels() -> None:
+    """Outcome labels: the round's outcome; rollout labels: a candidate's advantage over
+    the position's candidates' mean, which is what the loss and deciles are of."""
+    outcome, rollouts = (report_lines(Model({}, new_metadata(labels=labels, candidates=5)),
+                                      RESULT, None)[2] for labels in ("outcome", "rollouts"))
+    assert outcome.startswith("What the model predicts: the round's outcome for the seat")
+    assert rollouts.startswith("What the model predicts: a candidate discard's advantage")
+    assert "less the mean over the position's 5 candidates" in rollouts
+
+
 def test_the_chart_draws_each_curve_from_its_own_errors(tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """The HTML report's chart: the held-out curve is the held-out errors by epoch."""
