@@ -13,7 +13,7 @@ import click
 
 from fcsim.cli.simulate import command_line
 from fcsim.runner import format as fmt
-from fcsim.runner.format import RunFolderError, short_record
+from fcsim.runner.format import RunFolderError, short_digest, short_record
 from fcsim.runner.lock import lock_holder
 from fcsim.runner.plan import RunPlan, this_code
 from fcsim.runner.store import stored_plan
@@ -80,7 +80,7 @@ def _training(path: Path) -> tuple[Path, RunPlan, list[tuple[str, str]]] | None:
     if model is not None:
         if "trained_by" in model.metadata:  # --out is where the folder is now, from here
             command = shlex.join([*shlex.split(model.metadata["trained_by"]), "--out", str(path)])
-        lines.append(("model", f"{path / MODEL} (sha256 {model.sha256[:12]})"))
+        lines.append(("model", f"{path / MODEL} (sha256 {short_digest(model.sha256)})"))
     lines.append(("command", command))
     if (path / REPORT_MD).is_file():
         lines.append(("report", str(path / REPORT_MD)))
@@ -127,7 +127,7 @@ def _networks_lines(model: Model, seats: int | None) -> list[tuple[str, str]]:
             ("discards", f"{inputs} inputs over {model.candidates(seats)} candidates: "
                          f"{_network_line(arrays, '', metadata.get('fit'), 'positions')}"),
             ("draws", draws),
-            ("data", f"sha256 {metadata['data_sha256'][:12]}" if "data_sha256" in metadata
+            ("data", f"sha256 {short_digest(metadata['data_sha256'])}" if "data_sha256" in metadata
              else NOT_RECORDED),
             ("command", metadata.get("trained_by", NOT_RECORDED))]
 
@@ -143,8 +143,8 @@ def _model_lines(path: Path) -> list[tuple[str, str]]:
     draw_set = (f", draw feature set {metadata['draw_feature_set']}" if model.plays_draws
                 else "")
     own = ", ".join(map(str, model.tables))
-    lines = [("model", f"{path} (sha256 {model.sha256[:12]}, {path.stat().st_size / 1e3:,.0f} "
-                       f"KB){shipped}"),
+    size = path.stat().st_size / 1e3
+    lines = [("model", f"{path} (sha256 {short_digest(model.sha256)}, {size:,.0f} KB){shipped}"),
              ("format", f"{metadata['format']} {metadata['version']}: feature set "
                         f"{metadata['feature_set']}{draw_set}; written by fcsim "
                         f"{metadata.get('fcsim_version', NOT_RECORDED)}"),

@@ -77,7 +77,7 @@ NOT_A_RULE = ("turn_cap",)
 SOURCES = "strategy_sources"
 FILE_RECORD = "file "  # how the record of a file starts
 DIGEST = " sha256 "  # between what a record names and the digest of its content
-SHORT_DIGEST = 12  # hex digits of a digest that messages show
+SHORT_DIGEST = 12  # hex digits of a digest that messages show (short_digest)
 
 GAME_COLUMNS = (("game", pa.int64()), ("deal", pa.int64()), ("rotation", pa.int8()),
                 ("seat", pa.int8()), ("strategy", pa.dictionary(pa.int8(), pa.string())))
@@ -336,10 +336,15 @@ def source_identity(record: str) -> str:
     return value if digest and named.startswith(FILE_RECORD) else record
 
 
+def short_digest(digest: str) -> str:
+    """A digest cut as messages show it."""
+    return digest[:SHORT_DIGEST]
+
+
 def short_record(record: str) -> str:
-    """A source record (:data:`SOURCES`) with its digest cut as messages cut them."""
+    """A source record (:data:`SOURCES`) with its digest cut as messages show it."""
     named, digest, value = record.partition(DIGEST)
-    return f"{named}{digest}{value[:SHORT_DIGEST]}" if digest else record
+    return f"{named}{digest}{short_digest(value)}" if digest else record
 
 
 def code_of(meta: Mapping[str, Any]) -> str:

@@ -18,7 +18,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from types import ModuleType
 
-from fcsim.runner.format import DIGEST, FILE_RECORD, SHORT_DIGEST, source_identity
+from fcsim.runner.format import DIGEST, FILE_RECORD, short_digest, source_identity
 from fcsim.strategies.family import Family
 from fcsim.strategies.files import file_digest, is_file_spec, split_file_spec
 from fcsim.strategies.learned.model import file_sha256, model_path
@@ -104,8 +104,8 @@ def changed_sources(recorded: dict[str, str], current: dict[str, str]) -> list[s
         files = named_before.startswith(FILE_RECORD) and named_now.startswith(FILE_RECORD)
         if digest_before and digest_now and (files or named_before == named_now):
             changes.append(f"strategy {'file' if files else 'code'} {name} changed since the "
-                           f"run was written (sha256 {digest_before[:SHORT_DIGEST]} there, "
-                           f"{digest_now[:SHORT_DIGEST]} here)")
+                           f"run was written (sha256 {short_digest(digest_before)} there, "
+                           f"{short_digest(digest_now)} here)")
         else:  # one side records nothing (fcsim's own code, a run written before it
             # recorded this), or another package version
             changes.append(f"strategy {name} was {before or NOT_RECORDED} there, "
