@@ -188,7 +188,7 @@ def mixed_sources(paths: Sequence[PathLike]) -> list[str]:
     """For each model file or plug-in code the runs at ``paths`` recorded differently
     (:data:`~fcsim.runner.format.SOURCES`: one spec, another player; a file of the same
     content read from another path is the same), a phrase naming each version's digest and
-    the runs that played it. Pooled, their games count as one strategy's."""
+    the runs that played it, and that their games count as one strategy's."""
     played: dict[str, dict[str, tuple[str, list[str]]]] = {}
     for name, path in zip(run_names(paths), paths, strict=True):
         for key, record in read_metadata(path).get(fmt.SOURCES, {}).items():
@@ -197,7 +197,7 @@ def mixed_sources(paths: Sequence[PathLike]) -> list[str]:
             version[1].append(name)
     return [f"{key} differs across the runs: " + "; ".join(
                 f"{short_record(record)} in {', '.join(runs)}"
-                for record, runs in versions.values())
+                for record, runs in versions.values()) + ": pooled as one strategy"
             for key, versions in sorted(played.items()) if len(versions) > 1]
 
 

@@ -57,7 +57,7 @@ def _print_comparison(paths: list[Path], a: str, b: str, by_round: bool) -> None
     except RunFolderError as err:
         raise click.ClickException(str(err)) from None
     for phrase in mixed_sources(paths):
-        click.echo(f"warning: {phrase}: pooled as one strategy", err=True)
+        click.echo(f"warning: {phrase}", err=True)
     a, b = display_name(a), display_name(b)  # as listings name them: an oracle marked
     lf = as_listed(lf)
     row = paired_comparison(lf, [(a, b)]).row(0, named=True)

@@ -83,5 +83,5 @@ def report_command(paths: tuple[Path, ...], out_dir: Path) -> None:
     for phrase in unfinished_runs(paths):
         click.echo(f"warning: {phrase}: the report covers the games played so far", err=True)
     for phrase in mixed_sources(paths):
-        click.echo(f"warning: {phrase}: pooled as one strategy", err=True)
+        click.echo(f"warning: {phrase}", err=True)
     click.echo(f"wrote {page} and {page.with_suffix('.md')} (charts beside them)")

@@ -288,7 +288,7 @@ def test_runs_that_played_another_version_of_a_strategy_are_named(tmp_path: Path
     plain = _run_of(tmp_path, "plain", 4, {})
     assert mixed_sources([one, two, three, plain]) == [
         "a model differs across the runs: file /m/a.npz sha256 111111111111 in one, three; "
-        "file /m/a.npz sha256 222222222222 in two"]
+        "file /m/a.npz sha256 222222222222 in two: pooled as one strategy"]
     assert mixed_sources([one, three, plain]) == []
     moved = _run_of(tmp_path, "moved", 5, {"a model": old.replace("/m/", "/elsewhere/")})
     assert mixed_sources([one, moved]) == []  # the same bytes, read from another path
