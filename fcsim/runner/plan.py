@@ -79,8 +79,8 @@ class RunPlan:
     chunk_size: int = DEFAULT_CHUNK_SIZE
     fcsim_version: str = field(default=__version__)
     code_digest: str = field(default_factory=code_digest)
-    # (name, where its code comes from) of strategies from outside fcsim: loose files with
-    # the digest of their content, plug-in packages (fcsim.runner.sources)
+    # (name, where its code comes from) of strategies from outside fcsim: loose files and
+    # model files with the digest of their content, plug-in packages (fcsim.runner.sources)
     sources: tuple[tuple[str, str], ...] = ()
     decisions: bool = False  # also write the turn-level decision rows
     rotations: int | None = None  # duplicate: the rotations a deal is played in (None: all)

@@ -1,11 +1,14 @@
-"""Which code played a strategy from outside fcsim, as a run folder records it.
+"""Which code and model files played a strategy from outside fcsim, as a run folder
+records them (:data:`fcsim.runner.format.SOURCES`).
 
 A run is a pure function of its inputs and of the code that plays it. For a strategy in a
 loose file that code is the file, so a run records its path and the digest of the content
 that was loaded; for a plug-in, its package and version, and for both a plug-in and a
 ``module:attribute`` spec the digest of the sources of the module's top-level package (an
-editable install changes without a new version). ``--resume`` compares the record with
-what the specs load now and refuses a run whose strategy code changed.
+editable install changes without a new version); for a model file, its path and digest.
+``--resume`` compares the record with what the specs load now and refuses a run whose
+strategy code or model changed; a file is its content, so the same bytes read from
+another path are no change.
 """
 
 from __future__ import annotations
