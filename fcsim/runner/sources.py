@@ -29,6 +29,8 @@ from fcsim.strategies.plugins import declared
 from fcsim.strategies.registry import Strategy, nested_strategy, parse_strategy
 
 FCSIM = "fcsim"
+FCSIM_FOLDER = Path(__file__).resolve().parents[1]  # the installed package's own folder
+IN_FCSIM = "<fcsim>"  # how a record names that folder, wherever fcsim is installed
 NOT_RECORDED = "not recorded"  # built in (fcsim's digest covers it), or recorded by no run
 
 
@@ -50,12 +52,22 @@ def _record(strategy: Strategy, sources: dict[str, str]) -> None:
     family = strategy.family
     for name, path in strategy.paths.items():  # a model: data, digested like code
         file = model_path(path).resolve()
-        sources[f"{strategy.spec} {name}"] = f"{FILE_RECORD}{file}{DIGEST}{file_sha256(file)}"
+        sources[f"{strategy.spec} {name}"] = (f"{FILE_RECORD}{_recorded_path(file)}{DIGEST}"
+                                              f"{file_sha256(file)}")
     for param, value in zip(family.params, strategy.values, strict=True):
         if param.strategy:
             _record(nested_strategy(str(value), f"{family.name}: {param.name}"), sources)
     if family.source != FCSIM:
         sources[family.name] = _code_record(family)
+
+
+def _recorded_path(file: Path) -> str:
+    """How a record names ``file``: a file shipped inside fcsim (its model) by its place
+    in the package, ``<fcsim>/…``, so that runs record it alike wherever fcsim is
+    installed; any other by its absolute path."""
+    if file.is_relative_to(FCSIM_FOLDER):
+        return f"{IN_FCSIM}/{file.relative_to(FCSIM_FOLDER).as_posix()}"
+    return str(file)
 
 
 def _code_record(family: Family) -> str:

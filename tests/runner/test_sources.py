@@ -102,3 +102,13 @@ def test_a_model_played_inside_a_search_is_recorded_as_if_listed(tmp_path) -> No
     assert changed_sources(before, strategy_sources(inside[:1])) == [
         f"strategy file {learned} model changed since the run was written (sha256 "
         f"{before[f'{learned} model'][-64:][:12]} there, {file_sha256(model)[:12]} here)"]
+
+
+def test_the_shipped_model_is_recorded_by_its_place_in_fcsim() -> None:
+    """Not by the folder fcsim is installed in: runs of `learned` record the same metadata
+    on every machine, and a committed report names no build machine's path."""
+    from fcsim.strategies.learned.model import DEFAULT_MODEL, file_sha256
+
+    assert strategy_sources(["learned"]) == {
+        "learned model": ("file <fcsim>/strategies/learned/default_model.npz sha256 "
+                          f"{file_sha256(DEFAULT_MODEL)}")}
