@@ -126,10 +126,7 @@ class RunFolder:
         holder = lock_holder(path) if path.is_dir() else None
         if holder is not None:
             raise FolderBusyError(path, holder)
-        check = _inspect(path, plan, resume, allow_code_change, {})
-        old = stored_plan(path) if check.chunks else None
-        if old is not None:  # the run's files as first recorded: the same bytes may be read
-            plan = replace(plan, sources=old.sources)  # from another path now
+        check, plan = _inspect(path, plan, resume, allow_code_change, {})
         return cls(path, plan, check, resume, allow_code_change)
 
     @property
@@ -169,8 +166,8 @@ class RunFolder:
         except OSError as err:
             raise unwritable(self.path, err) from None
         try:
-            self.check = _inspect(self.path, self.plan, self._resume,
-                                  self._allow_code_change, self.check.chunks)
+            self.check, self.plan = _inspect(self.path, self.plan, self._resume,
+                                             self._allow_code_change, self.check.chunks)
             self._present = set(self.check.chunks)
             for problem in self.check.problems:
                 self._set_aside(problem)
@@ -250,20 +247,22 @@ def _readable(manifest: Path) -> bool:
 
 
 def _inspect(path: Path, plan: RunPlan, resume: bool, allow_code_change: bool | None,
-             known: dict) -> FolderCheck:
-    """What ``path`` holds for ``plan``, or :class:`RunFolderError` if ``plan`` must not
-    write there (see :meth:`RunFolder.open`)."""
+             known: dict) -> tuple[FolderCheck, RunPlan]:
+    """What ``path`` holds for ``plan``, and the plan to go on with there (a run being
+    resumed keeps its files' records as first written: the same bytes may be read from
+    another path now); :class:`RunFolderError` if ``plan`` must not write there (see
+    :meth:`RunFolder.open`)."""
     fmt.refuse_a_file(path)
     if not path.exists():
-        return FolderCheck(chunks={}, problems=[])
+        return FolderCheck(chunks={}, problems=[]), plan
     old = stored_plan(path)
     if old is not None and _nothing_played(path):
-        return FolderCheck(chunks={}, problems=[])  # a run that stopped before its first chunk
+        return FolderCheck(chunks={}, problems=[]), plan  # stopped before its first chunk
     if old is None:
         if any(not (fmt.is_temp(p.name) or p.name == fmt.LOCK) for p in path.iterdir()):
             raise RunFolderError(f"{path} is not empty and holds no fcsim run; "
                                  f"choose another --out")
-        return FolderCheck(chunks={}, problems=[])
+        return FolderCheck(chunks={}, problems=[]), plan
     if plan.decisions != old.decisions:
         raise RunFolderError(f"{path} holds this run {'with' if old.decisions else 'without'} "
                              f"decision rows: resume it {'with' if old.decisions else 'without'}"
@@ -294,4 +293,4 @@ def _inspect(path: Path, plan: RunPlan, resume: bool, allow_code_change: bool | 
         raise RunFolderError(f"{path} was played by other code ({other}; this is "
                              f"{plan.code}): completing it would mix two versions of the "
                              f"game in one run; choose another --out{offer}")
-    return check
+    return check, replace(plan, sources=old.sources)
