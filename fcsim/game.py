@@ -39,7 +39,14 @@ from fcsim.core.state import (
     state_views,
 )
 from fcsim.core.tables import solver_table
-from fcsim.core.view import IllegalMoveError, View, action_code, decide, illegal_action
+from fcsim.core.view import (
+    IllegalMoveError,
+    View,
+    action_code,
+    decide,
+    illegal_action,
+    seat_stream,
+)
 
 Agent = Callable[[View], object]
 
@@ -92,6 +99,7 @@ class Game:
         self._table, self._scratch = solver_table(), shared_scratch()
         self._trace = np.zeros((rows_per_step(rules.players), TRACE_WIDTH), np.int16)
         self._last: _Block | None = None
+        self._stream: np.ndarray | None = None  # the pending decision's views' stream
         seed_of_game = np.uint64(game_seed(np.uint64(seed), np.uint64(game)))
         self._keep(new_game(self._data, seed_of_game, self._table, self._scratch,
                             self._trace, 0))
@@ -138,10 +146,21 @@ class Game:
         return [int(x) for x in state_views(self._data).totals]
 
     def view(self) -> View:
-        """What :attr:`to_move` may see, nothing more."""
+        """What :attr:`to_move` may see, nothing more. Its ``rng`` is a copy of the seat's
+        stream, shared by every view of this decision and written back by :meth:`step`, so
+        the random choices drawn from it are played with the move."""
         if self.over:
             raise IllegalMoveError("the game is over: no seat is to move")
-        return View.of(self._data)
+        if self._stream is None:
+            self._stream = seat_stream(self._data).copy()
+        return View.of(self._data, self._stream)
+
+    def _play_stream(self) -> None:
+        """Write the stream the pending decision's views handed out (advanced by whatever
+        random choices were drawn from it) back into the seat's."""
+        if self._stream is not None:
+            seat_stream(self._data)[:] = self._stream
+            self._stream = None
 
     def legal_actions(self) -> list[str]:
         """The actions :meth:`step` takes now (:attr:`View.legal_actions`): ``"stock"`` and
@@ -156,6 +175,7 @@ class Game:
         if self.over:
             raise IllegalMoveError(f"the game is over: {action!r} cannot be played")
         drawing = int(self._data.ints[Scalar.PHASE]) == PHASE_DRAW
+        self._play_stream()
         status, rows = play_action(self._data, action_code(action, drawing), self._table,
                                    self._scratch, self._trace, 0)
         if status != OK:
@@ -217,6 +237,7 @@ class Game:
         twin = object.__new__(Game)
         twin.rules, twin.seed, twin.game = self.rules, self.seed, self.game
         twin._data = copy_state(self._data)
+        twin._stream = None if self._stream is None else self._stream.copy()
         twin._table, twin._scratch = self._table, self._scratch
         twin._trace = self._trace  # scratch for one step's rows, copied out at once
         twin._last = self._last  # the history so far: blocks are never changed once kept

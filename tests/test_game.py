@@ -284,18 +284,25 @@ def test_events_asked_as_the_game_goes_are_the_events_of_the_whole_game() -> Non
     assert seen == game.events == twin.events == expected
 
 
-def test_a_view_s_stream_sits_beside_the_seed_that_deals_the_rounds_to_come() -> None:
-    """What docs/STRATEGIES.md warns of: ``view.rng.base`` holds the game seed, and
-    writing it deals the next rounds from another seed. A change that moves the seed out
-    of the stream's array fails here: say so in the docs then."""
-    def second_deal(rigged: bool) -> list:
-        game = fcsim.Game(players=2, seed=3)
-        agent = fcsim.agent("greedy")
-        while game.round == 1:
-            view = game.view()
-            if rigged:
-                view.rng.base[0] = 12345
-            game.step(agent(view))
-        return [e["hands"] for e in game.events if e["event"] == "deal" and e["round"] == 2]
+def test_the_views_of_a_decision_share_one_stream_which_the_move_plays() -> None:
+    """Every view of one decision hands out the same copy of the seat's stream; what an
+    agent draws from it is played by step (and by a copy of the game taken before the
+    step), what it draws on a detached view is not."""
+    random_agent = fcsim.agent("random")
 
-    assert second_deal(rigged=True) != second_deal(rigged=False)
+    def totals(ask_detached: bool, copy_midway: bool) -> list[int]:
+        game = fcsim.Game(players=3, seed=4)
+        while not game.over:
+            view = game.view()
+            assert game.view().rng is view.rng
+            if ask_detached:
+                random_agent(view.detached())
+            move = random_agent(view)
+            if copy_midway and game.round == 2:
+                game = game.copy()
+            game.step(move)
+        return game.totals
+
+    plain = totals(ask_detached=False, copy_midway=False)
+    assert totals(ask_detached=True, copy_midway=False) == plain
+    assert totals(ask_detached=False, copy_midway=True) == plain

@@ -67,6 +67,7 @@ from fcsim.core.view import (
     illegal_action,
     no_decision,
     reveal,
+    seat_stream,
     strategy_failed,
 )
 
@@ -192,9 +193,9 @@ def seat_move(state: GameState, who: int, draws, discards, params: np.ndarray,
         if oracle:
             reveal(state, hidden)  # as the turn starts; the discard sees the same
         return draws[who](hand, pile, state.known, info, seen, params[who], table, scratch,
-                          state.rng)
+                          state.seat_rng[seat])
     return discards[who](hand, pile, state.known, info, seen, params[who], table, scratch,
-                         state.rng)
+                         state.seat_rng[seat])
 
 
 @njit(cache=True)
@@ -408,6 +409,7 @@ def _play_with_agents(seeds, seating, strategies, rules, tables, out, trace,
                 raise illegal_move(_name(strategies[who]), status, move, first_game + g)
             view = View.of(data)
             action = decide(strategies[who], view, _name(strategies[who]), first_game + g)
+            seat_stream(data)[:] = view.rng  # the random choices it drew are played
             status, row = play_action(data, action_code(action, view.phase == "draw"), table,
                                       scratch, trace, row)
             if status != OK:

@@ -13,7 +13,7 @@ search players. There is no second copy of a rule.
 
 The steps, in the order a game calls them::
 
-    reset_game(state, seed)            totals to 0, play stream seeded (phase ROUND_START)
+    reset_game(state, seed)            totals to 0, streams seeded (phase ROUND_START)
     begin_round(state, trace, row)     shuffle, deal, upcard              -> phase DRAW
     apply_draw(state, source, …)       stock (reshuffling an empty one) or pile; going out
                                        is automatic                       -> DISCARD, or the
@@ -66,7 +66,7 @@ from fcsim.core.events import (
     write_turn_details,
 )
 from fcsim.core.records import RoundInfo, Score
-from fcsim.core.rng import STATE_WORDS, seed_state, shuffle, stream_seed
+from fcsim.core.rng import STATE_WORDS, seed_seat_stream, seed_state, shuffle, stream_seed
 from fcsim.core.rules import FACE_VALUE, R_SIZE, Rule, RuleSet
 from fcsim.core.solver import best_discard_kernel, new_scratch, penalty_memo
 
@@ -163,8 +163,10 @@ class GameState(NamedTuple):
     int64[R, RI_SIZE] (:mod:`fcsim.core.records`: ``Score``, ``RoundInfo``); ``history``
     int64[H_SIZE, P, 56], the round's public record per seat (:data:`Plane` planes: a card
     taken and thrown back turn after turn counts past any small integer); ``seed``
-    uint64[1], the game seed; ``rng`` uint64[4], the play stream (reshuffles and
-    strategies' own random choices); ``stock`` and ``pile`` int8[116] (kinds, bottom first;
+    uint64[1], the game seed; ``rng`` uint64[4], the play stream (reshuffles);
+    ``seat_rng`` uint64[P, 4], each seat's own stream, which its strategy draws its random
+    choices from (:func:`~fcsim.core.rng.seed_seat_stream`: nothing of the deals or of the
+    other streams can be worked out of it); ``stock`` and ``pile`` int8[116] (kinds, bottom first;
     lengths in the scalars); ``hands`` and ``known`` int8[P, 56] (copies per kind; known:
     taken from the pile and not discarded since); ``scored`` int8[P] (1: scored this round
     already).
@@ -177,6 +179,7 @@ class GameState(NamedTuple):
     round_info: np.ndarray
     seed: np.ndarray
     rng: np.ndarray
+    seat_rng: np.ndarray
     stock: np.ndarray
     pile: np.ndarray
     hands: np.ndarray
@@ -192,21 +195,22 @@ class StateData(NamedTuple):
 
     ints: np.ndarray  # int64: scalars, rules, totals, scores, round_info, history
     cards: np.ndarray  # int8: stock, pile, hands, known, scored
-    streams: np.ndarray  # uint64: seed, rng
-
-
-def data_lengths(players: int, rounds: int) -> tuple[int, int]:
-    """Lengths of a :class:`StateData`'s ``ints`` and ``cards`` for a table of ``players``
-    and ``rounds``."""
-    ints = (S_SIZE + R_SIZE + players + rounds * players * SC_SIZE + rounds * RI_SIZE
-            + H_SIZE * players * N_KINDS)
-    cards = 2 * DECK_SIZE + 2 * players * N_KINDS + players
-    return ints, cards
+    streams: np.ndarray  # uint64: seed, rng, seat_rng
 
 
 STREAM_SEED = 0  # streams[STREAM_SEED]: the game seed
-STREAM_RNG = 1  # streams[STREAM_RNG:STREAMS_SIZE]: the play stream's xoshiro256** state
-STREAMS_SIZE = STREAM_RNG + STATE_WORDS
+STREAM_RNG = 1  # streams[STREAM_RNG:STREAM_SEATS]: the play stream's xoshiro256** state
+STREAM_SEATS = STREAM_RNG + STATE_WORDS  # then each seat's stream, STATE_WORDS words a seat
+
+
+def data_lengths(players: int, rounds: int) -> tuple[int, int, int]:
+    """Lengths of a :class:`StateData`'s ``ints``, ``cards`` and ``streams`` for a table
+    of ``players`` and ``rounds``."""
+    ints = (S_SIZE + R_SIZE + players + rounds * players * SC_SIZE + rounds * RI_SIZE
+            + H_SIZE * players * N_KINDS)
+    cards = 2 * DECK_SIZE + 2 * players * N_KINDS + players
+    streams = STREAM_SEATS + players * STATE_WORDS
+    return ints, cards, streams
 
 
 def state_views(data: StateData) -> GameState:
@@ -228,7 +232,9 @@ def state_views(data: StateData) -> GameState:
         scores=ints[at + players : scores_end].reshape((rounds, players, SC_SIZE)),
         round_info=ints[scores_end:history_at].reshape((rounds, RI_SIZE)),
         seed=streams[STREAM_SEED:STREAM_RNG],
-        rng=streams[STREAM_RNG:STREAMS_SIZE],
+        rng=streams[STREAM_RNG:STREAM_SEATS],
+        seat_rng=streams[STREAM_SEATS : STREAM_SEATS + players * STATE_WORDS].reshape(
+            (players, STATE_WORDS)),
         stock=cards[:DECK_SIZE],
         pile=cards[DECK_SIZE:hands_at],
         hands=cards[hands_at:known_at].reshape((players, N_KINDS)),
@@ -253,9 +259,9 @@ def lend(data: StateData) -> GameState:
 
 def new_state(rules: RuleSet) -> StateData:
     """A state for games under ``rules``, before any game (start one with :func:`new_game`)."""
-    n_ints, n_cards = data_lengths(rules.players, rules.rounds)
+    n_ints, n_cards, n_streams = data_lengths(rules.players, rules.rounds)
     data = StateData(np.zeros(n_ints, np.int64), np.zeros(n_cards, np.int8),
-                     np.zeros(STREAMS_SIZE, np.uint64))
+                     np.zeros(n_streams, np.uint64))
     data.ints[S_SIZE : S_SIZE + R_SIZE] = rules.as_array()
     return data
 
@@ -294,9 +300,12 @@ def blank_shared_scratch() -> Iterator[np.ndarray]:
 
 @njit(cache=True)
 def reset_game(state: GameState, seed: np.uint64) -> None:
-    """Start a new game with game seed ``seed``: totals 0, the play stream seeded."""
+    """Start a new game with game seed ``seed``: totals 0, the play stream and the seats'
+    streams seeded."""
     state.seed[0] = np.uint64(seed)
     seed_state(state.rng, stream_seed(state.seed[0], 0))
+    for seat in range(state.seat_rng.shape[0]):
+        seed_seat_stream(state.seat_rng[seat], state.seed[0], seat)
     state.totals[:] = 0
     state.scores[:, :, :] = 0
     state.round_info[:, :] = 0

@@ -31,7 +31,7 @@ Two ways to decide, on the same view:
   ``params``   float64[:]   the strategy's parameters, in the order of its declaration
   ``table``    uint8[:, 16] the solver's table (``fcsim.core.tables.solver_table``)
   ``scratch``  int64[:]     solver work space (``fcsim.core.solver.SCRATCH_SIZE``)
-  ``rng``      uint64[4]    the game's play stream (``fcsim.core.rng``), for random choices
+  ``rng``      uint64[4]    the seat's own stream (``fcsim.core.rng``), for random choices
 
   ``draw`` returns :data:`DRAW_STOCK` (0) or :data:`DRAW_PILE` (1); ``discard`` the kind.
 * **Python** — an *agent*: any callable from a :class:`View` to an action (``"stock"`` /
@@ -60,6 +60,7 @@ from fcsim.core.cards import (
     parse_card,
     wild_rank,
 )
+from fcsim.core.rng import STATE_WORDS
 from fcsim.core.rules import MAX_PLAYERS, Rule
 from fcsim.core.state import (
     DRAW_PILE,
@@ -68,8 +69,7 @@ from fcsim.core.state import (
     INLINE_STEP,
     PHASE_DISCARD,
     PHASE_DRAW,
-    STREAM_RNG,
-    STREAMS_SIZE,
+    STREAM_SEATS,
     GameState,
     Plane,
     Scalar,
@@ -392,16 +392,24 @@ def strategy_failed(err: Exception, who: str, game: int | None = None,
     return StrategyFailed(f"strategy {who!r} raised {what}{where}{at}")
 
 
+def seat_stream(data: StateData) -> np.ndarray:
+    """The stream of the seat to move in ``data``: ``uint64[STATE_WORDS]``, a view into
+    the state (writing it changes the game's)."""
+    at = STREAM_SEATS + int(data.ints[Scalar.SEAT]) * STATE_WORDS
+    return data.streams[at : at + STATE_WORDS]
+
+
 class View:
     """What the seat to move may see, nothing more.
 
     Cards are in RULES.md notation; the ``*_counts`` / ``*_kinds`` / ``info`` arrays hold
     the same for speed (copies: changing them changes nothing in the game). ``rng`` is
-    the game's own play stream, live, the one the built-in strategies draw their random
-    choices from, as in the batch engine (it decides future reshuffles, never a deal;
-    but the game's seed, and so every deal, can be worked out of it, which a fair
-    strategy does not do): a strategy asked for a move advances it, so ask on
-    :meth:`detached` to consider a move without playing it.
+    the seat's own stream, the one the built-in strategies draw their random choices
+    from, as in the batch engine: a copy, which a :class:`~fcsim.game.Game` writes back
+    when the move is played, so a strategy asked for a move advances it; ask on
+    :meth:`detached` to consider a move without playing its random choices. It is
+    seeded one-way from the game's seed (:func:`~fcsim.core.rng.seed_seat_stream`):
+    nothing of the deals, the reshuffles or another seat's choices can be read from it.
     """
 
     __slots__ = ("hand_counts", "info", "known_counts", "phase", "pile_kinds", "rng")
@@ -416,19 +424,21 @@ class View:
         self.rng = rng  # uint64[4]
 
     @classmethod
-    def of(cls, data: StateData) -> View:
-        """The view of the seat to move in ``data`` (a draw or discard is pending)."""
+    def of(cls, data: StateData, rng: np.ndarray | None = None) -> View:
+        """The view of the seat to move in ``data`` (a draw or discard is pending), with
+        ``rng`` as its stream: by default a copy of the seat's own (:func:`seat_stream`)."""
         phase = data.ints[Scalar.PHASE]
         if phase != PHASE_DRAW and phase != PHASE_DISCARD:
             raise ValueError("no decision is pending: the game is over")
         hand, pile, known, info = view_arrays(data)
-        rng = data.streams[STREAM_RNG:STREAMS_SIZE]  # live: the game's own stream
+        if rng is None:
+            rng = seat_stream(data).copy()
         return cls("discard" if phase == PHASE_DISCARD else "draw", hand, pile, known, info,
                    rng)
 
     def detached(self) -> View:
-        """This view with a copy of the play stream: a strategy asked for a move on it
-        leaves the game's future reshuffles as they are (to consider a move, not play it)."""
+        """This view with a copy of its stream: a strategy asked for a move on it leaves
+        the seat's stream as it is (to consider a move, not play it)."""
         return View(self.phase, self.hand_counts, self.pile_kinds, self.known_counts,
                     self.info, self.rng.copy())
 
@@ -599,6 +609,7 @@ __all__ = [
     "is_drawing",
     "no_decision",
     "reveal",
+    "seat_stream",
     "view_arrays",
     "without_history",
 ]

@@ -171,7 +171,7 @@ def root_from_view(view: View, seed: int) -> FiveCrownsState:
 def ismcts_agent(simulations: int = SIMULATIONS, uct_c: float = UCT_C,
                  max_world_samples: int = MAX_WORLD_SAMPLES, final_policy: int = FINAL_POLICY,
                  take_margin: float = ROLLOUT_TAKE_MARGIN) -> Callable[[View], str]:
-    """OpenSpiel's ISMCTS as an fcsim agent. One number of the game's play stream per
+    """OpenSpiel's ISMCTS as an fcsim agent. One number of the seat's own stream per
     decision seeds the world it starts from and the search (a run stays a function of
     its seed)."""
 
@@ -186,7 +186,7 @@ def ismcts_agent(simulations: int = SIMULATIONS, uct_c: float = UCT_C,
 
 
 def random_agent() -> Callable[[View], str]:
-    """OpenSpiel's uniform random bot as an fcsim agent (seeded from the game's play
+    """OpenSpiel's uniform random bot as an fcsim agent (seeded from the seat's own
     stream, one number per decision)."""
 
     def decide(view: View) -> str:

@@ -493,8 +493,8 @@ class FiveCrownsState(pyspiel.State):
         """A state ``player_id`` cannot tell from this one, past included: the other
         seats' hidden cards, the stock, and what each was dealt and drew in every round,
         dealt afresh from the cards the player has not seen (:func:`recall.reconstruct`);
-        the play stream re-seeded; at another seat's discard, the solver's best discard of
-        that seat's hand as dealt in the world."""
+        the play stream and the seats' streams re-seeded; at another seat's discard, the
+        solver's best discard of that seat's hand as dealt in the world."""
         self._check_player(player_id)
         if self._dealt is not None or self._over:
             raise pyspiel.SpielError(f"{GAME_NAME}: resample_from_infostate needs a decision "
@@ -520,6 +520,8 @@ class FiveCrownsState(pyspiel.State):
         views.stock[: len(world.stock)] = world.stock
         kernels.solve_world(twin._data, self._fixed.table, self._fixed.scratch)
         seed_state(views.rng, np.uint64(int(rng.integers(SEED_LIMIT))))
+        for seat_stream in views.seat_rng:
+            seed_state(seat_stream, np.uint64(int(rng.integers(SEED_LIMIT))))
         return twin
 
     def __str__(self) -> str:

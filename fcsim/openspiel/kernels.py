@@ -55,6 +55,7 @@ from fcsim.strategies.search.kernels import play_out
 from fcsim.strategies.search.worlds import (
     cards_missing,
     deal_unseen,
+    seed_seat_streams,
     seen_part,
     unseen_cards,
 )
@@ -161,11 +162,13 @@ def seat_info(data: StateData, seat: int) -> np.ndarray:
 def _deal(state: GameState, unseen: np.ndarray, known: np.ndarray, info: np.ndarray,
           seed: np.uint64, table: np.ndarray, scratch: np.ndarray) -> None:
     """Deal ``state`` the ``unseen`` cards uniformly by ``seed`` (the search's
-    :func:`~fcsim.strategies.search.worlds.deal_unseen`) and re-seed its play stream."""
+    :func:`~fcsim.strategies.search.worlds.deal_unseen`) and re-seed its play stream and
+    its seats' streams."""
     rng = np.empty(STATE_WORDS, dtype=np.uint64)
     seed_state(rng, seed)
     deal_unseen(state, unseen, known, info, rng, 0.0, 0.0, table, scratch)
     seed_state(state.rng, seed + np.uint64(1))
+    seed_seat_streams(state, rng)
 
 
 @njit(cache=True)

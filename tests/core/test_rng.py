@@ -97,3 +97,31 @@ def test_reference_randbelow_refuses_what_it_cannot_draw() -> None:
     for n in (0, 2**32):
         with pytest.raises(ValueError, match="randbelow needs"):
             gen.randbelow(n)
+
+
+def test_chacha20_block_known_answer() -> None:
+    """RFC 8439, section 2.3.2: the block of key 00 01 … 1f, counter 1, nonce
+    00 00 00 09 00 00 00 4a 00 00 00 00, word for word (fast and reference)."""
+    key = [int.from_bytes(bytes(range(4 * i, 4 * i + 4)), "little") for i in range(8)]
+    nonce = [0x09000000, 0x4A000000, 0x00000000]
+    published = [0xE4E7F110, 0x15593BD1, 0x1FDD0F50, 0xC47120A3, 0xC7F4D1C7, 0x0368C033,
+                 0x9AAA2204, 0x4E6CD4C3, 0x466482D2, 0x09AA9F07, 0x05D7C214, 0xA2028BD9,
+                 0xD19C12B5, 0xB94E16DE, 0xE883D0CB, 0x4E3C50A2]
+    out = np.zeros(fast.CHACHA_WORDS, dtype=np.uint64)
+    fast.chacha20_block(np.array(key, np.uint64), 1, np.array(nonce, np.uint64), out)
+    assert [int(x) for x in out] == published
+    assert ref.chacha20_block(key, 1, nonce) == published
+
+
+def test_seat_streams_match_the_reference_and_differ() -> None:
+    """Each seat's stream is the reference's ChaCha20 seeding, and no two seats' (nor the
+    play stream) are alike."""
+    for seed in SEEDS[:20]:
+        streams = []
+        for seat in range(7):
+            state = np.zeros(fast.STATE_WORDS, dtype=np.uint64)
+            fast.seed_seat_stream(state, np.uint64(seed), seat)
+            assert [int(x) for x in state] == ref.seat_stream(seed, seat).state
+            streams.append(tuple(int(x) for x in state))
+        streams.append(tuple(ref.Xoshiro256(ref.stream_seed(seed, 0)).state))
+        assert len(set(streams)) == len(streams)

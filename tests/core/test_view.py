@@ -6,7 +6,7 @@ import numpy as np
 
 import fcsim
 from fcsim.core.cards import DECK_SIZE, JOKER, parse_card
-from fcsim.core.rng import game_seed, splitmix64
+from fcsim.core.rng import game_seed, next_u64, splitmix64
 from fcsim.core.rules import MAX_PLAYERS
 from fcsim.core.state import S_OUT_SEAT, S_STOCK, S_TURN, unpack
 from fcsim.core.view import (
@@ -184,12 +184,49 @@ def _unmix(y: int) -> int:
     return (_unshift(z, 30) - _GOLDEN) % _WORD
 
 
-def test_the_play_stream_gives_the_game_seed_away() -> None:
-    """What docs/STRATEGIES.md warns of: the rng a fair strategy is handed is the game
-    seed mixed by steps that can be undone, and the seed deals every round. A change
-    that closes this (a play stream not derived invertibly from the seed) fails here:
-    say so in the docs then."""
+def test_a_seats_stream_gives_the_game_away_no_more() -> None:
+    """The stream a view hands its strategy is the seat's own, seeded one-way: undoing
+    splitmix64 (which gave the game seed away when strategies drew from the play stream)
+    gives nothing, and the view's array holds no part of the game's state, so writing it
+    deals nothing."""
     game = fcsim.Game(players=3, seed=7, game=2)
-    play_stream_seed = _unmix(int(game.view().rng[0]))
-    seed = _unmix(play_stream_seed) ^ int(splitmix64(np.uint64(0)))
-    assert seed == int(game_seed(np.uint64(7), np.uint64(2)))
+    view = game.view()
+    seed = int(game_seed(np.uint64(7), np.uint64(2)))
+    assert _unmix(_unmix(int(view.rng[0])) ^ int(splitmix64(np.uint64(0)))) != seed
+    assert _unmix(int(view.rng[0])) ^ int(splitmix64(np.uint64(0))) != seed
+    assert view.rng.base is None and not np.shares_memory(view.rng, game.data.streams)
+
+    def play(tamper: bool) -> list[dict]:
+        twin = fcsim.Game(players=3, seed=7, game=2)
+        while not twin.over:
+            seen = twin.view()
+            if tamper:
+                seen.rng[:] = np.arange(1, 5, dtype=np.uint64)  # "a seed of its choosing"
+            twin.step("stock" if seen.phase == "draw" else seen.legal_actions[0])
+        return [e for e in twin.events if e["event"] in ("deal", "reshuffle")]
+
+    assert play(tamper=True) == play(tamper=False)
+
+
+def test_a_seats_random_choices_move_no_other_seat_nor_the_reshuffles() -> None:
+    """Seat 0 plays the same moves (the stock, its first card), drawing random numbers it
+    does not use, or none: the other seats (random) choose alike and the stock is
+    reshuffled alike, so the games are the same event for event (with one stream for all
+    they parted at seat 0's first draw)."""
+
+    def first(view: fcsim.View) -> str:
+        return "stock" if view.phase == "draw" else view.legal_actions[0]
+
+    def burner(view: fcsim.View) -> str:
+        for _ in range(3):
+            next_u64(view.rng)
+        return first(view)
+
+    def events(seat_0: object) -> list[dict]:
+        game = fcsim.Game(players=5, seed=2)
+        game.play([seat_0] + [fcsim.agent("random")] * 4, names=["seat 0"] + ["random"] * 4)
+        return game.events
+
+    quiet = events(first)
+    assert any(e["event"] == "reshuffle" for e in quiet)
+    assert events(burner) == quiet

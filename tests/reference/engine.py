@@ -48,7 +48,7 @@ from fcsim.core.tables import solver_table
 from fcsim.strategies import parse_strategy
 
 from . import strategies as twins  # a module: the search twin imports this one
-from .rng import Xoshiro256, game_seed, stream_seed
+from .rng import Xoshiro256, game_seed, seat_stream, stream_seed
 from .strategies.view import View
 
 STOCK, DISCARD = 0, 1
@@ -107,6 +107,21 @@ def hidden_now(table: Table) -> Hidden:
 
 
 @dataclass(frozen=True)
+class Streams:
+    """What a game draws from once dealt (ENGINE.md, "Randomness"): the play stream, for
+    reshuffles, and each seat's own, for its strategy's random choices."""
+
+    play: Xoshiro256
+    seats: list[Xoshiro256]
+
+    @classmethod
+    def of_game(cls, seed: int, players: int) -> Streams:
+        """The streams of the game seeded ``seed``."""
+        return cls(Xoshiro256(stream_seed(seed, PLAY_STREAM)),
+                   [seat_stream(seed, seat) for seat in range(players)])
+
+
+@dataclass(frozen=True)
 class Strategy:
     """A seat's policy: the twin of a spec and its parameters by name."""
 
@@ -115,15 +130,16 @@ class Strategy:
     params: dict[str, float]
     oracle: bool  # sees every hand and the stock
 
-    def choose_source(self, table: Table, seat: int, rules: RuleSet, play: Xoshiro256) -> int:
+    def choose_source(self, table: Table, seat: int, rules: RuleSet, streams: Streams) -> int:
         """``STOCK`` (0) or ``DISCARD`` (1), with the seat's ``n`` cards in hand."""
-        return self.twin.draw(self.view(table, seat, rules), self.params, play)
+        return self.twin.draw(self.view(table, seat, rules), self.params, streams.seats[seat])
 
-    def choose_discard(self, table: Table, seat: int, rules: RuleSet, play: Xoshiro256,
+    def choose_discard(self, table: Table, seat: int, rules: RuleSet, streams: Streams,
                        turn_start: Hidden) -> int:
         """The kind to discard from the seat's ``n + 1`` cards (an oracle sees the hands
         and the stock of ``turn_start``)."""
-        return self.twin.discard(self.view(table, seat, rules, turn_start), self.params, play)
+        return self.twin.discard(self.view(table, seat, rules, turn_start), self.params,
+                                 streams.seats[seat])
 
     def view(self, table: Table, seat: int, rules: RuleSet,
              turn_start: Hidden | None = None) -> View:
@@ -248,22 +264,22 @@ def _draw(table: Table, seat: int, source: int, play: Xoshiro256) -> int:
 
 
 def play_turn(table: Table, seat: int, strategy: Strategy, rules: RuleSet,
-               play: Xoshiro256, observer: Observer | None) -> bool:
+               streams: Streams, observer: Observer | None) -> bool:
     """One turn (ENGINE.md 4.1–4.4); returns whether the seat went out (all n melded)."""
     table.seat = seat
     turn_start = hidden_now(table)
-    source = strategy.choose_source(table, seat, rules, play)
+    source = strategy.choose_source(table, seat, rules, streams)
     if source not in (STOCK, DISCARD):
         raise ValueError(f"strategy {strategy.spec!r} chose draw source {source!r}")
-    drawn = _draw(table, seat, source, play)
+    drawn = _draw(table, seat, source, streams.play)
     if observer:
         observer("draw", table)
-    return finish_turn(table, seat, strategy, rules, play, turn_start, source, drawn,
+    return finish_turn(table, seat, strategy, rules, streams, turn_start, source, drawn,
                        observer)
 
 
 def finish_turn(table: Table, seat: int, strategy: Strategy, rules: RuleSet,
-                play: Xoshiro256, turn_start: Hidden, source: int | None, drawn: int | None,
+                streams: Streams, turn_start: Hidden, source: int | None, drawn: int | None,
                 observer: Observer | None = None) -> bool:
     """The rest of a turn after its draw (ENGINE.md 4.2–4.4): going out, or the seat's
     discard; whether the seat went out. A turn taken up after its draw (a search's
@@ -275,7 +291,7 @@ def finish_turn(table: Table, seat: int, strategy: Strategy, rules: RuleSet,
     if went_out:  # going out is automatic, whatever the strategy
         discard = parse_card(best_card)
     else:
-        discard = strategy.choose_discard(table, seat, rules, play, turn_start)
+        discard = strategy.choose_discard(table, seat, rules, streams, turn_start)
         if discard not in hand:
             raise ValueError(f"strategy {strategy.spec!r} discarded {format_card(discard)}, "
                              "which is not in its hand")
@@ -296,9 +312,9 @@ def finish_turn(table: Table, seat: int, strategy: Strategy, rules: RuleSet,
 
 
 def _play_round(table: Table, strategies: list[Strategy], rules: RuleSet,
-                play: Xoshiro256, observer: Observer | None) -> bool:
+                streams: Streams, observer: Observer | None) -> bool:
     """ENGINE.md step 4: turns until everyone had a last turn, or the cap; returns capped."""
-    return play_on(table, (table.dealer + 1) % table.players, strategies, rules, play,
+    return play_on(table, (table.dealer + 1) % table.players, strategies, rules, streams,
                    observer)
 
 
@@ -316,12 +332,12 @@ def next_seat(table: Table, seat: int, went_out: bool, rules: RuleSet) -> tuple[
 
 
 def play_on(table: Table, seat: int | None, strategies: list[Strategy], rules: RuleSet,
-            play: Xoshiro256, observer: Observer | None = None) -> bool:
+            streams: Streams, observer: Observer | None = None) -> bool:
     """Turns from ``seat`` on (None: the round is over) to the round's end; returns
     whether the cap ended it."""
     capped = False
     while seat is not None:
-        went_out = play_turn(table, seat, strategies[seat], rules, play, observer)
+        went_out = play_turn(table, seat, strategies[seat], rules, streams, observer)
         seat, capped = next_seat(table, seat, went_out, rules)
     return capped
 
@@ -338,7 +354,7 @@ def play_game(seed: int, rules: RuleSet, strategies: list[str],
                          f"not {len(strategies)}")
     seats = [make_strategy(spec) for spec in strategies]
     seed &= (1 << 64) - 1
-    play = Xoshiro256(stream_seed(seed, PLAY_STREAM))
+    streams = Streams.of_game(seed, rules.players)
     events: list[Event] = []
     totals = [0] * rules.players
     for round_number in range(1, rules.rounds + 1):
@@ -352,7 +368,7 @@ def play_game(seed: int, rules: RuleSet, strategies: list[str],
         })
         if observer:
             observer("deal", table)
-        capped = _play_round(table, seats, rules, play, observer)
+        capped = _play_round(table, seats, rules, streams, observer)
         if capped:
             events.append({"event": "capped", "round": round_number})
         for seat in range(rules.players):

@@ -88,3 +88,47 @@ class Xoshiro256:
         for i in range(len(items) - 1, 0, -1):
             j = self.randbelow(i + 1)
             items[i], items[j] = items[j], items[i]
+
+
+# ChaCha20 (RFC 8439, section 2.3), on plain 32-bit Python ints: the one-way seeding of a
+# seat's own stream.
+MASK32 = (1 << 32) - 1
+SIGMA = (0x61707865, 0x3320646E, 0x79622D32, 0x6B206574)  # "expand 32-byte k"
+SEAT_DOMAIN = int.from_bytes(b"seat", "little")
+
+
+def _rotl32(x: int, k: int) -> int:
+    return ((x << k) | (x >> (32 - k))) & MASK32
+
+
+def _quarter(x: list[int], a: int, b: int, c: int, d: int) -> None:
+    for p, q, r, k in ((a, b, d, 16), (c, d, b, 12), (a, b, d, 8), (c, d, b, 7)):
+        x[p] = (x[p] + x[q]) & MASK32
+        x[r] = _rotl32(x[r] ^ x[p], k)
+
+
+def chacha20_block(key: list[int], counter: int, nonce: list[int]) -> list[int]:
+    """The sixteen 32-bit words of the ChaCha20 block of ``key`` (8 words), ``counter`` and
+    ``nonce`` (3 words)."""
+    initial = [*SIGMA, *key, counter & MASK32, *nonce]
+    x = list(initial)
+    for _ in range(10):  # 20 rounds: a column round and a diagonal round, ten times
+        _quarter(x, 0, 4, 8, 12)
+        _quarter(x, 1, 5, 9, 13)
+        _quarter(x, 2, 6, 10, 14)
+        _quarter(x, 3, 7, 11, 15)
+        _quarter(x, 0, 5, 10, 15)
+        _quarter(x, 1, 6, 11, 12)
+        _quarter(x, 2, 7, 8, 13)
+        _quarter(x, 3, 4, 9, 14)
+    return [(a + b) & MASK32 for a, b in zip(x, initial, strict=True)]
+
+
+def seat_stream(seed: int, seat: int) -> Xoshiro256:
+    """Seat ``seat``'s own stream of the game seeded ``seed``: a generator whose state is
+    the first eight words of the ChaCha20 block keyed by the seed (low, then high 32 bits;
+    zeros after), counter 0, nonce ``(seat, "seat", 0)``, taken in pairs, low word first."""
+    seed &= MASK64
+    block = chacha20_block([seed & MASK32, seed >> 32, 0, 0, 0, 0, 0, 0], 0,
+                           [seat, SEAT_DOMAIN, 0])
+    return Xoshiro256.from_state([block[2 * i] | block[2 * i + 1] << 32 for i in range(4)])

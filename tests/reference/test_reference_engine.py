@@ -204,7 +204,8 @@ def test_reshuffle_keeps_the_top_card() -> None:
 def _replay(seed: int, rules: RuleSet, strategies: list[str], events: list[dict]) -> None:
     """Re-derive each event from the previous ones, the RNG streams and the policies."""
     players = rules.players
-    play = ref.Xoshiro256(ref.stream_seed(seed, 0))
+    play = ref.Xoshiro256(ref.stream_seed(seed, 0))  # reshuffles
+    choices = [ref.seat_stream(seed, p) for p in range(players)]  # each seat's own
     it = iter(events)
     for r in range(1, rules.rounds + 1):
         n = r + 2
@@ -229,7 +230,7 @@ def _replay(seed: int, rules: RuleSet, strategies: list[str], events: list[dict]
             spec, hand = strategies[seat], hands[seat]
             # Draw: the policy decides, then (stock empty) the pile under its top is shuffled.
             if spec == "random":
-                assert ("stock", "discard")[play.randbelow(2)] == event["source"]
+                assert ("stock", "discard")[choices[seat].randbelow(2)] == event["source"]
             else:
                 margin = make_strategy(spec).params["take_margin"]
                 take = best_discard([*hand, pile[-1]], r, rules)[1] < (
@@ -246,7 +247,7 @@ def _replay(seed: int, rules: RuleSet, strategies: list[str], events: list[dict]
             card, pen = best_discard(hand, r, rules)
             assert event["out"] == (pen == 0)
             if pen != 0 and spec == "random":
-                card = format_card(hand[play.randbelow(n + 1)])
+                card = format_card(hand[choices[seat].randbelow(n + 1)])
             assert event["discard"] == card
             hand.remove(parse_card(card))
             pile.append(parse_card(card))

@@ -60,6 +60,7 @@ from fcsim.strategies.search.worlds import (
     deal_real_hands,
     deal_unseen,
     new_world,
+    seed_seat_streams,
     seen_part,
     unseen_cards,
 )
@@ -87,10 +88,10 @@ def play_out(state: GameState, params: np.ndarray, info: np.ndarray, table: np.n
             fill_history(state, info)
         if sc[Scalar.PHASE] == PHASE_DRAW:
             move = rollout_draw(hand, pile, state.known, info, no_hidden, params, table,
-                                scratch, state.rng)
+                                scratch, state.seat_rng[seat])
         else:
             move = rollout_discard(hand, pile, state.known, info, no_hidden, params, table,
-                                   scratch, state.rng)
+                                   scratch, state.seat_rng[seat])
         status, _ = apply_move(state, move, table, scratch, trace, 0)
         if status != OK:
             return False
@@ -134,11 +135,11 @@ def evaluate(hand, pile, known, info, hidden, worlds: int, skill: float, evidenc
 
     ``actions`` int64[A]: draw sources when the view is drawing, kinds to discard when it
     is discarding. World ``w`` is dealt by its own generator (``seed + w``), which also
-    makes its reshuffles, the same for every action; sampled worlds shuffle the unseen
-    cards in the order the call's previous world left them, so a world is a function of
-    the seed and of the worlds dealt before it in the same call (the search's calls are
-    always the same: the first look, then the rest). ``worlds`` (``WORLDS_*``): sampled
-    from the unseen cards (``skill``, ``evidence``: see
+    makes its reshuffles and seeds its seats' streams, the same for every action; sampled
+    worlds shuffle the unseen cards in the order the call's previous world left them, so
+    a world is a function of the seed and of the worlds dealt before it in the same call
+    (the search's calls are always the same: the first look, then the rest). ``worlds``
+    (``WORLDS_*``): sampled from the unseen cards (``skill``, ``evidence``: see
     :func:`~fcsim.strategies.search.worlds.deal_unseen`; ``hidden`` is never read), or
     read from an oracle's ``hidden``: the real state, or the real hands with the stock
     resampled (``reveal``: see :func:`~fcsim.strategies.search.worlds.deal_real_hands`).
@@ -166,6 +167,7 @@ def evaluate(hand, pile, known, info, hidden, worlds: int, skill: float, evidenc
             deal_unseen(base_state, unseen, known, info, world_rng, skill, evidence, table,
                         scratch)
         base_state.rng[:] = world_rng
+        seed_seat_streams(base_state, world_rng)
         if hands_out.shape[0] > 0:
             hands_out[w - first_world] = base_state.hands
         for a in range(actions.shape[0]):
@@ -195,7 +197,7 @@ def search_decision(hand, pile, known, info, hidden, params, table, scratch, rng
 
     ``worlds`` (``WORLDS_*``): sampled from the view, or — analysis only — read from
     ``hidden``; with sampled worlds ``hidden`` is never read. One number is drawn from
-    ``rng`` (the game's play stream) per searched decision: it seeds the worlds.
+    ``rng`` (the seat's own stream) per searched decision: it seeds the worlds.
     """
     anchor = anchor_move(hand, pile, known, info, table, scratch, rng)
     actions = candidate_actions(hand, pile, info, table, scratch, int(params[Slot.candidates]),

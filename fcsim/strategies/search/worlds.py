@@ -27,7 +27,7 @@ from numba import njit
 
 from fcsim.core.cards import DECK_COUNTS, DECK_SIZE, N_KINDS, copies
 from fcsim.core.records import Score
-from fcsim.core.rng import randbelow, shuffle, uniform
+from fcsim.core.rng import next_u64, randbelow, seed_state, shuffle, uniform
 from fcsim.core.rules import Rule
 from fcsim.core.solver import penalty_memo
 from fcsim.core.solver.hand import HUGE_PENALTY
@@ -36,7 +36,6 @@ from fcsim.core.state import (
     PHASE_DISCARD,
     PHASE_DRAW,
     S_SIZE,
-    STREAMS_SIZE,
     GameState,
     Scalar,
     StateData,
@@ -68,9 +67,9 @@ compiled_data_lengths = njit(data_lengths)  # for new_world
 def new_world(info: np.ndarray) -> StateData:
     """An empty state laid out for the table and round of ``info`` (``int64[INFO_SIZE]``)."""
     players, rnd = info[Info.PLAYERS], info[Info.ROUND]
-    n_ints, n_cards = compiled_data_lengths(players, rnd)
+    n_ints, n_cards, n_streams = compiled_data_lengths(players, rnd)
     world = StateData(np.zeros(n_ints, np.int64), np.zeros(n_cards, np.int8),
-                      np.zeros(STREAMS_SIZE, np.uint64))
+                      np.zeros(n_streams, np.uint64))
     world.ints[S_SIZE + Rule.PLAYERS] = players  # the layout unpack() reads
     world.ints[S_SIZE + Rule.ROUNDS] = rnd
     return world
@@ -82,6 +81,14 @@ def copy_world(source: StateData, target: StateData) -> None:
     target.ints[:] = source.ints
     target.cards[:] = source.cards
     target.streams[:] = source.streams
+
+
+@njit(cache=True)
+def seed_seat_streams(state: GameState, rng: np.ndarray) -> None:
+    """Seed every seat's stream of the world ``state`` from ``rng`` (one output a seat,
+    in seat order): the streams a world's play-outs draw their random choices from."""
+    for seat in range(state.seat_rng.shape[0]):
+        seed_state(state.seat_rng[seat], next_u64(rng))
 
 
 @njit(cache=True)

@@ -4,7 +4,7 @@ Each module re-implements one family's documented policy (its module docstring i
 ``fcsim/strategies/``, the README's table) in plain Python over a :class:`.view.View`:
 ``draw(view, params, rng)`` returns 0 (stock) or 1 (discard pile) and
 ``discard(view, params, rng)`` the kind to discard. ``params`` maps each parameter's name
-to its value; ``rng`` is the game's play stream (:class:`tests.reference.rng.Xoshiro256`).
+to its value; ``rng`` is the seat's own stream (:class:`tests.reference.rng.Xoshiro256`).
 The tests hold each jitted family to its twin decision for decision, and the reference
 engine plays games with them.
 """

@@ -1,4 +1,4 @@
-"""Twin of ``random``: a uniformly random draw source and discard, from the play stream."""
+"""Twin of ``random``: a uniformly random draw source and discard, from the seat's own stream."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ The policy of :mod:`fcsim.strategies.search.player`, step by step in plain Pytho
 1. The anchor's own move; the candidates — stock and pile when the pile's card lowers the
    penalty now (else the stock alone), on a last turn the exact best discard alone, else
    the anchor's discard and the ``candidates`` discards that leave the least penalty now.
-2. One number from the game's play stream seeds the worlds; world ``w`` has its own
+2. One number from the seat's own stream seeds the worlds; world ``w`` has its own
    generator, seeded ``seed + w``. A world shuffles the unseen cards (a list kept from
    world to world, fresh for each batch of worlds) and gives each other seat, in seat
    order, its known cards and as many of them as its hand lacks (of ``1 + skill x turns
@@ -246,13 +246,13 @@ class Forced:
     spec: str = "search"
 
     def choose_source(self, table: engine.Table, seat: int, rules: RuleSet,
-                      play: Xoshiro256) -> int:
+                      streams: engine.Streams) -> int:
         return self.source
 
-    def choose_discard(self, table: engine.Table, seat: int, rules: RuleSet, play: Xoshiro256,
-                       turn_start: object) -> int:
+    def choose_discard(self, table: engine.Table, seat: int, rules: RuleSet,
+                       streams: engine.Streams, turn_start: object) -> int:
         if self.discard is None:
-            return self.then.choose_discard(table, seat, rules, play, turn_start)
+            return self.then.choose_discard(table, seat, rules, streams, turn_start)
         return self.discard
 
 
@@ -275,17 +275,19 @@ def roll_out(view: View, hands: list[list[int]], stock: list[int], gen: Xoshiro2
                   stock=list(stock), pile=list(view.pile),
                   known=[Counter(k) for k in view.known], turn=view.turn, seat=view.seat,
                   out_seat=view.out_seat)
-    play = Xoshiro256.from_state(gen.state)
+    play = Xoshiro256.from_state(gen.state)  # the world's reshuffles, then its seats' streams
+    seeder = Xoshiro256.from_state(gen.state)
+    streams = engine.Streams(play, [Xoshiro256(seeder.next_u64()) for _ in range(view.players)])
     drawing = len(view.hand) == wild_rank(view.round)
     seats: list[engine.Strategy] = [rollout] * view.players
     forced = Forced(action if drawing else None, None if drawing else action, rollout)
     if drawing:
-        went_out = engine.play_turn(table, view.seat, forced, rules, play, None)
+        went_out = engine.play_turn(table, view.seat, forced, rules, streams, None)
     else:
-        went_out = engine.finish_turn(table, view.seat, forced, rules, play,
+        went_out = engine.finish_turn(table, view.seat, forced, rules, streams,
                                       engine.hidden_now(table), None, None)
     seat, _ = engine.next_seat(table, view.seat, went_out, rules)
-    engine.play_on(table, seat, seats, rules, play)
+    engine.play_on(table, seat, seats, rules, streams)
     return outcomes(view, table, rules)
 
 
