@@ -133,8 +133,8 @@ def test_discard_help_names_the_wild_rank_as_cards_are_written(monkeypatch, caps
 @pytest.mark.parametrize(("typed", "ending"), [
     ("q\n", "You quit. Score so far (rounds finished: 0): seat 0 (greedy) 0, you 0, "
             "seat 2 (random) 0."),
-    ("stock\nQ\n", "You quit. Score so far (rounds finished: 1): seat 0 (greedy) 13, you 0, "
-                   "seat 2 (random) 0."),  # went out on that draw
+    ("stock\nQ\n", "You quit. Score so far (rounds finished: 1): seat 0 (greedy) 16, you 0, "
+                   "seat 2 (random) 23."),  # went out on that draw
     ("s\n", "\nEnd of input. Score so far (rounds finished: 1)"),
     ("", "\nEnd of input. Score so far (rounds finished: 0)"),
 ])
