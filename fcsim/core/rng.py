@@ -21,6 +21,7 @@ CHACHA_WORDS = 16  # a ChaCha20 block: sixteen 32-bit words
 CHACHA_KEY_WORDS = 8  # a ChaCha20 key: eight 32-bit words (256 bits)
 CHACHA_NONCE_WORDS = 3  # a ChaCha20 nonce: three 32-bit words (96 bits)
 _CHACHA_SIGMA = (0x61707865, 0x3320646E, 0x79622D32, 0x6B206574)  # "expand 32-byte k"
+_CHACHA_KEY_AT, _CHACHA_COUNTER_AT, _CHACHA_NONCE_AT = 4, 12, 13  # a block's words: after sigma
 _CHACHA_DOUBLE_ROUNDS = 10  # ChaCha20: 20 rounds
 _WORD32 = np.uint64(0xFFFFFFFF)
 SEAT_STREAM_DOMAIN = 0x74616573  # "seat": a seat stream's nonce word 1, apart from any other use
@@ -148,13 +149,13 @@ def chacha20_block(key: np.ndarray, counter: int, nonce: np.ndarray, out: np.nda
     ``key`` uint64[8] and ``nonce`` uint64[3] hold 32-bit words (the little-endian words of
     the RFC's byte strings); ``out`` uint64[16] gets the block's sixteen 32-bit words.
     """
-    for i in range(4):
+    for i in range(_CHACHA_KEY_AT):
         out[i] = np.uint64(_CHACHA_SIGMA[i])
     for i in range(CHACHA_KEY_WORDS):
-        out[4 + i] = np.uint64(key[i]) & _WORD32
-    out[12] = np.uint64(counter) & _WORD32
+        out[_CHACHA_KEY_AT + i] = np.uint64(key[i]) & _WORD32
+    out[_CHACHA_COUNTER_AT] = np.uint64(counter) & _WORD32
     for i in range(CHACHA_NONCE_WORDS):
-        out[13 + i] = np.uint64(nonce[i]) & _WORD32
+        out[_CHACHA_NONCE_AT + i] = np.uint64(nonce[i]) & _WORD32
     initial = out.copy()
     for _ in range(_CHACHA_DOUBLE_ROUNDS):
         _quarter_round(out, 0, 4, 8, 12)
