@@ -60,7 +60,6 @@ from fcsim.core.cards import (
     parse_card,
     wild_rank,
 )
-from fcsim.core.rng import STATE_WORDS
 from fcsim.core.rules import MAX_PLAYERS, Rule
 from fcsim.core.state import (
     DRAW_PILE,
@@ -69,7 +68,6 @@ from fcsim.core.state import (
     INLINE_STEP,
     PHASE_DISCARD,
     PHASE_DRAW,
-    STREAM_SEATS,
     GameState,
     Plane,
     Scalar,
@@ -77,6 +75,7 @@ from fcsim.core.state import (
     all_wild_melds,
     lend,
     players_of,
+    state_views,
 )
 from fcsim.errors import FcsimError
 
@@ -393,10 +392,9 @@ def strategy_failed(err: Exception, who: str, game: int | None = None,
 
 
 def seat_stream(data: StateData) -> np.ndarray:
-    """The stream of the seat to move in ``data``: ``uint64[STATE_WORDS]``, a view into
+    """The stream of the seat to move in ``data``: ``uint64[4]``, a view into
     the state (writing it changes the game's)."""
-    at = STREAM_SEATS + int(data.ints[Scalar.SEAT]) * STATE_WORDS
-    return data.streams[at : at + STATE_WORDS]
+    return state_views(data).seat_rng[int(data.ints[Scalar.SEAT])]
 
 
 class View:
