@@ -26,7 +26,9 @@ from fcsim.core.cards import (
     parse_cards,
     wild_rank,
 )
+from fcsim.core.rng import seed_seat_stream
 from fcsim.core.rules import DEFAULT_PLAYERS, MAX_PLAYERS, MIN_PLAYERS, RuleSet
+from fcsim.core.seeds import MAX_SEED
 from fcsim.core.solver import best_discard_kernel
 from fcsim.core.state import (
     H_SIZE,
@@ -159,10 +161,13 @@ def _check_copies(places: list[tuple[str, np.ndarray]]) -> None:
                                 f"({where}): the deck holds {limit}")
 
 
-def position_view(position: Position) -> View:
+def position_view(position: Position, seed: int = 0) -> View:
     """The advised seat's view of ``position``, cut from a state holding it as the game
-    cuts every view; :class:`PositionError` (one line) if the position cannot occur."""
+    cuts every view; :class:`PositionError` (one line) if the position cannot occur.
+    ``seed`` seeds the seats' own streams as a game seeded ``seed`` seeds them, so a
+    player asked for its move draws its random choices as at a table."""
     rules = position.rules
+    seed = _whole(seed, "seed", 0, MAX_SEED)
     rnd = _whole(position.round, "round", 1, rules.rounds)
     players = _whole(position.players, "players", MIN_PLAYERS, MAX_PLAYERS)
     n = wild_rank(rnd)
@@ -209,7 +214,7 @@ def position_view(position: Position) -> View:
     totals = [_whole(score, f"seat {seat}'s score", -100_000, 100_000)
               for seat, score in enumerate(scores)]
     return View.of(_position_data(position, players, hand, pile_kinds, known, history,
-                                  totals, stock, turn))
+                                  totals, stock, turn, seed))
 
 
 def _history(position: Position, players: int) -> np.ndarray:
@@ -224,9 +229,10 @@ def _history(position: Position, players: int) -> np.ndarray:
 
 def _position_data(position: Position, players: int, hand: np.ndarray,
                    pile_kinds: np.ndarray, known: np.ndarray, history: np.ndarray,
-                   totals: list[int], stock: int, turn: int) -> StateData:
-    """A game state holding ``position`` (checked) with seat 0 to move: the other hands
-    are left empty, as a view shows only their sizes."""
+                   totals: list[int], stock: int, turn: int, seed: int) -> StateData:
+    """A game state holding ``position`` (checked) with seat 0 to move, the seats'
+    streams seeded by ``seed``: the other hands are left empty, as a view shows only
+    their sizes."""
     rules = replace(position.rules, players=players)
     rnd = position.round
     drawing = is_drawing(hand, rnd)
@@ -247,6 +253,8 @@ def _position_data(position: Position, players: int, hand: np.ndarray,
     state.known[:] = known
     state.history[:] = history
     state.totals[:] = totals
+    for seat in range(players):
+        seed_seat_stream(state.seat_rng[seat], np.uint64(seed), seat)
     return data
 
 

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import fcsim
+from fcsim.core.rng import STATE_WORDS, seed_seat_stream
 from fcsim.core.view import view_arrays
 from fcsim.position import Position, PositionError, position_view
 
@@ -19,6 +20,20 @@ def test_position_view_matches_a_game_view() -> None:
     hand, pile, _, _ = view_arrays(game.data)
     assert np.array_equal(mine.hand_counts, hand) and np.array_equal(mine.pile_kinds, pile)
     assert mine.stock_size == view.stock_size and mine.phase == "draw"
+
+
+def test_a_positions_seats_draw_from_the_streams_a_game_of_its_seed_gives_them() -> None:
+    """A player asked for its move in a written position draws its random choices from
+    the seat's own stream, seeded one-way by ``seed`` as a game's (an all-zero stream
+    would give xoshiro's fixed point: the same choice every time)."""
+    position = Position(round=1, hand=["3H", "4H", "5H"], pile=["KD"])
+    expected = np.zeros(STATE_WORDS, dtype=np.uint64)
+    seed_seat_stream(expected, np.uint64(9), 0)
+    assert np.array_equal(position_view(position, seed=9).rng, expected)
+    assert not np.array_equal(position_view(position).rng, expected)
+    assert position_view(position).rng.any()
+    with pytest.raises(PositionError, match="seed must be a whole number from 0 to"):
+        position_view(position, seed=-1)
 
 
 @pytest.mark.parametrize(("rules", "points"), [

@@ -103,7 +103,8 @@ POSITION_OPTIONS = ("round_number", "hand", "pile", "known", "players", "hand_si
 @click.option("--player", show_default="the strongest fair player",
               help="A fair strategy whose own move is shown beside the estimates.")
 @click.option("--seed", type=Bounded(0, MAX_SEED, "S"), default=0, show_default=True,
-              help="Seed of the sampled worlds (the same seed, the same estimates).")
+              help="Seed of the sampled worlds and of the player's random choices (the same "
+                   "seed, the same estimates).")
 @click.option("--evidence", type=click.FloatRange(0, 1), default=0.0, show_default=True,
               help="Weigh the other hands by the cards their seats passed up and "
                    "discarded (the search parameter; 0: dealt uniformly).")
@@ -151,7 +152,7 @@ def advise_command(position_file, round_number, hand, pile, known, players, hand
                             taken=_seat_cards(taken, "--taken"),
                             passed=_seat_cards(passed, "--passed"))
     with typed_as({} if position_file is not None else POSITION_FLAGS):  # a file's keys
-        view = position_view(position)
+        view = position_view(position, seed)
     table = replace(position.rules, players=view.players)
     warn_table_notes(parse_strategies(f"{rollout},{player or STRONGEST}"), table)
     if seconds is not None and worlds is None:

@@ -38,6 +38,16 @@ def test_another_player_s_move_and_a_bad_player() -> None:
         assert fragment in bad.output and len(bad.output.strip().splitlines()) == 1
 
 
+def test_a_random_player_draws_its_choices_from_the_seed() -> None:
+    """The seed seats the player's own stream: the same seed, the same move; other seeds,
+    other moves (an unseeded stream would make ``random`` pick one card every time)."""
+    picks = [run(*WORKED, "--worlds", "2", "--player", "random", "--seed", str(seed))
+             .output.splitlines()[-1] for seed in range(8)]
+    again = run(*WORKED, "--worlds", "2", "--player", "random", "--seed", "3")
+    assert again.output.splitlines()[-1] == picks[3]
+    assert len(set(picks)) > 1
+
+
 def test_a_player_whose_code_raises_is_one_line(tmp_path: Path) -> None:
     player = tmp_path / "buggy.py"
     player.write_text("def agent(view):\n    return 1 / 0\n")
