@@ -155,11 +155,12 @@ class Game:
             self._stream = seat_stream(self._data).copy()
         return View.of(self._data, self._stream)
 
-    def _play_stream(self) -> None:
+    def _play_stream(self, mover: np.ndarray) -> None:
         """Write the stream the pending decision's views handed out (advanced by whatever
-        random choices were drawn from it) back into the seat's."""
+        random choices were drawn from it) back into ``mover``, the stream of the seat
+        whose move was played."""
         if self._stream is not None:
-            seat_stream(self._data)[:] = self._stream
+            mover[:] = self._stream
             self._stream = None
 
     def legal_actions(self) -> list[str]:
@@ -175,11 +176,13 @@ class Game:
         if self.over:
             raise IllegalMoveError(f"the game is over: {action!r} cannot be played")
         drawing = int(self._data.ints[Scalar.PHASE]) == PHASE_DRAW
-        self._play_stream()
-        status, rows = play_action(self._data, action_code(action, drawing), self._table,
-                                   self._scratch, self._trace, 0)
+        code = action_code(action, drawing)
+        mover = seat_stream(self._data)  # read before the move passes the turn on
+        status, rows = play_action(self._data, code, self._table, self._scratch,
+                                   self._trace, 0)
         if status != OK:
             raise illegal_action(action, self.view(), who)
+        self._play_stream(mover)
         self._keep(rows)
 
     def play(self, agents: Sequence[Agent], names: Sequence[str] | None = None) -> list[int]:

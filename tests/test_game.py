@@ -177,6 +177,17 @@ def test_an_illegal_draw_is_refused_and_changes_nothing(action) -> None:
     assert (game.events, game.view().hand, game.to_move) == before
 
 
+def test_a_refused_move_leaves_the_whole_state_as_it_was() -> None:
+    """Nothing of a refused move is played, the random choices an agent drew for it
+    included: the seats' streams are written back with a legal move only."""
+    game = fcsim.Game(players=2, seed=2)
+    fcsim.agent("random")(game.view())  # draws from the decision's stream
+    before = [part.copy() for part in game.data]
+    with pytest.raises(fcsim.IllegalMoveError):
+        game.step("zz")
+    assert all(np.array_equal(part, kept) for part, kept in zip(game.data, before, strict=True))
+
+
 def test_an_illegal_discard_is_refused() -> None:
     game = fcsim.Game(players=2, seed=9)
     game.step("stock")
