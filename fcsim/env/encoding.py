@@ -68,6 +68,7 @@ from fcsim.core.state import (
     GameState,
     Scalar,
 )
+from fcsim.core.view import DRAW_PILE, DRAW_STOCK, action_code
 
 ACTION_STOCK = 0
 ACTION_PILE = 1
@@ -127,6 +128,16 @@ def action_index(action: str) -> int:
     if action == "pile":
         return ACTION_PILE
     return DISCARD_BASE + parse_card(action)
+
+
+def move_index(move: object, drawing: bool) -> int:
+    """The action index of an agent's move, read as :meth:`fcsim.Game.step` reads it
+    (:func:`~fcsim.core.view.action_code`: ``"stock"`` / ``"pile"`` in any case, a card
+    code, or the move as an int); -1 when it names nothing."""
+    code = action_code(move, drawing)
+    if drawing:
+        return {DRAW_STOCK: ACTION_STOCK, DRAW_PILE: ACTION_PILE}.get(code, -1)
+    return -1 if code < 0 else DISCARD_BASE + code
 
 
 def agent_action(index: int) -> str:

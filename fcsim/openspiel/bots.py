@@ -26,8 +26,15 @@ from open_spiel.python.algorithms import ismcts
 
 from fcsim.core.rng import STATE_WORDS, next_u64, seed_state
 from fcsim.core.state import copy_state, new_state, state_views
-from fcsim.core.view import I_ALL_WILD, I_GO_OUT_BONUS, I_TURN_CAP, View, decide
-from fcsim.env.encoding import action_index, agent_action
+from fcsim.core.view import (
+    I_ALL_WILD,
+    I_GO_OUT_BONUS,
+    I_TURN_CAP,
+    View,
+    decide,
+    illegal_action,
+)
+from fcsim.env.encoding import agent_action, move_index
 from fcsim.openspiel import kernels
 from fcsim.openspiel.game import FiveCrownsGame, FiveCrownsState, returns_of
 from fcsim.openspiel.params import (
@@ -66,9 +73,16 @@ class FcsimBot(pyspiel.Bot):
         self.restart_at(None)
 
     def step(self, state: FiveCrownsState) -> int:
+        """The strategy's move on the player's view, as its action index: any move
+        :meth:`fcsim.Game.step` takes; an illegal one raises
+        :class:`~fcsim.core.view.IllegalMoveError` naming the strategy and the move."""
         view = state.view(self.player)
         view.rng = self._rng
-        return action_index(str(decide(self.strategy, view, self.strategy.spec)))
+        move = decide(self.strategy, view, self.strategy.spec)
+        index = move_index(move, view.phase == "draw")
+        if index not in state.legal_actions():
+            raise illegal_action(move, view, self.strategy.spec)
+        return index
 
     def restart_at(self, state: FiveCrownsState | None) -> None:
         seed_state(self._rng, np.uint64(self._seed))

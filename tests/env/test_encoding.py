@@ -40,6 +40,7 @@ from fcsim.env.encoding import (
     action_index,
     action_name,
     agent_action,
+    move_index,
 )
 
 RULES = fcsim.RuleSet(players=4, turn_cap=80)
@@ -198,6 +199,15 @@ def test_actions_are_named_both_ways() -> None:
         "stock", "pile", "discard 3S", "discard JK", "no action (actions are 0 to 57)"]
     assert [action_index(a) for a in ("stock", "pile", "3S", "JK")] == [0, 1, 2, 57]
     assert [agent_action(i) for i in (0, 1, 2, 57)] == ["stock", "pile", "3S", "JK"]
+
+
+def test_a_move_is_indexed_as_a_game_reads_it() -> None:
+    """Every spelling fcsim.Game.step takes; -1 for what names nothing."""
+    assert [move_index(m, drawing=True) for m in ("stock", " PILE ", 0, 1, "7H", 2)] == [
+        0, 1, 0, 1, -1, -1]
+    assert [move_index(m, drawing=False) for m in ("3s", "JK", 0, 55, "stock", 56)] == [
+        2, 57, 2, 57, -1, -1]
+    assert all(move_index(agent_action(i), drawing=i < 2) == i for i in range(58))
 
 
 def test_version_1_adds_the_public_history_seat_by_seat() -> None:

@@ -70,6 +70,29 @@ def test_a_bot_whose_strategy_raises_names_it(tmp_path) -> None:
         bot(f"{strategy}:agent", state.current_player()).step(state)
 
 
+def test_a_bot_plays_every_move_a_game_takes_and_names_an_illegal_one(tmp_path) -> None:
+    """A bot reads its strategy's move as fcsim.Game.step does: "STOCK" in any case, a
+    discard as an int; an illegal move is one error naming the strategy and the move."""
+    strategy = tmp_path / "loose.py"
+    strategy.write_text(
+        "def loose(view):  # moves as a Game takes them, not as legal_actions spells them\n"
+        "    if view.phase == 'draw':\n"
+        "        return 'STOCK'\n"
+        "    return int(view.hand_counts.nonzero()[0][0])\n"
+        "\n"
+        "def wrong(view):\n"
+        "    return 'discard' if view.phase == 'draw' else 'stock'\n")
+    game = pyspiel.load_game(GAME_NAME, SHORT)
+    bots = [bot(f"{strategy}:loose", 0), bot("greedy", 1), bot(f"{strategy}:loose", 2)]
+    returns = evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(4))
+    assert len(returns) == 3
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    with pytest.raises(fcsim.IllegalMoveError, match=r"strategy '.*loose\.py:wrong' .*'discard'"):
+        bot(f"{strategy}:wrong", state.current_player()).step(state)
+
+
 def test_openspiels_ismcts_searches_the_game_with_fcsims_rollout() -> None:
     game = pyspiel.load_game(GAME_NAME, SHORT)
     state = game.new_initial_state()
