@@ -45,36 +45,42 @@ from fcsim.env.aec import (
 )
 from fcsim.env.encoding import LATEST_VERSION, N_ACTIONS
 from fcsim.env.table import Table, play_index
-from fcsim.game import table_rules
+from fcsim.game import Agent, table_rules
 from fcsim.runner.run import warn_table_notes
+from fcsim.strategies.family import Strategy
 
 
 class FiveCrownsEnv(gymnasium.Env):
-    """The learner at ``seat``, built-in strategies elsewhere: ``opponents`` is one spec
-    for every other seat (``"aware"``, ``"greedy:take_margin=2"``) or one per other seat,
-    in seat order. ``illegal_reward`` set, an illegal action is refused without an error:
-    nothing changes, the step returns that reward and ``info["illegal_action"]`` says why
-    (for learners that do not read the mask, and for checkers that sample any action)."""
+    """The learner at ``seat``, built-in strategies elsewhere: ``opponents`` is one
+    opponent for every other seat (a spec such as ``"aware"`` or
+    ``"greedy:take_margin=2"``, or an agent: :func:`fcsim.agent`'s strategy or a function
+    from a view to a move) or a sequence of one per other seat, in seat order.
+    ``illegal_reward`` set, an illegal action is refused without an error: nothing
+    changes, the step returns that reward and ``info["illegal_action"]`` says why (for
+    learners that do not read the mask, and for checkers that sample any action)."""
 
     metadata: ClassVar[dict] = {"render_modes": RENDER_MODES, "render_fps": 1}
 
-    def __init__(self, players: int | None = None, opponents: str | Sequence[str] = "aware",
+    def __init__(self, players: int | None = None,
+                 opponents: str | Strategy | Agent | Sequence[str | Strategy | Agent] = "aware",
                  rules: RuleSet | None = None, seat: int = 0,
                  render_mode: str | None = None, illegal_reward: float | None = None,
                  version: int = LATEST_VERSION) -> None:
         check_render_mode(render_mode)
         self.table = Table(table_rules(players, rules), version)
         count = self.table.rules.players
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < count:
+        if isinstance(seat, bool) or not isinstance(seat, int | np.integer) or not (
+                0 <= seat < count):
             raise ValueError(f"seat must be 0 to {count - 1}, not {seat!r}")
-        specs = [opponents] * (count - 1) if isinstance(opponents, str) else list(opponents)
+        one = isinstance(opponents, str) or not isinstance(opponents, Sequence)
+        specs = [opponents] * (count - 1) if one else list(opponents)
         if len(specs) != count - 1:
             raise ValueError(f"{count} players need one opponent spec, or {count - 1} (one "
                              f"per other seat), not {len(specs)}")
         others = [s for s in range(count) if s != seat]
         self.opponents = {s: agent(spec) for s, spec in zip(others, specs, strict=True)}
         warn_table_notes(list(self.opponents.values()), self.table.rules)
-        self.seat = seat
+        self.seat = int(seat)
         self.illegal_reward = None if illegal_reward is None else float(illegal_reward)
         self.render_mode = render_mode
         self.observation_space = observation_space(self.table)

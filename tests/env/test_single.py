@@ -77,6 +77,21 @@ def test_the_learner_playing_a_strategy_plays_its_game() -> None:
     assert env.game.events == played.events
 
 
+def test_one_agent_plays_every_other_seat_and_a_numpy_seat_is_a_seat() -> None:
+    """``opponents`` as one agent (a strategy, or a function from a view to a move) is
+    that agent at every other seat, as one spec is; ``seat`` may be a numpy integer."""
+    def first(view: fcsim.View) -> str:
+        return view.legal_actions[0]
+
+    for opponents in (fcsim.agent("greedy"), first):
+        env = FiveCrownsEnv(rules=SHORT, opponents=opponents, seat=np.int64(1))
+        assert env.seat == 1 and list(env.opponents) == [0, 2]
+        assert {o.spec for o in env.opponents.values()} == {fcsim.agent(opponents).spec}
+        env.reset(seed=3)
+    with pytest.raises(StrategyError, match="None is not a strategy spec nor an agent"):
+        FiveCrownsEnv(rules=SHORT, opponents=None)
+
+
 def test_an_illegal_action_is_refused() -> None:
     env = FiveCrownsEnv(rules=SHORT, opponents="random")
     env.reset(seed=2)
