@@ -37,6 +37,7 @@ from fcsim.core.tables import solver_table
 from fcsim.core.view import (
     DRAW_ACTIONS,
     NO_HIDDEN,
+    IllegalMoveError,
     Info,
     View,
     action_code,
@@ -120,7 +121,7 @@ class SeatBeliefs:
     def likeliest(self, count: int = BELIEF_CARDS) -> list[CardBelief]:
         """The ``count`` cards it most likely holds (ties in kind order), known ones
         first: they are in every world."""
-        order = np.argsort(-self.held, kind="stable")[:count]
+        order = np.lexsort((self.known == 0, -self.held))[:count]  # last key sorts first
         return [CardBelief(format_card(int(k)), float(self.held[k]), bool(self.known[k]))
                 for k in order if self.held[k] > 0]
 
@@ -284,11 +285,12 @@ def advise(view: View, worlds: int = DEFAULT_WORLDS, seconds: float | None = Non
         batches.append(batch)
         done += batch.shape[1]
         if not clean:
-            raise ValueError(f"the rollout policy {rollout!r} made an illegal move")
+            raise IllegalMoveError(f"the rollout policy {rollout!r} made an illegal move")
         if seconds is not None and time.perf_counter() - start > seconds and done >= MIN_WORLDS:
             break
     out = np.concatenate(batches, axis=1)
-    rows = [ActionAdvice(name, Estimate.of(out[a, :, Outcome.PENALTY], lowest=0.0),
+    least_penalty = min(0.0, float(view.info[Info.GO_OUT_BONUS]))  # going out scores the bonus
+    rows = [ActionAdvice(name, Estimate.of(out[a, :, Outcome.PENALTY], lowest=least_penalty),
                          Estimate.of(out[a, :, Outcome.OUT_FIRST], lowest=0.0, highest=1.0),
                          Estimate.of(out[a, :, Outcome.TABLE]))
             for a, name in enumerate(names)]

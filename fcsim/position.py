@@ -21,6 +21,7 @@ from fcsim.core.cards import (
     DECK_COUNTS,
     DECK_SIZE,
     N_KINDS,
+    card_tokens,
     counts_from_kinds,
     format_card,
     parse_cards,
@@ -58,7 +59,7 @@ SEAT_CARDS = ("known", *HISTORY_KEYS)
 def _cards(value: object, key: str) -> list[str]:
     """A JSON position's cards as a list of tokens, from a list of them or a string."""
     if isinstance(value, str):
-        return value.split()
+        return card_tokens(value)
     if not isinstance(value, list) or not all(isinstance(card, str) for card in value):
         raise PositionError(f"{key} must be cards, a string or a list of strings, "
                             f"not {value!r}")
@@ -186,9 +187,10 @@ def position_view(position: Position, seed: int = 0) -> View:
     if len(sizes) != players:
         raise PositionError(f"hand sizes: one per seat ({players}), not {len(sizes)}")
     if sizes[0] != held:
-        raise PositionError(f"hand sizes: seat 0 holds the {held} cards of --hand, not "
-                            f"{sizes[0]}")
+        raise PositionError(f"hand sizes: seat 0 holds the {held} cards of its hand, not "
+                            f"{sizes[0]!r}")
     for seat, size in enumerate(sizes[1:], start=1):
+        _whole(size, f"seat {seat}'s hand size", 0, DECK_SIZE)
         if size != n:
             raise PositionError(f"hand sizes: seat {seat} holds {n} cards between turns in "
                                 f"round {rnd}, not {size}")
@@ -210,7 +212,10 @@ def position_view(position: Position, seed: int = 0) -> View:
     stock = DECK_SIZE - held - int(pile.sum()) - sum(sizes[1:])
     if stock < 0:
         raise PositionError(f"{-stock} cards more than the deck holds")
-    turn = _whole(position.turn, "turn", 0, rules.turn_cap)
+    # turns played: below the cap while nobody is out (the cap stops the round); the last
+    # turns go on past it, one for each seat but the one out
+    turn = _whole(position.turn, "turn", 0, rules.turn_cap - 1 + (
+        players - 1 if position.last_turn else 0))
     totals = [_whole(score, f"seat {seat}'s score", -100_000, 100_000)
               for seat, score in enumerate(scores)]
     return View.of(_position_data(position, players, hand, pile_kinds, known, history,

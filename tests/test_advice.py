@@ -71,6 +71,32 @@ def test_a_hand_that_goes_out_has_one_action() -> None:
     assert (out.out_first.mean, out.penalty.mean) == (1.0, 0.0)
 
 
+def test_a_penalty_below_zero_stays_inside_its_interval() -> None:
+    """With a go-out bonus a penalty can be below 0: the interval is clipped at the bonus,
+    not at 0 (which put its low end above its high end)."""
+    rules = fcsim.RuleSet(go_out_bonus=-10)
+    view = position_view(Position(round=1, hand=["3H", "4H", "5H", "9C"], pile=["KD"],
+                                  rules=rules))
+    penalty = advise(view, worlds=20).actions[0].penalty
+    assert penalty.low <= penalty.mean == -10.0 <= penalty.high
+
+
+def test_a_rollout_policy_s_illegal_move_is_an_illegal_move_error(monkeypatch) -> None:
+    """What the CLI prints in one line (exit code 2), not a bare ValueError."""
+    class Refusing:
+        WORLDS_SAMPLED = 0
+
+        @staticmethod
+        def evaluate(*args: object) -> bool:
+            return False  # a play-out stopped at an illegal move
+
+    monkeypatch.setattr(fcsim.advice, "bound_module", lambda *args: Refusing)
+    view = position_view(Position(round=1, hand=["3H", "4H", "9C", "KD"], pile=["KD"]))
+    with pytest.raises(fcsim.IllegalMoveError, match="the rollout policy 'aware' made an "
+                                                     "illegal move"):
+        advise(view, worlds=4, rollout="aware")
+
+
 def test_the_player_shown_makes_the_move_the_game_makes_when_it_goes_out() -> None:
     """4H 5H 6H 7H in round 1 goes out with 7H (the game's tie rule) or 4H; the game makes
     the move itself, so the fair player shown makes that one too."""

@@ -66,6 +66,12 @@ def test_a_positions_unmelded_wilds_cost_what_the_rules_say(rules, points) -> No
     ({"passed": {1: ["7H", "ZZ"]}}, "passed by seat 1: bad card 'ZZ'"),
     ({"discarded": {4: ["3S"]}}, "a discarded seat must be a whole number from 0 to 3"),
     ({"taken": {2: ["5S", "5S", "5S"]}}, "taken by seat 2: 5S appears 3 times"),
+    ({"hand_sizes": [4, 3, 3, 3]}, "hand sizes: seat 0 holds the 3 cards of its hand, not 4"),
+    ({"hand_sizes": [3, "3", 3, 3]}, "seat 1's hand size must be a whole number from 0 to "
+     "116, not '3'"),
+    # the turn cap stops the round: no decision is pending at it, but a last turn's
+    ({"turn": 2000}, "turn must be a whole number from 0 to 1999, not 2000"),
+    ({"turn": 2003, "last_turn": True}, "turn must be a whole number from 0 to 2002"),
 ])
 def test_impossible_positions_say_why(changes: dict, message: str) -> None:
     base = {"round": 1, "hand": ["3H", "4H", "9C"], "pile": ["KD"], "players": 4}
@@ -87,6 +93,10 @@ def test_the_public_history_reaches_the_view() -> None:
     assert view.taken == [[], ["JD", "QD"], [], []]
     data = {"round": 1, "hand": "3H 4H 9C", "pile": ["KD"], "passed": {"1": "7H 8H"}}
     assert position_view(Position.from_json(data)).passed[1] == ["7H", "8H"]
+    commas = {**data, "hand": "3H,4H, 9C", "passed": {"1": "7H,8H"}}  # RULES.md's notation
+    assert position_view(Position.from_json(commas)).passed[1] == ["7H", "8H"]
+    assert position_view(Position(round=1, hand=["3H", "4H", "9C"], pile=["KD"], turn=2002,
+                                  last_turn=True)).last_turn
     with pytest.raises(PositionError, match=r"^passed must map seat numbers to cards$"):
         Position.from_json({**data, "passed": ["7H"]})
 

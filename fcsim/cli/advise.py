@@ -17,6 +17,7 @@ from fcsim.cli.options import (
     typed_as,
     warn_unused,
 )
+from fcsim.core.cards import card_tokens
 from fcsim.core.rules import DEFAULT_PLAYERS
 from fcsim.core.seeds import MAX_SEED
 
@@ -28,9 +29,9 @@ def _seat_cards(values: tuple[str, ...], flag: str) -> dict[int, list[str]]:
     by_seat: dict[int, list[str]] = {}
     for value in values:
         seat, colon, cards = value.partition(":")
-        if not colon or not seat.strip().isdigit():
+        if not colon or not seat.strip().isascii() or not seat.strip().isdigit():
             raise InputError(f"{flag} takes SEAT:CARDS (e.g. 2:7H,8H), not {value!r}")
-        by_seat.setdefault(int(seat), []).extend(cards.replace(",", " ").split())
+        by_seat.setdefault(int(seat), []).extend(card_tokens(cards))
     return by_seat
 
 
@@ -127,7 +128,7 @@ def advise_command(position_file, round_number, hand, pile, known, players, hand
     from fcsim.advice import DEFAULT_WORLDS, STRONGEST, advise
     from fcsim.position import Position, position_view
     from fcsim.runner.run import warn_table_notes
-    from fcsim.strategies import parse_strategies
+    from fcsim.strategies import parse_strategy
 
     if position_file is not None:
         try:
@@ -142,8 +143,8 @@ def advise_command(position_file, round_number, hand, pile, known, players, hand
     else:
         if round_number is None or hand is None:
             raise InputError("give --round and --hand (or a JSON position file)")
-        position = Position(round=round_number, hand=hand.replace(",", " ").split(),
-                            pile=pile.replace(",", " ").split(), players=players,
+        position = Position(round=round_number, hand=card_tokens(hand),
+                            pile=card_tokens(pile), players=players,
                             known=_seat_cards(known, "--known"),
                             hand_sizes=_numbers(hand_sizes, "--hand-sizes"),
                             scores=_numbers(scores, "--scores"), turn=turn,
@@ -154,7 +155,7 @@ def advise_command(position_file, round_number, hand, pile, known, players, hand
     with typed_as({} if position_file is not None else POSITION_FLAGS):  # a file's keys
         view = position_view(position, seed)
     table = replace(position.rules, players=view.players)
-    warn_table_notes(parse_strategies(f"{rollout},{player or STRONGEST}"), table)
+    warn_table_notes([parse_strategy(rollout), parse_strategy(player or STRONGEST)], table)
     if seconds is not None and worlds is None:
         worlds = MAX_WORLDS  # the clock stops it
     advice = advise(view, worlds=worlds or DEFAULT_WORLDS, seconds=seconds,

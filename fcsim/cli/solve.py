@@ -12,6 +12,7 @@ from fcsim.cli.options import InputError, rule_options
 from fcsim.core.arrangement import Arrangement, solve
 from fcsim.core.cards import rank_name, wild_rank
 from fcsim.core.rules import RuleSet
+from fcsim.core.solver.api import MAX_HAND
 from fcsim.errors import FcsimError
 
 BAD_LINES = 2  # exit status of --file when some lines could not be solved
@@ -49,8 +50,8 @@ def _solve_lines(lines: Iterable[str], round_number: int, rules: RuleSet,
 
 @click.command("solve", short_help="Solve a hand exactly: least penalty, melds, left over.")
 @click.option("--round", "round_number", type=click.IntRange(1, 11), required=True,
-              help="Round 1 to 11: rank round+2 is wild. Any number of cards is solved "
-                   "(in play a hand holds round+2).")
+              help=f"Round 1 to 11: rank round+2 is wild. Hands of up to {MAX_HAND} cards "
+                   f"are solved (in play a hand holds round+2).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--best-discard", is_flag=True,
               help="The hand is n+1 cards after a draw: discard the best card first.")

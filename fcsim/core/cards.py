@@ -161,9 +161,14 @@ def parse_card(token: str) -> int:
     return kind_of(rank, suit)
 
 
+def card_tokens(text: str) -> list[str]:
+    """The card tokens of a string: separated by spaces or commas (RULES.md's notation)."""
+    return [token for token in _SEPARATORS.split(text.strip()) if token]
+
+
 def parse_cards(text: str | Iterable[str]) -> list[int]:
     """Kinds named by a string of tokens separated by spaces or commas, or by a list of tokens."""
-    tokens = _SEPARATORS.split(text.strip()) if isinstance(text, str) else list(text)
+    tokens = card_tokens(text) if isinstance(text, str) else list(text)
     return [parse_card(t) for t in tokens if t]
 
 

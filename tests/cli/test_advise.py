@@ -105,6 +105,11 @@ def test_impossible_positions_get_one_line() -> None:
         (["--round", "1", "--hand", "3H 3H 4H", "--pile", "3H"], "3 copies of 3H"),
         (["--round", "1", "--hand", "3H 4H 5Q"], "bad card '5Q'"),
         (["--round", "1", "--hand", "3H 4H 5H", "--known", "x:3S"], "--known takes SEAT:CARDS"),
+        # a digit that int() cannot read
+        (["--round", "1", "--hand", "3H 4H 5H", "--known", "\u00b2:3S"],
+         "--known takes SEAT:CARDS"),
+        (["--round", "1", "--hand", "3H 4H 5H", "--pile", "9C", "--player", ","],
+         "unknown strategy ','"),
         (["--hand", "3H 4H 5H"], "give --round and --hand"),
         (["--round", "1", "--hand", "3H 4H 5H", "--pile", "9C", "--passed", "1:7H,ZZ"],
          "passed by seat 1: bad card 'ZZ'"),
