@@ -36,11 +36,11 @@ from fcsim.cli.running import (
 )
 from fcsim.core.rules import DEFAULT_PLAYERS
 from fcsim.core.seeds import MAX_SEED
-from fcsim.errors import differences
+from fcsim.errors import Fault, differences
 from fcsim.learn.sampling import LABELS, MAX_CANDIDATES, ROLLOUTS, Sampling
 from fcsim.runner import RunFolder, RunPlan, make_plan
-from fcsim.runner.format import MAX_GAMES, RunFolderError, alternating
-from fcsim.runner.lock import FolderBusyError, FolderLock
+from fcsim.runner.format import MAX_GAMES, RunFolderError, alternating, distinct_rotations
+from fcsim.runner.lock import FolderLock
 from fcsim.runner.pool import ProcessPool
 from fcsim.runner.run import deal_games, default_workers
 from fcsim.runner.store import new_folder, unwritable
@@ -163,9 +163,15 @@ def train_command(strategies, games, seed, out, players, rules, share, labels, c
         raise InputError(f"{len(listed)} strategies for --players {players}: list at most one "
                          f"per seat")
     rules = replace(rules, players=players)
+    check_games = check_deals * distinct_rotations(_check_seating(out, listed[0], players))
+    if check_games > MAX_GAMES:
+        raise InputError(f"--check-deals {check_deals:,} plays {check_games:,} games at "
+                         f"{players} players: at most {MAX_GAMES:,}")
     seating = [listed[seat % len(listed)] for seat in range(players)]
     plan = make_plan(seating, rules, seed, games)
-    sampling = Sampling(share, labels, candidates)
+    # outcome labels play nothing out: --candidates is not used, and not recorded either
+    sampling = Sampling(share, labels, candidates if labels == ROLLOUTS
+                        else Sampling.candidates)
     pooled = [pooled_positions(folder, plan, sampling) for folder in pools]  # checked first
     decided = [_games_of(plan), *(_games_of(run) for _, run in pooled)]
     if len(set(decided)) < len(decided):
@@ -312,30 +318,38 @@ def _draw_network(paths: list[Path], seed: int, hidden: int, epochs: int,
         return None
 
 
+def _check_seating(out: Path, against: str, players: int) -> list[str]:
+    """The strength check's seats: the model ``out`` writes and ``against`` in turn."""
+    from fcsim.learn.training import MODEL
+
+    return alternating(f"learned:model={out / MODEL}", against, players)
+
+
 def _strength_check(out: Path, against: str, rules, seed: int, deals: int,
                     workers: int | None) -> dict | None:
-    """The new model against ``against`` on ``deals`` fresh deals (root seed ``seed + 1``:
-    none of the training games), or None."""
+    """The new model against ``against`` on ``deals`` fresh deals (root seed ``seed + 1``,
+    0 after the largest seed: none of the training games), or None."""
     if deals == 0:
         return None
     from fcsim.analysis import load_results
     from fcsim.analysis.stats import paired_comparison
     from fcsim.cli.running import RESUME, play_plan
-    from fcsim.learn.training import CHECK, MODEL
+    from fcsim.learn.training import CHECK
 
-    learned = f"learned:model={out / MODEL}"
+    seating = _check_seating(out, against, rules.players)
+    learned = seating[0]
     if against == learned:
         return None
-    seating = alternating(learned, against, rules.players)
     folder = out / CHECK
 
     def play() -> None:
-        play_plan(seating, rules, seed + 1, deal_games(seating, deals), folder,
-                  duplicate=True, workers=workers, complete=RESUME, label="strength check")
+        play_plan(seating, rules, (seed + 1) % (MAX_SEED + 1), deal_games(seating, deals),
+                  folder, duplicate=True, workers=workers, complete=RESUME,
+                  label="strength check")
 
     try:
         play()  # an interrupted check of this very model goes on
-    except FolderBusyError:
+    except Fault:  # busy, or not writable (a full disk): what it holds is kept
         raise
     except RunFolderError:  # the check of another model (it records the model's SHA-256)
         shutil.rmtree(folder)

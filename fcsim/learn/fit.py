@@ -35,6 +35,7 @@ BATCH = 2048  # positions per gradient step
 BINS = 10  # predicted-vs-actual bins
 MIN_POSITIONS = 200  # fewer training positions than this fit nothing worth playing
 DRAWS = "draws"  # inputs that fit the draw network: the draw rows' features
+SKLEARN_SEEDS = 2**32  # scikit-learn's random_state is below this; --seed may be up to 2**64 - 1
 
 
 class FitError(FcsimError, ValueError):
@@ -121,7 +122,8 @@ def fit(files: Sequence[Path], *, seed: int, hidden: int, epochs: int,
     scale[scale < 1e-6] = 1.0  # a constant feature: left as it is
     label_mean = label_sum / n
     net = MLPRegressor(hidden_layer_sizes=(hidden,), activation="relu", solver="adam",
-                       alpha=1e-4, learning_rate_init=1e-3, random_state=seed)
+                       alpha=1e-4, learning_rate_init=1e-3,
+                       random_state=seed % SKLEARN_SEEDS)
     rng = np.random.default_rng(seed)
     result = FitResult({}, inputs, train_positions=n, held_out_positions=held_count)
     for epoch in range(epochs):
@@ -134,7 +136,8 @@ def fit(files: Sequence[Path], *, seed: int, hidden: int, epochs: int,
             for start in range(0, len(order), BATCH):
                 batch = order[start : start + BATCH]
                 net.partial_fit(x[batch], y[batch])
-            sq += float(((net.predict(x) - y) ** 2).sum())
+            if x.shape[0]:  # a chunk may hold held-out positions only
+                sq += float(((net.predict(x) - y) ** 2).sum())
             count += x.shape[0]
         held_mse, baseline = _held_out(net, files, inputs, mean, scale, label_mean)
         result.train_loss.append(sq / count)

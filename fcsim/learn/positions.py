@@ -530,6 +530,10 @@ def check_chunk(path: Path, index: int, expected: dict[str, Any], games_file: Pa
         return f"{path}: positions of another run, sampling or feature set"
     if not games_file.is_file():
         return f"{path}: its games chunk {games_file} is missing"
-    if meta.get("games_sha256") != chunk_checksum(games_file.read_bytes()):
+    try:
+        games_sha256 = chunk_checksum(games_file.read_bytes())
+    except _UNREADABLE:
+        return f"{path}: its games chunk {games_file} is not a complete games chunk"
+    if meta.get("games_sha256") != games_sha256:
         return f"{path}: derived from another version of {games_file.name}"
     return PositionsChunk(index, path, footer.num_rows)

@@ -77,6 +77,17 @@ def test_predictions_against_outcomes_are_of_the_held_out_positions(chunk: Path)
     assert all(actual == HELD_OUT_LABEL for _, actual, _ in result.calibration)
 
 
+def test_a_chunk_of_held_out_positions_only_and_a_seed_beyond_32_bits_fit(
+        chunk: Path, tmp_path: Path) -> None:
+    """The last chunk of a run may hold one game, held out (``--games 331``), and a seed
+    may be any ``--seed`` (scikit-learn's take 32 bits): neither stops the fit."""
+    held_only = write_chunk(tmp_path / "part-000001.parquet", [GAMES], [1],
+                            np.full((1, N_FEATURES), HELD_OUT_VALUE), [HELD_OUT_LABEL])
+    result = fit([chunk, held_only], seed=2**64 - 1, hidden=2, epochs=2)
+    assert result.train_positions == GAMES - GAMES // HELD_OUT_EVERY
+    assert result.held_out_positions == GAMES // HELD_OUT_EVERY + 1
+
+
 def test_the_metrics_a_model_keeps_are_the_last_epoch_s() -> None:
     result = FitResult({}, FEATURES_ONLY, train_loss=[3.0, 2.0], held_out_loss=[4.0, 3.5],
                        baseline_loss=5.0, train_positions=270, held_out_positions=30)

@@ -16,13 +16,14 @@ import pytest
 from click.testing import CliRunner
 from numba.core import event
 
-from fcsim.cli import cli
+from fcsim.cli import cli, running
 from fcsim.errors import WorkerLost
 from fcsim.learn import training
 from fcsim.learn.positions import derive_chunk
 from fcsim.learn.sampling import Sampling
 from fcsim.runner import store
 from fcsim.runner.durable import write_durably
+from fcsim.runner.format import WriteError
 from fcsim.runner.pool import WORKER_LOST
 from fcsim.strategies.learned.model import load_model
 from tests.learn.models import random_model
@@ -317,13 +318,35 @@ def test_a_folder_or_lineup_it_cannot_train_in_is_refused_before_any_game(
     assert (sorted(p.name for p in out.iterdir()) if out.is_dir() else None) == before
 
 
-def test_candidates_without_play_outs_are_named_unused(tmp_path: Path) -> None:
+def test_candidates_without_play_outs_are_named_unused(trained: Path,
+                                                        tmp_path: Path) -> None:
+    """And unused they are: with outcome labels, ``--candidates`` changes neither the
+    positions nor the model (it was recorded in both, so the model played 7)."""
     result = CliRunner().invoke(cli, ["train", "--games", "2", "--share", "0.01",
                                       "--labels", "outcome", "--candidates", "3",
                                       "--out", str(tmp_path / "t")])
     assert result.exit_code == 2  # too few games: the warning came first
     assert result.stderr.splitlines()[0] == ("warning: --labels outcome plays nothing out; "
                                              "--candidates is not used")
+    out = tmp_path / "run"
+    shutil.copytree(trained, out)
+    positions = {p.name: p.stat().st_mtime_ns for p in (out / "positions").glob("part-*")}
+    assert train(out, "--candidates", "7", "--resume").exit_code == 0
+    assert {p.name: p.stat().st_mtime_ns for p in (out / "positions").glob("part-*")} == (
+        positions)
+    assert (out / "model.npz").read_bytes() == (trained / "model.npz").read_bytes()
+
+
+def test_a_check_of_more_games_than_a_run_holds_is_refused_before_any_game(
+        tmp_path: Path) -> None:
+    """Refused up front, naming the flag (it was refused after the whole training, as
+    games of the check)."""
+    result = train(tmp_path / "out", "--check-deals", str(10**15))
+    assert result.exit_code == 2, result.output
+    assert result.output.strip() == ("Error: --check-deals 1,000,000,000,000,000 plays "
+                                     "3,000,000,000,000,000 games at 3 players: at most "
+                                     "1,000,000,000,000,000")
+    assert not (tmp_path / "out").exists()
 
 
 def test_too_few_draws_leave_a_model_that_draws_as_expected(tmp_path: Path) -> None:
@@ -413,6 +436,15 @@ def test_a_pool_whose_games_chunk_is_lost_says_how_to_complete_it(trained: Path,
         f"Error: pooled folder {pool}: {pool / 'positions' / 'part-000000.parquet'}: its games "
         f"chunk {lost} is missing (complete it with its own fcsim train command and --resume)")
     assert not (tmp_path / "out").exists()
+    torn = pool / "games" / "part-000001.parquet"  # cut short: it was a pyarrow traceback
+    shutil.copy(trained / "games" / lost.name, lost)
+    torn.write_bytes(torn.read_bytes()[: torn.stat().st_size // 2])
+    result = train(tmp_path / "out", "--seed", "6", "--pool", str(pool))
+    assert result.exit_code == 2, result.output
+    assert result.output.strip() == (
+        f"Error: pooled folder {pool}: {pool / 'positions' / torn.name}: its games chunk "
+        f"{torn} is not a complete games chunk (complete it with its own fcsim train command "
+        f"and --resume)")
 
 
 def test_a_table_model_gives_its_networks_to_the_model_written(trained: Path,
@@ -500,6 +532,24 @@ def test_the_strength_check_of_the_same_model_is_kept_and_of_another_played_anew
     assert train(out, "--hidden", "8", "--resume").exit_code == 0
     after = check_files()
     assert after.keys() == before.keys() and all(after[n] != before[n] for n in before)
+
+
+def test_a_check_that_cannot_be_written_keeps_its_games(trained: Path, tmp_path: Path,
+                                                          monkeypatch) -> None:
+    """A full disk is not the check of another model: what the check holds stays for
+    ``--resume`` (it was removed, as another model's would be)."""
+    out = tmp_path / "run"
+    shutil.copytree(trained, out)
+    kept = sorted(p.name for p in (out / "check").iterdir())
+
+    def full(*args, **kwargs):
+        raise WriteError(f"cannot write {out / 'check'}: No space left on device")
+
+    monkeypatch.setattr(running, "play_plan", full)
+    result = train(out, "--resume")
+    assert result.exit_code == 1, result.output
+    assert "No space left on device" in result.output.strip().splitlines()[-1]
+    assert sorted(p.name for p in (out / "check").iterdir()) == kept
 
 
 def test_allow_code_change_reaches_the_games_folder(tmp_path: Path,
