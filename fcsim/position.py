@@ -165,8 +165,10 @@ def _check_copies(places: list[tuple[str, np.ndarray]]) -> None:
 def position_view(position: Position, seed: int = 0) -> View:
     """The advised seat's view of ``position``, cut from a state holding it as the game
     cuts every view; :class:`PositionError` (one line) if the position cannot occur.
-    ``seed`` seeds the seats' own streams as a game seeded ``seed`` seeds them, so a
-    player asked for its move draws its random choices as at a table."""
+    ``seed`` seeds the seats' own streams as a game whose own seed is ``seed`` seeds them
+    (:func:`~fcsim.core.rng.seed_seat_stream`; a run derives each game's seed from its root
+    seed and number), so a player asked for its move draws its random choices as at a
+    table."""
     rules = position.rules
     seed = _whole(seed, "seed", 0, MAX_SEED)
     rnd = _whole(position.round, "round", 1, rules.rounds)
