@@ -147,6 +147,8 @@ def check_strategy(spec: str | Strategy | Callable[[View], object], games: int =
     which sees hidden cards no view holds, skips the decision-by-decision check. The
     checks catch mistakes, not a strategy written to cheat (docs/STRATEGIES.md, "Check
     it")."""
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise ValueError(f"games must be a whole number, 1 or more, not {games!r}")
     strategy = parse_strategy(spec)
     who = strategy.spec
     _check_integer_moves(strategy)
@@ -236,11 +238,12 @@ class Comparison:
     verdict: str
 
     def __str__(self) -> str:
-        from fcsim.analysis.stats import p_text
+        from fcsim.analysis.stats import bounds_cell, p_text
 
         return (f"{self.a} - {self.b}: {self.mean_diff:+.2f} points per game over "
-                f"{self.deals} deals, 95% CI [{self.mean_diff_lo:+.2f}, "
-                f"{self.mean_diff_hi:+.2f}], {p_text(self.p_value)}: {self.verdict}")
+                f"{self.deals} deals, 95% CI "
+                f"{bounds_cell(self.mean_diff_lo, self.mean_diff_hi)}, "
+                f"{p_text(self.p_value)}: {self.verdict}")
 
 
 def compare(a: str | Strategy, b: str | Strategy, deals: int = 100,

@@ -436,6 +436,13 @@ def number_cell(value: float | None, digits: int, style: str = "") -> str:
     return NO_VALUE if value is None or value != value else f"{value:{style}.{digits}f}"
 
 
+def bounds_cell(low: float | None, high: float | None, digits: int = 2,
+                style: str = "+") -> str:
+    """An interval's bounds, ``[low, high]``, each as :func:`number_cell` writes it (``–``
+    where there is none: an interval from one deal)."""
+    return f"[{number_cell(low, digits, style)}, {number_cell(high, digits, style)}]"
+
+
 def p_cell(p: float) -> str:
     """A p-value as a table shows it: three decimals, ``< 0.001``, or ``–`` where there is
     none (one deal, or no spread). Never ``0`` (an underflow) or ``nan``."""

@@ -41,7 +41,13 @@ def _print_comparison(paths: list[Path], a: str, b: str, by_round: bool) -> None
     with ``by_round`` where it falls, round by round."""
     from fcsim.analysis import load_results
     from fcsim.analysis.load import as_listed, mixed_sources, read_metadata
-    from fcsim.analysis.stats import p_text, paired_by_round, paired_comparison, win_share
+    from fcsim.analysis.stats import (
+        bounds_cell,
+        p_text,
+        paired_by_round,
+        paired_comparison,
+        win_share,
+    )
 
     try:
         metas = [read_metadata(path) for path in paths]
@@ -68,7 +74,7 @@ def _print_comparison(paths: list[Path], a: str, b: str, by_round: bool) -> None
     rotations = distinct_rotations(metas[0]["strategies"])  # the games counted per deal
     click.echo(f"{a} vs {b}: {row['deals']:,} deal{'s' if row['deals'] != 1 else ''} x "
                f"{rotations} seat rotations, {players} players, {source}")
-    spread = (f"95% CI [{row['mean_diff_lo']:+.2f}, {row['mean_diff_hi']:+.2f}], "
+    spread = (f"95% CI {bounds_cell(row['mean_diff_lo'], row['mean_diff_hi'])}, "
               f"{p_text(row['p_value'])}" if row["deals"] > 1
               else "no interval from one deal")
     click.echo(f"  {a} - {b}: {row['mean_diff']:+.2f} points per game, {spread}")
@@ -84,7 +90,7 @@ def _print_comparison(paths: list[Path], a: str, b: str, by_round: bool) -> None
 
 def _by_round_lines(rounds: pl.DataFrame, a: str, b: str) -> list[str]:
     """The table of :func:`~fcsim.analysis.stats.paired_by_round` as aligned lines."""
-    from fcsim.analysis.stats import p_text
+    from fcsim.analysis.stats import bounds_cell, p_text
 
     difference = f"{a} - {b}"
     width = max(len(difference), len("+0.00"))
@@ -93,7 +99,7 @@ def _by_round_lines(rounds: pl.DataFrame, a: str, b: str) -> list[str]:
              f"  {'round':>5}  {difference:>{width}}  {'95% CI':<16}  {'':<9}  "
              f"went out: {a} / {b}"]
     for r in rounds.iter_rows(named=True):
-        ci = f"[{r['mean_diff_lo']:+.2f}, {r['mean_diff_hi']:+.2f}]"
+        ci = bounds_cell(r["mean_diff_lo"], r["mean_diff_hi"])
         lines.append(f"  {r['round']:>5}  {r['mean_diff']:>+{width}.2f}  {ci:<16}  "
                      f"{p_text(r['p_value']):<9}  {r['went_out_a']:.3f} / {r['went_out_b']:.3f}")
     return lines

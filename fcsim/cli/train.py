@@ -332,7 +332,7 @@ def _strength_check(out: Path, against: str, rules, seed: int, deals: int,
     if deals == 0:
         return None
     from fcsim.analysis import load_results
-    from fcsim.analysis.stats import paired_comparison
+    from fcsim.analysis.stats import bounds_cell, paired_comparison
     from fcsim.cli.running import RESUME, play_plan
     from fcsim.learn.training import CHECK
 
@@ -356,6 +356,6 @@ def _strength_check(out: Path, against: str, rules, seed: int, deals: int,
         play()
     row = paired_comparison(load_results(folder), [(learned, against)]).row(0, named=True)
     line = (f"learned - {against}: {row['mean_diff']:+.2f} points per game, 95% CI "
-            f"[{row['mean_diff_lo']:+.2f}, {row['mean_diff_hi']:+.2f}] over {deals:,} fresh "
+            f"{bounds_cell(row['mean_diff_lo'], row['mean_diff_hi'])} over {deals:,} fresh "
             f"deals at {rules.players} players")
     return {"line": line, "against": against, "deals": deals, **row}

@@ -32,7 +32,7 @@ CONFIRMATION_FILE = "confirmation.json"
 
 
 def _print_confirmation(result) -> None:
-    from fcsim.analysis.stats import p_text
+    from fcsim.analysis.stats import bounds_cell, p_text
     from fcsim.tune.page import interval
 
     if result.diff is not None:
@@ -40,7 +40,7 @@ def _print_confirmation(result) -> None:
         click.echo(f"confirmation: {d.deals:,} fresh deals (root seed {result.seed})")
         best, start = display_name(result.best), display_name(result.start)
         click.echo(f"  {best} - {start}: {d.mean:+.2f} points per game, 95% CI "
-                   f"[{d.lo:+.2f}, {d.hi:+.2f}], {p_text(d.p_value)}")
+                   f"{bounds_cell(d.lo, d.hi)}, {p_text(d.p_value)}")
         for spec, stats in ((best, result.best_stats), (start, result.start_stats)):
             click.echo(f"  {spec}: advantage over the field {interval(stats, 'advantage')}, "
                        f"win share {interval(stats, 'win_share', 3, '')}")

@@ -11,7 +11,7 @@ from typing import Any
 import polars as pl
 
 from fcsim.analysis.report import Section, write_pages
-from fcsim.analysis.stats import number_cell, p_cell, p_text
+from fcsim.analysis.stats import bounds_cell, number_cell, p_cell, p_text
 from fcsim.strategies import display_name
 from fcsim.tune import charts
 from fcsim.tune.confirm import Confirmation
@@ -79,7 +79,7 @@ def tune_page(out: Path, header: list[str], trials: pl.DataFrame, ranges: Sequen
                 for spec, stats in ((best_name, confirmation.best_stats),
                                     (start_name, confirmation.start_stats))]
         rows.append([f"{best_name} − {start_name}",
-                     f"{d.mean:+.2f} [{d.lo:+.2f}, {d.hi:+.2f}], {p_text(d.p_value)}", "", ""])
+                     f"{d.mean:+.2f} {bounds_cell(d.lo, d.hi)}, {p_text(d.p_value)}", "", ""])
         sections.append(Section(
             "Confirmation on fresh deals",
             f"{confirmation.verdict}. {confirmation.deals:,} deals of root seed "
