@@ -22,7 +22,7 @@ from fcsim.runner.run import default_workers
 from fcsim.strategies import Strategy, display_name, parse_strategies, parse_strategy
 from fcsim.tune.arena import Arena
 from fcsim.tune.lineup import Lineup, make_lineup
-from fcsim.tune.output import open_output
+from fcsim.tune.output import RECORD, open_output
 
 DEFAULT_DEALS = 500
 
@@ -90,7 +90,7 @@ def hold_output(out: Path, described: dict, resume: bool, free: tuple[str, ...] 
     """:func:`~fcsim.tune.output.open_output`, its write lock held until the command ends;
     a folder another sweep or tune is writing is refused in one line (exit code 1, as a
     run folder's: not bad input)."""
-    if resume and not out.exists():  # a mistyped --out would start over unsaid
+    if resume and not (out / RECORD).exists():  # a mistyped --out would start over unsaid
         click.echo(f"warning: {out} holds no search to resume; a new one starts there",
                    err=True)
     lock = open_output(out, described, resume, free)

@@ -19,6 +19,7 @@ from fcsim.strategies.family import format_value
 
 # Grid values are rounded to this many decimals, so 0:1:0.1 gives 0.3, not 0.30000000000000004.
 GRID_DECIMALS = 10
+MAX_AXIS_VALUES = 10_000  # the most values a --grid low:high:step axis makes
 
 
 class SpaceError(FcsimError, ValueError):
@@ -86,7 +87,7 @@ def _stepped(family: Family, param: Param, text: str) -> tuple[float, ...]:
                             f" ({param.name} takes any number: the step says which)"))
     low, high = (_value(family, param, part) for part in parts[:2])
     step = float(parts[2]) if len(parts) == 3 and _is_number(parts[2]) else None
-    if len(parts) == 3 and (step is None or step <= 0):
+    if len(parts) == 3 and (step is None or not 0 < step < math.inf):
         raise SpaceError(f"--grid {param.name}={text}: the step must be a positive number")
     step = 1.0 if step is None else step
     if param.integer and not step.is_integer():
@@ -95,6 +96,9 @@ def _stepped(family: Family, param: Param, text: str) -> tuple[float, ...]:
     if low > high:
         raise SpaceError(f"--grid {param.name}={text} is empty: low is above high")
     count = math.floor((high - low) / step + 1e-9) + 1
+    if count > MAX_AXIS_VALUES:
+        raise SpaceError(f"--grid {param.name}={text} makes {count:,} values: at most "
+                         f"{MAX_AXIS_VALUES:,} an axis (a larger step)")
     return tuple(round(low + k * step, GRID_DECIMALS) for k in range(count))
 
 

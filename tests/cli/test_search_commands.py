@@ -236,8 +236,13 @@ def test_a_folder_another_search_is_writing_is_refused(tmp_path) -> None:
     assert len(result.output.strip().splitlines()) == 1 and list(out.iterdir()) == []
 
 
-def test_resume_of_a_folder_that_is_not_there_says_a_new_search_starts(tmp_path) -> None:
+@pytest.mark.parametrize("made", [False, True])
+def test_resume_of_a_folder_without_a_search_says_a_new_search_starts(tmp_path,
+                                                                      made: bool) -> None:
+    """Not there (a mistyped --out), or there and empty: the same warning (docs/TUNE.md)."""
     out = tmp_path / "mistyped"
+    if made:
+        out.mkdir()
     result = invoke(*SWEEP, "--workers", "1", "--out", str(out), "--resume")
     assert result.exit_code == 0, result.output
     assert result.stderr.splitlines()[0] == (f"warning: {out} holds no search to resume; a "

@@ -74,6 +74,8 @@ def test_a_range_holds_both_its_ends() -> None:
     (["take_margin=5:2"], "--grid take_margin=5:2 is empty: low is above high"),
     (["take_margin=0:4:0.5"], "the step must be one"),
     (["take_margin=0:4:-1"], "the step must be a positive number"),
+    (["take_margin=0:4:nan"], "the step must be a positive number"),  # was a traceback
+    (["take_margin=0:4:inf"], "the step must be a positive number"),  # was 'not nan'
     (["take_margin=1,1"], "--grid take_margin lists 1 twice"),
     (["take_margin=1", "take_margin=2"], "--grid take_margin is given twice"),
     (["take_margin"], "--grid 'take_margin': write name=v1,v2,… or name=low:high:step"),
@@ -83,6 +85,12 @@ def test_bad_grids_say_what_is_allowed(texts, message) -> None:
     with pytest.raises(SpaceError) as err:
         parse_grid(GREEDY, texts)
     assert message in str(err.value) and "\n" not in str(err.value)
+
+
+def test_an_axis_of_too_many_values_is_refused() -> None:
+    with pytest.raises(SpaceError, match=r"^--grid feed_weight=0:1:1e-09 makes [\d,]{13} "
+                                         r"values: at most 10,000 an axis"):
+        parse_grid(AWARE, ["feed_weight=0:1:1e-09"])  # it built them all, a MemoryError
 
 
 def test_a_strategy_parameter_is_not_swept() -> None:
