@@ -212,12 +212,16 @@ def check_name(name: str) -> None:
     """Raise unless ``name`` can name a new strategy and its package."""
     from fcsim.strategies.plugins import declared
     from fcsim.strategies.registry import lookup
+    from fcsim.strategies.spec import SPEC_PREFIXES
 
     if not NAME.fullmatch(name):
         raise ScaffoldError(f"bad strategy name {name!r}: lower-case letters, digits and '_', "
                             "starting with a letter")
     if lookup(name) is not None or name in declared():
         raise ScaffoldError(f"a strategy named {name!r} exists already; choose another name")
+    if name in SPEC_PREFIXES:  # a spec that starts with it names one of those strategies
+        raise ScaffoldError(f"{name!r} names a family of strategies ({name}:NAME); choose "
+                            f"another name")
 
 
 def write_package(name: str, kind: str, out: Path) -> list[Path]:

@@ -108,6 +108,19 @@ def test_simulate_with_agents_is_deterministic_and_keeps_the_schema(tmp_path) ->
     assert runs["python"].drop("strategy").equals(runs["numba"].drop("strategy"))
 
 
+def test_a_module_whose_import_raises_is_one_line_naming_its_code(tmp_path,
+                                                                  monkeypatch) -> None:
+    """As a strategy file's or a plug-in's: the error and the module's own line (not a
+    traceback, nor a line of fcsim's)."""
+    (tmp_path / "boom_on_import.py").write_text("x = 1\n1 / 0\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(StrategyError) as err:
+        parse_strategy("boom_on_import:agent")
+    assert str(err.value) == (f"strategy 'boom_on_import:agent': cannot import "
+                              f"'boom_on_import' (ZeroDivisionError: division by zero "
+                              f"({tmp_path / 'boom_on_import.py'}, line 2))")
+
+
 def test_module_attribute_specs_resolve_families_and_agents() -> None:
     agent = parse_strategy("test_agents:greedy_in_python")
     assert agent.spec == "test_agents:greedy_in_python" and not agent.family.is_numba
@@ -116,6 +129,8 @@ def test_module_attribute_specs_resolve_families_and_agents() -> None:
     assert family.family.is_numba and family.values == (2.0,)
     with pytest.raises(StrategyError, match="cannot import 'no_such_module'"):
         parse_strategy("no_such_module:thing")
+    with pytest.raises(StrategyError, match=r"cannot import '\.relative' \(TypeError: "):
+        parse_strategy(".relative:thing")  # whatever the import raises: a TypeError here
     with pytest.raises(StrategyError, match="has no 'nothing'"):
         parse_strategy("test_agents:nothing")
     with pytest.raises(StrategyError, match="known strategies: random, greedy"):

@@ -43,7 +43,9 @@ def test_the_package_declares_its_strategy_and_it_conforms(tmp_path, plugins, ki
 def test_names_and_folders_it_cannot_use(tmp_path) -> None:
     for name, message in (("Mine", "bad strategy name 'Mine'"),
                           ("2fast", "bad strategy name"),
-                          ("greedy", "a strategy named 'greedy' exists already")):
+                          ("greedy", "a strategy named 'greedy' exists already"),
+                          # a spec of it would name OpenSpiel's strategies: never the plug-in
+                          ("openspiel", r"'openspiel' names a family of strategies")):
         with pytest.raises(ScaffoldError, match=message):
             write_package(name, "numba", tmp_path / name)
     (tmp_path / "full").mkdir()

@@ -154,6 +154,8 @@ def test_a_plain_python_agent_is_checked_as_it_is() -> None:
         return "stock" if view.phase == "draw" else view.legal_actions[0]
 
     check_strategy(first_legal, games=1)
+    with pytest.raises(ValueError, match=r"^games must be a whole number, 1 or more, not 0$"):
+        check_strategy(first_legal, games=0)  # an IndexError, before
 
 
 class _Hoarder:

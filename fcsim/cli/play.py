@@ -19,7 +19,7 @@ from fcsim.agents import agent
 from fcsim.board import board, event_line, hand_text
 from fcsim.cli.options import PLAYERS, Bounded, InputError, rule_options
 from fcsim.core.cards import CardError, format_card, parse_card, rank_name
-from fcsim.core.rules import DEFAULT_PLAYERS
+from fcsim.core.rules import DEFAULT_PLAYERS, MAX_PLAYERS, MIN_PLAYERS
 from fcsim.core.seeds import MAX_SEED
 from fcsim.core.view import IllegalMoveError, decide
 from fcsim.errors import FcsimError
@@ -145,6 +145,9 @@ def _opponents(specs: str, players: int | None) -> tuple[list, int]:
         listed = listed * max(count - 1, 0)
     else:
         count = len(listed) + 1
+        if count > MAX_PLAYERS:
+            raise InputError(f"--strategies lists {len(listed)} other seats: a table holds "
+                             f"{MIN_PLAYERS} to {MAX_PLAYERS} players, you included")
         if players is not None and players != count:
             raise InputError(f"--players {players} but --strategies lists {len(listed)} "
                                    f"other seats: give one strategy, or {players - 1}")

@@ -17,6 +17,7 @@ from __future__ import annotations
 import inspect
 import traceback
 from dataclasses import replace
+from pathlib import Path
 
 from fcsim.strategies.family import Family, Param, StrategyError
 
@@ -86,6 +87,9 @@ def _first_line(target: object) -> str:
     return (inspect.getdoc(target) or "").partition("\n")[0].strip()
 
 
+_FCSIM = Path(__file__).resolve().parents[1]  # fcsim's own code: never where a load failed
+
+
 def load_error(err: BaseException) -> str:
     """One line for an exception raised while importing strategy code: its type, its
     first line, and the innermost place in the code that raised it."""
@@ -94,7 +98,8 @@ def load_error(err: BaseException) -> str:
     if isinstance(err, SyntaxError) and err.filename:
         return f"{type(err).__name__}: {err.msg} ({err.filename}, line {err.lineno})"
     frames = [f for f in traceback.extract_tb(err.__traceback__)
-              if "importlib" not in f.filename and not f.filename.startswith("<")]
+              if "importlib" not in f.filename and not f.filename.startswith("<")
+              and not Path(f.filename).resolve().is_relative_to(_FCSIM)]  # the code's, not ours
     if frames:
         text += f" ({frames[-1].filename}, line {frames[-1].lineno})"
     return text

@@ -7,7 +7,7 @@ import importlib
 import sys
 from collections.abc import Callable
 
-from fcsim.strategies.external import family_from, is_agent
+from fcsim.strategies.external import family_from, is_agent, load_error
 from fcsim.strategies.family import (
     ANALYSIS_ONLY,
     Family,
@@ -97,9 +97,9 @@ def imported_family(module_name: str, attribute: str) -> Family:
     try:
         module = (sys.modules.get("__mp_main__") or sys.modules["__main__"]
                   if module_name == "__main__" else importlib.import_module(module_name))
-    except ImportError as err:
-        raise StrategyError(f"strategy {name!r}: cannot import {module_name!r} ({err})"
-                            ) from None
+    except Exception as err:  # whatever the module's import raises: one line, no traceback
+        raise StrategyError(f"strategy {name!r}: cannot import {module_name!r} "
+                            f"({load_error(err)})") from None
     target: object = module
     for part in attribute.split("."):
         target = getattr(target, part, None)

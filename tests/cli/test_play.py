@@ -161,6 +161,8 @@ def test_ctrl_c_exits_130_with_the_score(monkeypatch) -> None:
     (["--players", "9"], "--players must be 2 to 7, not 9"),
     (["--players", "4", "--strategies", "greedy,random"], "--players 4 but --strategies "
                                                           "lists 2 other seats"),
+    (["--strategies", ",".join(["greedy"] * 7)], "--strategies lists 7 other seats: a table "
+                                                 "holds 2 to 7 players, you included"),
 ])
 def test_bad_options_are_one_line(args, fragment) -> None:
     result = CliRunner().invoke(cli, ["play", "--seed", "1", *args])
