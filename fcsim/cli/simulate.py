@@ -61,11 +61,16 @@ def _plan(strategies: str, games: int, seed: int, out: Path, players: int | None
     """The run the flags describe."""
     listed = parse_strategies(strategies)
     rules = replace(rules, players=table_seats(len(listed), players))
-    if chunk_size is None and out.is_dir():
-        old = stored_plan(out)
-        chunk_size = old.chunk_size if old else None
-    return make_plan([s.spec for s in listed], rules, seed, games, duplicate=duplicate,
-                     seat_rotation=seat_rotation, chunk_size=chunk_size, decisions=decisions)
+    def plan(size: int | None) -> RunPlan:
+        return make_plan([s.spec for s in listed], rules, seed, games, duplicate=duplicate,
+                         seat_rotation=seat_rotation, chunk_size=size, decisions=decisions)
+
+    planned = plan(chunk_size)
+    old = stored_plan(out) if chunk_size is None and out.is_dir() else None
+    if old is not None and old.chunk_size != planned.chunk_size and not (
+            planned.differences(old)):  # this run, resumed: it goes on in its own chunks
+        return plan(old.chunk_size)
+    return planned
 
 
 def _describe(plan: RunPlan, requested: int, workers: str, out: Path) -> None:

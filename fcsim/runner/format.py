@@ -198,19 +198,27 @@ def chunk_count(games: int, chunk_size: int) -> int:
     return -(-games // chunk_size)
 
 
+def _chunk_index(name: str) -> int | None:
+    """The index of the chunk a file of this name is (:func:`part_name`'s, and no other
+    spelling of it: ``part-0000001.parquet`` would be chunk 1 twice), or None."""
+    match = _PART.fullmatch(name)
+    return int(match.group(1)) if match and name == part_name(int(match.group(1))) else None
+
+
 def part_files(folder: Path) -> dict[int, Path]:
     """The chunk files of ``folder`` by chunk index (in index order)."""
     found = {}
     for entry in folder.glob(PART_GLOB):
-        match = _PART.fullmatch(entry.name)
-        if match:
-            found[int(match.group(1))] = entry
+        index = _chunk_index(entry.name)
+        if index is not None:
+            found[index] = entry
     return dict(sorted(found.items()))
 
 
 def odd_part_files(folder: Path) -> list[Path]:
-    """Files that :data:`PART_GLOB` selects but that are no chunk name (``part-7.parquet``)."""
-    return sorted(p for p in folder.glob(PART_GLOB) if not _PART.fullmatch(p.name))
+    """Files that :data:`PART_GLOB` selects but that are no chunk's name (``part-7.parquet``,
+    ``part-0000001.parquet``): what reading the folder would count besides the chunks."""
+    return sorted(p for p in folder.glob(PART_GLOB) if _chunk_index(p.name) is None)
 
 
 def encode(table: pa.Table) -> bytes:

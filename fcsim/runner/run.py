@@ -117,7 +117,8 @@ def make_plan(strategies: StrategyList, rules: RuleSet, seed: int, games: int, *
         rotations = distinct_rotations(specs) if duplicate else rules.players
     games = round_up_games(games, rotations, duplicate)
     return RunPlan(strategies=tuple(specs), rules=rules, seed=seed, games=games,
-                   duplicate=duplicate, seat_rotation=seat_rotation,
+                   # a duplicate deal is played in its rotations, whatever seat_rotation says
+                   duplicate=duplicate, seat_rotation=seat_rotation or duplicate,
                    chunk_size=default_chunk_size(games) if chunk_size is None else chunk_size,
                    sources=tuple(strategy_sources(listed).items()), decisions=decisions,
                    rotations=rotations if duplicate and rotations != rules.players else None)

@@ -263,11 +263,11 @@ def _inspect(path: Path, plan: RunPlan, resume: bool, allow_code_change: bool | 
             raise RunFolderError(f"{path} is not empty and holds no fcsim run; "
                                  f"choose another --out")
         return FolderCheck(chunks={}, problems=[]), plan
-    if plan.decisions != old.decisions:
+    changes = plan.differences(old)
+    if plan.decisions != old.decisions and len(changes) == 1:  # this run, the other rows
         raise RunFolderError(f"{path} holds this run {'with' if old.decisions else 'without'} "
                              f"decision rows: resume it {'with' if old.decisions else 'without'}"
                              f" --decisions, or choose another --out")
-    changes = plan.differences(old)
     if changes:
         raise RunFolderError(f"{path} holds a different run ({'; '.join(changes)}); "
                              f"choose another --out")

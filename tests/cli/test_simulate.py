@@ -421,6 +421,20 @@ def test_resume_replays_a_truncated_chunk_byte_for_byte(undamaged, tmp_path):
     assert [p.name for p in (out / "_aside").iterdir()] == ["part-000001.parquet.damaged"]
 
 
+def test_a_run_takes_the_chunk_size_of_its_own_run_only(tmp_path):
+    """A folder a run left before its first chunk (its record alone) is taken over as a
+    new folder: the default chunk size depends on --games only, not on that run's."""
+    out = tmp_path / "left"
+    assert invoke(*BASE, "--games", "40", "--chunk-size", "10", "--workers", "1",
+                  "--out", str(out)).exit_code == 0
+    for chunk in out.glob("part-*.parquet"):
+        chunk.unlink()
+    result = invoke("simulate", "--strategies", "random", "--players", "2", "--short",
+                    "--games", "3200", "--workers", "1", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert "in 32 chunks of 100 on 1 worker process" in result.output
+
+
 def test_foreign_and_stray_chunks_are_refused_then_set_aside(undamaged, tmp_path):
     out, other = tmp_path / "b", tmp_path / "other"
     shutil.copytree(undamaged, out)
@@ -593,6 +607,8 @@ def test_decisions_on_dask_then_info_then_another_flag_is_refused(tmp_path):
     assert refused.output.strip().splitlines()[-1].endswith(
         "holds this run with decision rows: resume it with --decisions, or choose another --out")
     assert len(refused.output.strip().splitlines()) == 1
+    other = invoke(*args, "--seed", "9", "--out", str(out), "--resume")  # not this run at all
+    assert "holds a different run (" in other.output and "seed 3 there, 9 here" in other.output
 
 
 def test_a_flag_that_only_resuming_reads_is_named_unused(tmp_path):

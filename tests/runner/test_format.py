@@ -151,12 +151,16 @@ def test_a_chunk_missing_a_game_inside_its_range_is_damaged(damaged):
 
 
 def test_chunks_beyond_the_plan_and_odd_names_are_stray(damaged):
+    """Another spelling of a chunk's name too: it was taken for that chunk, one of the two
+    files went unchecked, and reading the folder counted its games twice."""
     shutil.copy(damaged / "part-000003.parquet", damaged / "part-000042.parquet")
     shutil.copy(damaged / "part-000003.parquet", damaged / "part-3 (copy).parquet")
+    shutil.copy(damaged / "part-000003.parquet", damaged / "part-0000003.parquet")
     check = fmt.check_folder(damaged, run_of(damaged))
     assert [(p.path.name, p.kind) for p in check.problems] == [
-        ("part-000042.parquet", "stray"), ("part-3 (copy).parquet", "stray")]
-    assert "the run has 12 chunks" in check.problems[0].reason
+        ("part-0000003.parquet", "stray"), ("part-000042.parquet", "stray"),
+        ("part-3 (copy).parquet", "stray")]
+    assert "the run has 12 chunks" in check.problems[1].reason
     assert sorted(check.chunks) == list(range(12))
 
 

@@ -90,6 +90,15 @@ def test_duplicate_rounds_games_up_to_whole_deals():
     assert make_plan("greedy,random,random", RULES3, 0, 10, duplicate=True).games == 12
 
 
+def test_seat_rotation_is_no_part_of_a_duplicate_run():
+    """Every duplicate deal is played in its rotations (--no-seat-rotation is named unused):
+    the flag makes neither other games nor another run to resume."""
+    plain = make_plan("greedy,random,random", RULES3, 0, 12, duplicate=True)
+    flagged = make_plan("greedy,random,random", RULES3, 0, 12, duplicate=True,
+                        seat_rotation=False)
+    assert flagged.metadata() == plain.metadata() and not flagged.differences(plain)
+
+
 def test_a_duplicate_deal_is_played_in_its_distinct_rotations():
     """A, B, A, B at 4 seats: rotations 2 and 3 would be the very games of 0 and 1."""
     four = RuleSet(players=4)
