@@ -374,6 +374,9 @@ def test_a_missing_number_is_written_by_one_rule() -> None:
     assert [stats.number_cell(v, 2, "+") for v in (None, float("nan"), 1.5)] == [
         "–", "–", "+1.50"]
     assert stats.number_cell(12345.678, 1, ",") == "12,345.7"
+    assert stats.bounds_cell(float("nan"), float("nan")) == "[–, –]"  # one deal: no interval
+    assert stats.bounds_cell(-0.5, 1.25) == "[-0.50, +1.25]"
+    assert modules_saying("_lo']:+.2f}") == []  # every interval goes through bounds_cell
     assert modules_saying('"–" if value is None') == []
     assert modules_saying('"–"') == ["fcsim/analysis/stats.py"]
 
