@@ -111,11 +111,14 @@ def write_turn_details(trace: np.ndarray, row: int, turn: int, stock: int,
 
 def rows_per_game(rules: RuleSet) -> int:
     """Trace rows enough for any game under ``rules``: per round a deal, the hands, every
-    turn, every reshuffle (each gives the stock at least the cards not in hands but the
-    pile's top), a capped mark and the scores; then the end."""
+    turn (up to :attr:`~fcsim.core.rules.RuleSet.most_turns`: a seat may go out on the
+    capped turn, and the others then play their last turns), every reshuffle (each gives
+    the stock at least the cards not in hands but the pile's top), a capped mark and the
+    scores; then the end."""
     restocked = DECK_SIZE - rules.players * MAX_KEPT - 1
-    reshuffles = rules.turn_cap // restocked + 1
-    per_round = 1 + rules.players + rules.turn_cap + reshuffles + 1 + rules.players
+    turns = rules.most_turns
+    reshuffles = turns // restocked + 1
+    per_round = 1 + rules.players + turns + reshuffles + 1 + rules.players
     return rules.rounds * per_round + 1
 
 

@@ -9,7 +9,15 @@ import pytest
 
 import fcsim
 from fcsim.core.engine import trace_game
-from fcsim.core.events import EV_END, EV_RESHUFFLE, EventDecoder, decode_events, rows_per_game
+from fcsim.core.events import (
+    EV_END,
+    EV_RESHUFFLE,
+    EV_TURN,
+    EventDecoder,
+    decode_events,
+    rows_per_game,
+)
+from fcsim.core.rng import game_seed
 
 
 class Hoarder:
@@ -40,6 +48,21 @@ def test_the_longest_games_fit_their_trace() -> None:
     # to the turn cap: its rows must fit its own share, not borrow the short rounds' room.
     round_budget = (rows_per_game(rules) - 1) // rules.rounds
     assert np.bincount(trace[trace[:, 0] != EV_END, 1]).max() <= round_budget
+
+
+def test_a_round_gone_out_of_on_its_capped_turn_fits_its_trace() -> None:
+    """Going out near the cap, the other seats still play their last turns: a round of up
+    to turn_cap + players - 1 turns (the room was for turn_cap: the trace was written past
+    its end, and a process died of the corrupted memory)."""
+    rules = fcsim.RuleSet(players=7, turn_cap=10)
+    greedy = [fcsim.agent("greedy")] * rules.players
+    longest = 0
+    for game in range(4):  # game 0 of root seed 1 needs 309 rows; the room was 298
+        _, trace = trace_game(int(game_seed(np.uint64(1), np.uint64(game))), greedy, rules)
+        turns = np.bincount(trace[trace[:, 0] == EV_TURN, 1])
+        longest = max(longest, int(turns.max()))
+        assert len(trace) <= rows_per_game(rules) and trace[-1, 0] == EV_END
+    assert longest > rules.turn_cap  # last turns after the cap were played
 
 
 def test_decoding_in_pieces_is_decoding_at_once() -> None:
