@@ -30,7 +30,6 @@ import json
 import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -179,21 +178,31 @@ def file_sha256(path: Path) -> str:
 def load_model(path: str | Path) -> Model:
     """The model in ``path`` (empty: the shipped one), checked whole; :class:`ModelError`
     names what is wrong.
-    A file is read once per process while its size and modification time stay the same."""
+    The file is read at every call, and checked once per process for each content (its
+    SHA-256): what is played is always what a run records."""
     path = model_path(path)
     try:
-        stat = path.stat()
-    except OSError:
+        data = path.read_bytes()
+    except FileNotFoundError:
         raise ModelError(f"model {path}: no such file") from None
-    return _load(path.resolve(), stat.st_size, stat.st_mtime_ns)
+    except OSError as err:  # a folder, a file it may not read
+        raise ModelError(f"model {path}: not a model file ({err.strerror})") from None
+    sha256 = hashlib.sha256(data).hexdigest()
+    key = (path.resolve(), sha256)
+    if key not in _LOADED:
+        _LOADED[key] = _load(key[0], data, sha256)
+    return _LOADED[key]
 
 
-@cache
-def _load(path: Path, size: int, mtime_ns: int) -> Model:
-    if not zipfile.is_zipfile(path):  # np.load would read a .npy, or advise unpickling
+_LOADED: dict[tuple[Path, str], Model] = {}  # (resolved path, SHA-256) -> the model
+
+
+def _load(path: Path, data: bytes, sha256: str) -> Model:
+    """The model ``data`` holds (read from ``path``, digest ``sha256``), checked whole."""
+    if not zipfile.is_zipfile(io.BytesIO(data)):  # np.load would read a .npy, or unpickle
         raise ModelError(f"model {path}: not a model file (not an .npz archive)")
     try:
-        with np.load(path, allow_pickle=False) as npz:
+        with np.load(io.BytesIO(data), allow_pickle=False) as npz:
             contents = {name: npz[name] for name in npz.files}
     except (OSError, ValueError, zipfile.BadZipFile, EOFError) as err:
         raise ModelError(f"model {path}: not a model file ({str(err).splitlines()[0]})"
@@ -225,7 +234,7 @@ def _load(path: Path, size: int, mtime_ns: int) -> Model:
     if stray:
         raise ModelError(f"model {path}: array {stray[0]} belongs to no network its "
                          "metadata declares")
-    return Model(arrays, metadata, file_sha256(path))
+    return Model(arrays, metadata, sha256)
 
 
 def _check_provenance(path: Path, metadata: dict[str, Any]) -> None:
@@ -255,7 +264,7 @@ def _networks(path: Path, contents: dict[str, np.ndarray], metadata: dict[str, A
         raise ModelError(f"model {path}: {whose}feature set {metadata.get('feature_set')!r}, "
                          f"but this fcsim plays feature set {FEATURE_SET}; train it again")
     inputs = metadata.get("inputs", FEATURES_ONLY)
-    if inputs not in INPUTS:
+    if not isinstance(inputs, str) or inputs not in INPUTS:
         raise ModelError(f"model {path}: {whose}inputs {inputs!r}, not one of "
                          f"{', '.join(INPUTS)}")
     candidates = metadata.get("candidates")
@@ -311,8 +320,9 @@ def _check_shapes(path: Path, arrays: dict[str, np.ndarray], prefix: str, width:
                              f"{shape} ({width} inputs, 1 to {MAX_HIDDEN} hidden units)")
         if not np.isfinite(arrays[name]).all():
             raise ModelError(f"model {path}: {name} holds values that are not finite")
-    if (arrays[prefix + "scale"] <= 0).any():
-        raise ModelError(f"model {path}: {prefix}scale must be positive")
+    if (arrays[prefix + "scale"] < np.finfo(np.float64).tiny).any():  # played as 0 below
+        raise ModelError(f"model {path}: {prefix}scale must be positive (and a normal "
+                         f"number: at least {np.finfo(np.float64).tiny:.1e})")
 
 
 def with_table(model: Model, other: Model, name: str) -> Model:

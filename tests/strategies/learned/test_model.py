@@ -4,6 +4,7 @@ before any game), what it warns about, and how a run records the model."""
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
@@ -12,6 +13,8 @@ import pytest
 from click.testing import CliRunner
 
 from fcsim.cli import cli
+from fcsim.core.rules import RuleSet
+from fcsim.runner.run import table_notes
 from fcsim.strategies import StrategyError, parse_strategy
 from fcsim.strategies.learned.draw_features import DRAW_FEATURE_SET, N_DRAW_FEATURES
 from fcsim.strategies.learned.features import FEATURE_SET, N_FEATURES
@@ -22,6 +25,7 @@ from fcsim.strategies.learned.model import (
     RELATIVE,
     Model,
     draw_net_at,
+    file_sha256,
     load_model,
     new_metadata,
     predict,
@@ -61,8 +65,17 @@ def bad_files(tmp: Path) -> dict[str, tuple[Path, str]]:
     flat["scale"][0] = 0.0  # an input standardised by a zero scale: every value inf or nan
     zero_scale = tmp / "zero_scale.npz"
     zero_scale.write_bytes(Model(flat, new_metadata()).to_bytes())
+    tiny = random_arrays(4, 0)
+    tiny["scale"][0] = 1e-310  # positive, but subnormal: played as 0, a division by zero
+    tiny_scale = tmp / "tiny_scale.npz"
+    tiny_scale.write_bytes(Model(tiny, new_metadata()).to_bytes())
     inputs = tmp / "inputs.npz"
     inputs.write_bytes(Model(random_arrays(4, 0), new_metadata(inputs="pairs")).to_bytes())
+    listed_inputs = tmp / "listed_inputs.npz"  # unhashable: it was a TypeError
+    listed_inputs.write_bytes(Model(random_arrays(4, 0),
+                                    new_metadata(inputs=["relative"])).to_bytes())
+    folder = tmp / "folder.npz"
+    folder.mkdir()
     words = {**random_arrays(4, 0), "w1": np.array(["a"])}
     text_arrays = tmp / "text_arrays.npz"
     text_arrays.write_bytes(Model(words, new_metadata()).to_bytes())
@@ -73,6 +86,9 @@ def bad_files(tmp: Path) -> dict[str, tuple[Path, str]]:
             "rules": (rules, "its metadata's rules are not a mapping of rules"),
             "missing": (tmp / "absent.npz", "no such file"),
             "inputs": (inputs, "inputs 'pairs'"),
+            "listed inputs": (listed_inputs, "inputs ['relative'], not one of"),
+            "tiny scale": (tiny_scale, "scale must be positive (and a normal number"),
+            "folder": (folder, "not a model file (Is a directory)"),
             "text": (text, "not a model file (not an .npz archive)"),
             "one array": (one_array, "not a model file (not an .npz archive)"),
             "broken archive": (broken, "not a model file"),
@@ -221,6 +237,21 @@ def test_every_bad_model_file_is_one_line_naming_it(tmp_path: Path) -> None:
             parse_strategy(f"learned:model={path}")
 
 
+def test_a_model_rewritten_in_place_is_the_model_played(tmp_path: Path) -> None:
+    """Another model written over the file, of the same size and modification time (a
+    coarse clock, a copy that keeps times): loaded anew, as the run records its digest."""
+    path = random_model(tmp_path / "m.npz", seed=1)
+    first = load_model(path)
+    stat = path.stat()
+    other = random_model(tmp_path / "other.npz", seed=2)
+    path.write_bytes(other.read_bytes())
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert path.stat().st_size == stat.st_size
+    again = load_model(path)
+    assert again.sha256 == file_sha256(other) != first.sha256
+    assert np.array_equal(again.vector(), load_model(other).vector())
+
+
 def test_the_shipped_model_is_small_and_documents_itself() -> None:
     assert DEFAULT_MODEL.stat().st_size <= 5 * 2**20
     model = load_model(DEFAULT_MODEL)
@@ -243,6 +274,16 @@ def test_a_model_of_other_rules_plays_with_one_warning_line(tmp_path: Path) -> N
     assert warnings[0].endswith("it plays on (its features carry the table size; a model "
                                 "trained at this size played better at 2 players, no better "
                                 "at 3 or 6)")
+
+
+def test_a_model_played_inside_a_search_is_warned_of_as_if_listed(tmp_path: Path) -> None:
+    """A search's anchor is a strategy of the run like any (its digest is recorded so):
+    a model of other rules is said there too (it played silently)."""
+    model = random_model(tmp_path / "m.npz", rules={"rounds": 6})
+    inside = parse_strategy(f"search:anchor=learned:model={model},worlds=2")
+    notes = table_notes(inside, RuleSet(players=2))
+    assert len(notes) == 1 and "rounds 6 there, 11 here" in notes[0]
+    assert notes == table_notes(parse_strategy(f"learned:model={model}"), RuleSet(players=2))
 
 
 def test_resume_refuses_a_changed_model(tmp_path: Path) -> None:
