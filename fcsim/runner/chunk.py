@@ -16,8 +16,9 @@ from fcsim.core.decisions import DC_GAME
 from fcsim.core.engine import GameResults, play_games, play_recorded, warm_up
 from fcsim.core.rules import RuleSet
 from fcsim.runner.plan import Layout, RunPlan, chunk_layout
+from fcsim.runner.sources import changed_sources, strategy_sources
 from fcsim.runner.table import decisions_table, parquet_bytes, results_table
-from fcsim.strategies import Strategy, parse_strategy
+from fcsim.strategies import Strategy, StrategyError, parse_strategy
 
 PROGRESS_GAMES = 500  # a chunk reports its progress after every this many games, once
 # its slices have grown to it from 1 game (doubling): a slow strategy's bar moves at once
@@ -36,8 +37,16 @@ class ChunkOutput:
 
 @lru_cache(maxsize=8)
 def prepare(plan: RunPlan) -> tuple[Strategy, ...]:
-    """The plan's distinct strategies, with the kernels warmed (once per process)."""
+    """The plan's distinct strategies, with the kernels warmed (once per process).
+
+    A :class:`~fcsim.strategies.StrategyError` if the specs load other strategy code or
+    model files here than the run records (a model replaced while the run played, another
+    file at that path on a Dask worker): its rows would carry a digest they were not
+    played by."""
     strategies = tuple(parse_strategy(spec) for spec in plan.lineup)
+    changed = changed_sources(dict(plan.sources), strategy_sources(strategies))
+    if changed:
+        raise StrategyError(f"the run's strategies load other files here: {changed[0]}")
     warm_up(strategies, plan.rules)
     return strategies
 

@@ -6,8 +6,10 @@ import pytest
 
 from fcsim.core.rules import RuleSet
 from fcsim.core.view import StrategyFailed
-from fcsim.runner import chunk
+from fcsim.runner import chunk, make_plan
 from fcsim.runner.plan import RunPlan
+from fcsim.strategies import StrategyError
+from tests.learn.models import random_model
 
 RULES = RuleSet(players=2, rounds=6)
 
@@ -37,8 +39,7 @@ def test_slices_grow_from_one_game_and_cover_the_chunk_once() -> None:
 def test_an_error_names_the_run_s_game_not_the_chunk_s(tmp_path):
     strategy = tmp_path / "stuck.py"
     strategy.write_text("def agent(view):\n    raise RuntimeError('stuck')\n")
-    plan = RunPlan(strategies=(f"{strategy}:agent", "greedy"), rules=RULES, seed=4,
-                   games=30, chunk_size=10)
+    plan = make_plan([f"{strategy}:agent", "greedy"], RULES, 4, 30, chunk_size=10)
     with pytest.raises(StrategyFailed, match=r"raised RuntimeError: stuck in game 20 at "):
         chunk.run_chunk(plan, 2)
 
@@ -50,3 +51,16 @@ def test_a_short_last_chunk_counts_its_own_games():
                    chunk_size=10)
     last = plan.chunk_count - 1
     assert chunk.run_chunk(plan, last).games == len(plan.chunk_games(last)) == 5
+
+
+def test_a_worker_refuses_a_model_other_than_the_one_the_run_records(tmp_path):
+    """A model file replaced after the run recorded its digest (or another file at that
+    path on a Dask worker): the worker refuses, where it played the other model under the
+    recorded digest."""
+    path = random_model(tmp_path / "m.npz", seed=1)
+    plan = make_plan([f"learned:model={path}", "greedy"], RULES, 4, 4)
+    random_model(path, seed=2)
+    with pytest.raises(StrategyError, match=r"^the run's strategies load other files here: "
+                                            r"strategy file .* changed since the run was "
+                                            r"written \(sha256 \w+ there, \w+ here\)$"):
+        chunk.prepare(plan)
