@@ -18,6 +18,7 @@ from fcsim.runner.pool import Executor, InProcess, ProcessPool
 from fcsim.runner.sources import strategy_sources
 from fcsim.runner.store import RunFolder
 from fcsim.strategies import Strategy, StrategyError, parse_strategies, parse_strategy
+from fcsim.strategies.registry import nested_strategy
 
 CGROUP_CPU_MAX = Path("/sys/fs/cgroup/cpu.max")  # cgroup v2: "QUOTA PERIOD" or "max PERIOD"
 
@@ -51,9 +52,13 @@ StrategyList = str | Sequence[str | Strategy | Callable]
 
 def table_notes(strategy: Strategy, rules: RuleSet) -> tuple[str, ...]:
     """Why ``strategy``'s files (a model) may not suit a table under ``rules``, a line
-    each."""
-    notes = strategy.family.table_notes
-    return () if notes is None else notes(rules, **strategy.kwargs)
+    each; those of the strategies it plays inside (a search's anchor) too."""
+    family = strategy.family
+    own = () if family.table_notes is None else family.table_notes(rules, **strategy.kwargs)
+    inside = (table_notes(nested_strategy(str(value), f"{family.name}: {param.name}"), rules)
+              for param, value in zip(family.params, strategy.values, strict=True)
+              if param.strategy)
+    return own + tuple(note for notes in inside for note in notes)
 
 
 _WARNED: set[str] = set()  # the table notes this process has shown
