@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import shlex
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -90,16 +91,25 @@ def _training(path: Path) -> tuple[Path, RunPlan, list[tuple[str, str]]] | None:
 NOT_RECORDED = "not recorded"  # provenance a hand-made model file may lack
 
 
+def _recorded(render: Callable[[], str]) -> str:
+    """``render()``, or :data:`NOT_RECORDED` where the metadata it reads is missing or of
+    another shape (a hand-made model file plays all the same)."""
+    try:
+        return render()
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return NOT_RECORDED
+
+
 def _network_line(arrays: dict, prefix: str, fit: dict | None, rows: str) -> str:
     """A network's shape (its ``prefix``ed arrays) and how well it fitted its held-out
     rows, if the model records it."""
     inputs, hidden = arrays[prefix + "w1"].shape
     shape = f"{inputs} inputs, {hidden} hidden units"
-    if fit is None:
-        return f"{shape}; fit {NOT_RECORDED}"
-    return (f"{shape}; held-out error {fit['held_out_mse']:.2f} (predicting the mean "
-            f"{fit['baseline_mse']:.2f}) on {fit['held_out_positions']:,} {rows}, "
-            f"{fit['train_positions']:,} fitted, {fit['epochs']} epochs")
+    fitted = _recorded(lambda: (
+        f"held-out error {fit['held_out_mse']:.2f} (predicting the mean "
+        f"{fit['baseline_mse']:.2f}) on {fit['held_out_positions']:,} {rows}, "
+        f"{fit['train_positions']:,} fitted, {fit['epochs']} epochs"))
+    return f"{shape}; {fitted if fitted != NOT_RECORDED else 'fit ' + NOT_RECORDED}"
 
 
 def _networks_lines(model: Model, seats: int | None) -> list[tuple[str, str]]:
@@ -111,25 +121,23 @@ def _networks_lines(model: Model, seats: int | None) -> list[tuple[str, str]]:
     arrays, inputs = model.networks(seats)
     sizes = ([size for size in metadata.get("players", ()) if size not in model.tables]
              if seats is None else [seats])  # the main networks': every other size fitted
-    trained = NOT_RECORDED
-    if "games" in metadata:
-        at = f" at {', '.join(map(str, sizes))} players" if sizes else ""
-        trained = (f"{metadata['games']:,} self-play games of "
-                   f"{', '.join(metadata.get('strategies', ()))}{at} (seed "
-                   f"{metadata.get('seed')}, share {metadata.get('share')}, labels "
-                   f"{metadata.get('labels')})")
+    at = f" at {', '.join(map(str, sizes))} players" if sizes else ""
+    trained = _recorded(lambda: (
+        f"{metadata['games']:,} self-play games of "
+        f"{', '.join(metadata.get('strategies', ()))}{at} (seed "
+        f"{metadata.get('seed')}, share {metadata.get('share')}, labels "
+        f"{metadata.get('labels')})"))
     rules = metadata.get("rules")
     draws = (_network_line(arrays, DRAW, metadata.get("draw_fit"), "draws")
              if DRAW + "w1" in arrays else "no network: draws as expected does")
     return [("trained", trained),
-            ("rules", ", ".join(f"{key}={value}" for key, value in rules.items())
-             if rules else NOT_RECORDED),
+            ("rules", _recorded(lambda: ", ".join(f"{key}={value}" for key, value
+                                                  in rules.items()) or NOT_RECORDED)),
             ("discards", f"{inputs} inputs over {model.candidates(seats)} candidates: "
                          f"{_network_line(arrays, '', metadata.get('fit'), 'positions')}"),
             ("draws", draws),
-            ("data", f"sha256 {short_digest(metadata['data_sha256'])}" if "data_sha256" in metadata
-             else NOT_RECORDED),
-            ("command", metadata.get("trained_by", NOT_RECORDED))]
+            ("data", _recorded(lambda: f"sha256 {short_digest(metadata['data_sha256'])}")),
+            ("command", str(metadata.get("trained_by", NOT_RECORDED)))]
 
 
 def _model_lines(path: Path) -> list[tuple[str, str]]:
@@ -145,7 +153,8 @@ def _model_lines(path: Path) -> list[tuple[str, str]]:
     own = ", ".join(map(str, model.tables))
     size = path.stat().st_size / 1e3
     lines = [("model", f"{path} (sha256 {short_digest(model.sha256)}, {size:,.0f} KB){shipped}"),
-             ("format", f"{metadata['format']} {metadata['version']}: feature set "
+             ("format", f"{metadata['format']} {metadata.get('version', NOT_RECORDED)}: "
+                        f"feature set "
                         f"{metadata['feature_set']}{draw_set}; written by fcsim "
                         f"{metadata.get('fcsim_version', NOT_RECORDED)}"),
              ("tables", f"networks of their own at {own} players, the main ones at every "

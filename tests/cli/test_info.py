@@ -52,6 +52,18 @@ def test_a_model_without_provenance_says_what_is_not_recorded(tmp_path: Path) ->
     assert "learned plays it by default" not in said["model"]
 
 
+def test_provenance_of_another_shape_is_not_recorded_either(tmp_path: Path) -> None:
+    """Metadata a hand-made file holds in other shapes than fcsim train writes (the model
+    plays all the same): shown as not recorded, where info raised a traceback."""
+    path = random_model(tmp_path / "odd.npz", hidden=3, fit={"epochs": 3}, games="many",
+                        data_sha256=7)
+    code, lines, error = _info(path)
+    assert code == 0, error
+    said = dict(lines)
+    assert said["trained"] == said["data"] == "not recorded"
+    assert said["discards"].endswith("3 hidden units; fit not recorded")
+
+
 def test_a_file_that_is_not_a_model_is_one_line(tmp_path: Path) -> None:
     path = tmp_path / "notes.npz"
     path.write_text("not a model")
