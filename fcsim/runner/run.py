@@ -120,7 +120,11 @@ def make_plan(strategies: StrategyList, rules: RuleSet, seed: int, games: int, *
         specs *= rules.players
     if rotations is None:
         rotations = distinct_rotations(specs) if duplicate else rules.players
-    games = round_up_games(games, rotations, duplicate)
+    rounded = round_up_games(games, rotations, duplicate)
+    if rounded > MAX_GAMES:
+        raise PlanError(f"games {games:,} round up to {rounded:,} (whole deals of "
+                        f"{rotations} games): at most {MAX_GAMES:,}")
+    games = rounded
     return RunPlan(strategies=tuple(specs), rules=rules, seed=seed, games=games,
                    # a duplicate deal is played in its rotations, whatever seat_rotation says
                    duplicate=duplicate, seat_rotation=seat_rotation or duplicate,

@@ -90,6 +90,13 @@ def test_duplicate_rounds_games_up_to_whole_deals():
     assert make_plan("greedy,random,random", RULES3, 0, 10, duplicate=True).games == 12
 
 
+def test_games_that_round_up_past_the_most_a_run_holds_say_so():
+    with pytest.raises(PlanError, match=r"^games 1,000,000,000,000,000 round up to "
+                                        r"1,000,000,000,000,002 \(whole deals of 3 games\): "
+                                        r"at most 1,000,000,000,000,000$"):
+        make_plan("greedy,random,random", RULES3, 0, 10**15, duplicate=True)
+
+
 def test_seat_rotation_is_no_part_of_a_duplicate_run():
     """Every duplicate deal is played in its rotations (--no-seat-rotation is named unused):
     the flag makes neither other games nor another run to resume."""
