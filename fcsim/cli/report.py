@@ -6,6 +6,7 @@ end, so an interrupted report leaves the previous one (or none), never a mix.
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -17,19 +18,35 @@ from fcsim.cli.options import check_run_folders
 from fcsim.runner.durable import replace_folder
 
 REPORT_SUFFIXES = (".md", ".html", ".png")  # all a report folder holds
+REPORT_PAGE = "report.md"  # what every report folder holds
 
 
 def _check_out(out_dir: Path) -> None:
-    """Refuse an ``--out`` that holds anything but a report (it is replaced whole)."""
+    """Refuse an ``--out`` that holds anything but a report (it is replaced whole): a
+    folder that is not empty must hold a report's page, and nothing a report does not
+    write; and never the folder the command runs in."""
     if out_dir.exists() and not out_dir.is_dir():
         raise click.ClickException(f"{out_dir} is a file; choose another --out")
+    if out_dir.resolve() in (Path.cwd().resolve(), *Path.cwd().resolve().parents):
+        raise click.ClickException(f"{out_dir} holds the folder fcsim runs in, and a report "
+                                   f"replaces its whole folder; choose another --out")
     if out_dir.is_dir():
+        names = sorted(p.name for p in out_dir.iterdir())
         other = sorted(p.name for p in out_dir.iterdir()
                        if p.is_dir() or p.suffix not in REPORT_SUFFIXES)
+        if names and not other and REPORT_PAGE not in names:
+            other = names  # pages and pictures of its own: no report's
         if other:
             raise click.ClickException(f"{out_dir} holds {other[0]}, which is no part of a "
                                        f"report (a report replaces its whole folder); "
                                        f"choose another --out")
+
+
+def _folder_mode() -> int:
+    """The mode a folder made now gets (the process's umask applied)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o777 & ~mask
 
 
 def _state(temp: Path) -> str:
@@ -63,6 +80,7 @@ def report_command(paths: tuple[Path, ...], out_dir: Path) -> None:
         out_dir.parent.mkdir(parents=True, exist_ok=True)
         temp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", suffix=".tmp",
                                      dir=out_dir.parent))
+        temp.chmod(_folder_mode())  # mkdtemp's is the owner's alone
     except OSError as err:
         raise click.ClickException(f"cannot write {out_dir}: {err.strerror}") from None
     try:

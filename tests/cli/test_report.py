@@ -71,10 +71,35 @@ def test_a_full_disk_is_one_line_and_leaves_the_previous_report_whole(run, tmp_p
 def test_a_new_report_replaces_the_old_one_whole(run, tmp_path):
     out = tmp_path / "report"
     out.mkdir()
+    (out / "report.md").write_text("# an older report")
     (out / "stale_chart.png").write_bytes(b"from an older report")
     result = report(str(run), "--out", str(out))
     assert result.exit_code == 0, result.output
     assert "stale_chart.png" not in files_of(out) and "report.html" in files_of(out)
+    mask = os.umask(0)
+    os.umask(mask)
+    assert out.stat().st_mode & 0o777 == 0o777 & ~mask  # not mkdtemp's owner-only 0700
+
+
+def test_pages_and_pictures_of_no_report_are_refused(run, tmp_path, monkeypatch):
+    """Files of a report's kinds, but no report's page: someone's site, kept (it was
+    replaced whole); nor the folder fcsim runs in (a traceback for --out .)."""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "index.html").write_text("<html>my homepage</html>")
+    (site / "thesis.md").write_text("# my notes")
+    result = report(str(run), "--out", str(site))
+    assert result.exit_code == 1
+    assert result.output.startswith(f"Error: {site} holds index.html, which is no part of a "
+                                    f"report")
+    assert sorted(files_of(site)) == ["index.html", "thesis.md"]
+    monkeypatch.chdir(tmp_path)
+    for here in (".", str(tmp_path)):
+        result = report(str(run), "--out", here)
+        assert result.exit_code == 1, result.output
+        assert result.output.strip() == (f"Error: {here} holds the folder fcsim runs in, and "
+                                         f"a report replaces its whole folder; choose "
+                                         f"another --out")
 
 
 def test_an_out_folder_with_other_files_is_refused(run, tmp_path):
