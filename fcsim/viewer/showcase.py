@@ -10,6 +10,7 @@ gets the reason instead of a page).
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -115,10 +116,17 @@ def _play_game_of_run(meta: dict[str, Any], game: int) -> tuple[list[dict], list
     return events, specs
 
 
-def page_name(pick: Pick) -> str:
-    """The file name of a pick's page: ``game-G.html``, or ``game-RUN-G.html``."""
+def page_name(pick: Pick, taken: Collection[str] = ()) -> str:
+    """The file name of a pick's page: ``game-G.html``, or ``game-RUN-G.html``; followed
+    by ``-2``, ``-3``… where another game's page has the name (runs ``a-2`` and ``a_2``
+    are both written ``a-2``)."""
     run = "" if pick.run is None else "".join(c if c.isalnum() else "-" for c in pick.run) + "-"
-    return f"game-{run}{pick.game}.html"
+    stem = f"game-{run}{pick.game}"
+    name, copy = f"{stem}.html", 1
+    while name in taken:
+        copy += 1
+        name = f"{stem}-{copy}.html"
+    return name
 
 
 def write_game_pages(lf: pl.LazyFrame, metas: dict[str | None, dict[str, Any]],
@@ -130,12 +138,12 @@ def write_game_pages(lf: pl.LazyFrame, metas: dict[str | None, dict[str, Any]],
     from fcsim.strategies import display_name  # with the engine: only when games are shown
 
     pages: list[GamePage] = []
-    written: dict[str, Path] = {}
+    written: dict[tuple[str | None, int], Path] = {}  # a game picked twice: one page
     for pick in pick_games(lf):
-        name = page_name(pick)
-        if name in written:
-            pages.append(GamePage(pick, written[name]))
+        if (pick.run, pick.game) in written:
+            pages.append(GamePage(pick, written[pick.run, pick.game]))
             continue
+        name = page_name(pick, {path.name for path in written.values()})
         try:
             events, specs = game_of_run(metas[pick.run], pick.game)
         except ReplayError as err:
@@ -154,10 +162,11 @@ def write_game_pages(lf: pl.LazyFrame, metas: dict[str | None, dict[str, Any]],
             continue
         meta = metas[pick.run]
         names = [display_name(spec) for spec in specs]
-        written[name] = write_page(out / name, events, names, _title(pick),
-                                   describe_game(f"run seed {meta['seed']}, game {pick.game}",
-                                                 names, meta["rules"]))
-        pages.append(GamePage(pick, written[name]))
+        page = write_page(out / name, events, names, _title(pick),
+                          describe_game(f"run seed {meta['seed']}, game {pick.game}", names,
+                                        meta["rules"]))
+        written[pick.run, pick.game] = page
+        pages.append(GamePage(pick, page))
     return pages
 
 

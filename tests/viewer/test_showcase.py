@@ -106,6 +106,21 @@ def test_report_links_the_pages(run: Path, tmp_path: Path) -> None:
     assert "## Games to watch" in md
 
 
+def test_runs_whose_labels_write_alike_get_pages_of_their_own(tmp_path: Path) -> None:
+    """Runs ``a-2`` and ``a_2`` (both written ``a-2`` in a file name): each game its own
+    page, where the second run's rows linked the first run's game."""
+    for label, seed in (("a-2", 2), ("a_2", 102)):
+        simulate("greedy,random", 2, tmp_path / label, seed=seed, rules=RULES, workers=1)
+    build_report([tmp_path / "a-2", tmp_path / "a_2"], tmp_path / "report")
+    md = (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
+    rows = re.findall(r"\| (a[-_]2) game (\d+) \|.*\]\(([^)]+\.html)\)", md)
+    pages = {(run, game): page for run, game, page in rows}
+    assert len(set(pages.values())) == len(pages) > 1
+    for (run, game), page in pages.items():
+        text = (tmp_path / "report" / page).read_text(encoding="utf-8")
+        assert f"run seed {2 if run == 'a-2' else 102}, game {game}" in text
+
+
 def test_synthetic_runs_say_why_there_is_no_page(tmp_path: Path) -> None:
     synthetic = write_synthetic_run(tmp_path / "syn", ["a", "b"], [0.0, 0.0], games=20, seed=1)
     pages = write_game_pages(load_results(synthetic), {None: read_metadata(synthetic)}, tmp_path)
