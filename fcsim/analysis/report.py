@@ -87,7 +87,8 @@ def unfinished_runs(folders: Sequence[Path]) -> list[str]:
 
 def _header(folders: Sequence[Path], metas: Sequence[dict[str, Any]], rows: int,
             players: int, strategies: list[str]) -> list[str]:
-    rules = metas[0]["rules"]
+    rules = {key: " / ".join(dict.fromkeys(str(meta["rules"].get(key)) for meta in metas))
+             for key in metas[0]["rules"]}  # pooled runs share their rules, not their caps
     runs = [f"{name} ({meta.get('games', 0):,} games, seed {meta.get('seed')}, "
             f"{'duplicate format' if meta.get('duplicate') else 'independent deals'}, "
             f"fcsim {meta.get('fcsim_version')})"

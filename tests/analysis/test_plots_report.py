@@ -258,3 +258,17 @@ def test_the_penalty_note_holds_under_a_go_out_bonus(report_dir: Path) -> None:
     note = md.split("\n## Mean penalty by round\n\n")[1].splitlines()[0]
     assert note == ("Mean points scored per round and seat (the seat that went out scores the "
                     "go-out bonus: 0 unless that variant is on).")
+
+
+def test_pooled_runs_of_other_turn_caps_say_each(tmp_path: Path) -> None:
+    """The turn cap is no rule (runs of other caps pool), so the header lists each run's,
+    where it showed the first run's alone: a header that depended on the order."""
+    from fcsim.core.rules import RuleSet
+    from fcsim.runner import simulate
+
+    for name, cap, seed in (("capped", 30, 7), ("plain", 2000, 8)):
+        simulate("random,random", 4, tmp_path / name, seed=seed,
+                 rules=RuleSet(players=2, rounds=6, turn_cap=cap), workers=1)
+    build_report([tmp_path / "capped", tmp_path / "plain"], tmp_path / "report")
+    md = (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
+    assert "turn_cap 30 / 2000" in md
