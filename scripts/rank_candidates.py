@@ -24,6 +24,7 @@ import pyarrow.parquet as pq
 from arguments import input_refused_in_one_line, summary
 
 from fcsim.learn.fit import read_inputs
+from fcsim.learn.positions import MOVE_DISCARD
 from fcsim.strategies.aware import PARAMS as AWARE_PARAMS
 from fcsim.strategies.learned.model import RELATIVE, load_model
 
@@ -50,6 +51,7 @@ def main() -> None:
     frames = []
     for path in parts:
         rows = pq.read_table(path).to_pandas()
+        rows = rows[rows["move"] == MOVE_DISCARD].reset_index(drop=True)  # read_inputs' rows
         inputs, _, held = read_inputs(path, RELATIVE)
         rows, inputs = rows[held].copy(), inputs[held]
         for name, model in models.items():

@@ -11,7 +11,18 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
+
+from fcsim.learn.positions import (
+    DRAW_FEATURE_COLUMNS,
+    FEATURE_COLUMNS,
+    LABEL,
+    MOVE_DISCARD,
+    MOVE_DRAW,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -92,6 +103,26 @@ def test_rank_candidates_refuses_a_folder_without_positions(tmp_path: Path) -> N
     done = run_script("rank_candidates.py", [str(tmp_path)], tmp_path)
     assert done.returncode == 1
     assert done.stderr == f"{tmp_path}: no positions/part-*.parquet (not a fcsim train folder)\n"
+
+
+def test_rank_candidates_reads_the_discards_of_a_chunk_that_holds_draws(tmp_path: Path
+                                                                       ) -> None:
+    """A positions chunk of rollout labels holds draw rows too; the script compared the
+    discard rows' inputs with every row (a ValueError on any folder of today's default)."""
+    rows = [(game, move, decision) for game in range(20) for decision in (1, 2)
+            for move in (MOVE_DISCARD, MOVE_DISCARD, MOVE_DRAW)]
+    game, move, decision = (np.array(column, np.int64) for column in zip(*rows, strict=True))
+    rng = np.random.default_rng(0)
+    features = {name: rng.normal(size=len(rows)) for name in FEATURE_COLUMNS}
+    draws = {name: rng.normal(size=len(rows)) for name in DRAW_FEATURE_COLUMNS
+             if name not in features}
+    (tmp_path / "positions").mkdir()
+    pq.write_table(pa.table({"game": game, "move": move, "decision": decision, **features,
+                             **draws, LABEL: rng.normal(size=len(rows))}),
+                   tmp_path / "positions" / "part-000000.parquet")
+    done = run_script("rank_candidates.py", [str(tmp_path)], tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0] == "positions=4"  # games 0 and 10, two decisions each
 
 
 def test_the_types_name_what_they_refuse() -> None:
