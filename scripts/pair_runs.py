@@ -25,6 +25,7 @@ from arguments import input_refused_in_one_line, summary
 
 from fcsim.analysis.load import check_run, load_results
 from fcsim.analysis.stats import mean_difference
+from fcsim.strategies import parse_strategy
 
 SAME = ("seed", "rules", "duplicate", "seat_rotation")  # what two runs must share to pair
 
@@ -48,11 +49,12 @@ def main() -> None:
     args = parser.parse_args()
     with input_refused_in_one_line():
         first, second = check_run(args.run1).meta, check_run(args.run2).meta
+        # as a run stores them: parameters in their declared order, defaults left out
+        a, b, c, d = (parse_strategy(spec).spec for spec in (args.a, args.b, args.c, args.d))
     differ = [key for key in SAME if first.get(key) != second.get(key)]
     if differ:
         sys.exit(f"the runs differ in {', '.join(differ)}: their deals do not pair")
-    joined = per_deal(args.run1, args.a, args.b).join(
-        per_deal(args.run2, args.c, args.d), on="deal", suffix="_2")
+    joined = per_deal(args.run1, a, b).join(per_deal(args.run2, c, d), on="deal", suffix="_2")
     deals, mean, lo, hi, p = mean_difference((joined["d"] - joined["d_2"]).to_numpy())
     print(f"deals={deals} mean={mean:+.2f} lo={lo:+.2f} hi={hi:+.2f} p={p:.3g}")
 

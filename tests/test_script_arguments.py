@@ -125,6 +125,21 @@ def test_rank_candidates_reads_the_discards_of_a_chunk_that_holds_draws(tmp_path
     assert done.stdout.splitlines()[0] == "positions=4"  # games 0 and 10, two decisions each
 
 
+def test_pair_runs_reads_a_spec_as_a_run_stores_it(tmp_path: Path) -> None:
+    """Parameters in any order (a run stores them in their declared order): it said the
+    strategy did not play."""
+    spec = "expected:candidates=3,take_margin=1"  # stored take_margin first
+    done = subprocess.run([sys.executable, "-m", "fcsim", "compare", spec, "greedy",
+                           "--deals", "4", "--players", "2", "--short", "--seed", "1",
+                           "--workers", "1", "--out", str(tmp_path / "run")],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    run = str(tmp_path / "run")
+    paired = run_script("pair_runs.py", [run, spec, "greedy", run, spec, "greedy"], tmp_path)
+    assert paired.returncode == 0, paired.stderr
+    assert paired.stdout.startswith("deals=4 mean=+0.00 ")
+
+
 def test_the_types_name_what_they_refuse() -> None:
     assert at_least(1)("3") == 3 and positive("0.1") == 0.1 and table_size("7") == 7
     for parse, text, said in ((at_least(1), "0", "must be at least 1, not 0"),
