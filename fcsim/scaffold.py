@@ -88,7 +88,7 @@ same arguments (fcsim's docs/STRATEGIES.md has every field):
     hidden   int8[0, 0]   empty: an honest strategy sees no hidden card
     params   float64[:]   the parameters declared below, read as params[Slot.name]
     table, scratch        the solver's table and work space: pass them to solver helpers
-    rng      uint64[4]    the game's random stream (fcsim.core.rng.randbelow(rng, n))
+    rng      uint64[4]    the seat's own random stream (fcsim.core.rng.randbelow(rng, n))
 
 draw returns DRAW_STOCK or DRAW_PILE; discard returns the kind of a card held. Leave the
 arrays as you found them (fcsim.testing.check_strategy checks that).

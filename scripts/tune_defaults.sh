@@ -12,7 +12,8 @@ run() { echo "== fcsim $*" >&2; fcsim "$@" --resume; }
 
 # The studies ran from the defaults of their day, which these commands name: greedy's
 # take_margin was 0; expected's candidates 3; aware's candidates 4, feed_weight 3 and
-# danger_turns 3. The mixed table is one of each at those defaults (greedy at 8).
+# danger_turns 3. The mixed table is one of each at those defaults (greedy at 8; in
+# greedy's own mixed study, the starting greedy at 0).
 old_greedy="greedy:take_margin=0"
 old_expected="expected:take_margin=0,candidates=3"
 old_aware="aware:take_margin=0,candidates=4,feed_weight=3,danger_turns=3,urgency=0.5"
