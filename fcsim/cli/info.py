@@ -91,13 +91,13 @@ def _training(path: Path) -> tuple[Path, RunPlan, list[tuple[str, str]]] | None:
 NOT_RECORDED = "not recorded"  # provenance a hand-made model file may lack
 
 
-def _recorded(render: Callable[[], str]) -> str:
-    """``render()``, or :data:`NOT_RECORDED` where the metadata it reads is missing or of
-    another shape (a hand-made model file plays all the same)."""
+def _recorded(render: Callable[[], str], missing: str = NOT_RECORDED) -> str:
+    """``render()``, or ``missing`` where the metadata it reads is absent or of another
+    shape (a hand-made model file plays all the same)."""
     try:
         return render()
     except (KeyError, TypeError, ValueError, AttributeError):
-        return NOT_RECORDED
+        return missing
 
 
 def _network_line(arrays: dict, prefix: str, fit: dict | None, rows: str) -> str:
@@ -105,11 +105,10 @@ def _network_line(arrays: dict, prefix: str, fit: dict | None, rows: str) -> str
     rows, if the model records it."""
     inputs, hidden = arrays[prefix + "w1"].shape
     shape = f"{inputs} inputs, {hidden} hidden units"
-    fitted = _recorded(lambda: (
+    return f"{shape}; " + _recorded(lambda: (
         f"held-out error {fit['held_out_mse']:.2f} (predicting the mean "
         f"{fit['baseline_mse']:.2f}) on {fit['held_out_positions']:,} {rows}, "
-        f"{fit['train_positions']:,} fitted, {fit['epochs']} epochs"))
-    return f"{shape}; {fitted if fitted != NOT_RECORDED else 'fit ' + NOT_RECORDED}"
+        f"{fit['train_positions']:,} fitted, {fit['epochs']} epochs"), f"fit {NOT_RECORDED}")
 
 
 def _networks_lines(model: Model, seats: int | None) -> list[tuple[str, str]]:

@@ -52,6 +52,7 @@ ARRAYS = ("mean", "scale", "w1", "b1", "w2", "b2")
 DRAW = "draw_"  # the draw network's arrays: ARRAYS with this prefix (optional)
 DRAW_ARRAYS = tuple(DRAW + name for name in ARRAYS)
 MAX_HIDDEN = 1024  # a bound that keeps a corrupt header from asking for gigabytes
+SMALLEST_NORMAL = np.finfo(np.float64).tiny  # below it a weight is subnormal: played as 0
 FEATURES_ONLY, RELATIVE = "features", "relative"  # a model's inputs (metadata "inputs")
 INPUTS = {FEATURES_ONLY: N_FEATURES, RELATIVE: 2 * N_FEATURES}
 DEFAULT_MODEL = Path(__file__).with_name("default_model.npz")  # the shipped one
@@ -161,7 +162,7 @@ def _net_vector(arrays: list[np.ndarray], relative: bool, candidates: int) -> np
     mean, scale, w1, b1, w2, b2 = arrays
     head = np.array([mean.shape[0], b1.shape[0], relative, candidates], np.float64)
     vector = np.concatenate([head, mean, scale, w1.ravel(), b1, w2, b2]).astype(np.float64)
-    vector[np.abs(vector) < np.finfo(np.float64).tiny] = 0.0
+    vector[np.abs(vector) < SMALLEST_NORMAL] = 0.0
     return vector
 
 
@@ -320,9 +321,9 @@ def _check_shapes(path: Path, arrays: dict[str, np.ndarray], prefix: str, width:
                              f"{shape} ({width} inputs, 1 to {MAX_HIDDEN} hidden units)")
         if not np.isfinite(arrays[name]).all():
             raise ModelError(f"model {path}: {name} holds values that are not finite")
-    if (arrays[prefix + "scale"] < np.finfo(np.float64).tiny).any():  # played as 0 below
+    if (arrays[prefix + "scale"] < SMALLEST_NORMAL).any():  # a smaller one is played as 0
         raise ModelError(f"model {path}: {prefix}scale must be positive (and a normal "
-                         f"number: at least {np.finfo(np.float64).tiny:.1e})")
+                         f"number: at least {SMALLEST_NORMAL:.1e})")
 
 
 def with_table(model: Model, other: Model, name: str) -> Model:
